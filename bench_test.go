@@ -1,0 +1,72 @@
+package sluice
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// benchPages loads the cleaneval-dev pages (the benchmark corpus named by
+// the core issue), or skips.
+func benchPages(b *testing.B) ([][]byte, int64) {
+	pages := loadSet(b, "cleaneval-dev")
+	var data [][]byte
+	var total int64
+	for _, p := range pages {
+		data = append(data, p.html)
+		total += int64(len(p.html))
+	}
+	return data, total
+}
+
+// reportPages adds pages/s and allocations per page to a benchmark whose
+// every op processes all n pages once.
+func reportPages(b *testing.B, n int) {
+	sec := b.Elapsed().Seconds()
+	if sec > 0 {
+		b.ReportMetric(float64(n*b.N)/sec, "pages/s")
+	}
+}
+
+// BenchmarkClean cleans every cleaneval-dev page with the default pipeline
+// on one goroutine; one op is one pass over the set.
+//
+//	go test -run '^$' -bench 'Clean$|HTMLParse' -benchmem
+func BenchmarkClean(b *testing.B) {
+	data, total := benchPages(b)
+	c, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.SetBytes(total)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, d := range data {
+			if _, err := c.Clean(ctx, Input{Data: d}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	reportPages(b, len(data))
+}
+
+// BenchmarkHTMLParse is the floor Clean is measured against: a bare
+// html.Parse of the same pages.
+func BenchmarkHTMLParse(b *testing.B) {
+	data, total := benchPages(b)
+	b.SetBytes(total)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, d := range data {
+			if _, err := html.Parse(bytes.NewReader(d)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	reportPages(b, len(data))
+}

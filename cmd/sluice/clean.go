@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/filter"
+	"github.com/sluice-project/sluice/render"
+)
+
+const cleanHelp = `
+Usage: sluice clean [flags] [FILE|DIR|-]...
+
+Cleans HTML pages: removes navigation, ads, footers and other boilerplate and
+writes the main content with its structure (headings, paragraphs, list items).
+Inputs are HTML files in any charset (plain or gzip-compressed), directories
+(every .html, .htm, .txt or .gz file below them), or "-" for standard input
+(the default). Output goes to standard output, documents separated as the
+format defines, or with -o DIR to one file per input.
+
+Examples:
+  sluice clean testdata/example.html
+  sluice clean --format cleaneval --cleaneval-header page.html
+  curl -s https://example.org/ | sluice clean --format markdown
+  sluice clean -o out/ --format json -j 4 pages/
+  sluice clean --filter 'lqf>dsc' page.html.gz
+  sluice clean --format json --include-dropped page.html | jq '.blocks[] | select(.label=="other") | .text'
+
+Formats: cleaneval, text, markdown, json, html. Filters: see "sluice filters".
+Exit status: 0 when every input was cleaned, 1 when any failed (each failure
+is reported on standard error with the input's name), 2 for a usage error.
+`
+
+type cleanFlags struct {
+	format, filter, outDir, contentType, url, drop string
+	header, urlLine, dropped, keepHidden, noAlt    bool
+	abbr, quiet                                    bool
+	jobs                                           int
+	threshold                                      float64
+}
+
+func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f cleanFlags
+	fs := newFlagSet("clean", cleanHelp, stderr)
+	fs.StringVar(&f.format, "format", "text", "output `format`: cleaneval, text, markdown, json or html")
+	fs.StringVar(&f.format, "f", "text", "short for --format")
+	fs.StringVar(&f.filter, "filter", sluice.DefaultFilter, "filter pipeline `expression` (see \"sluice filters\")")
+	fs.StringVar(&f.outDir, "o", "", "write one output file per input into `DIR` (created if needed)")
+	fs.BoolVar(&f.header, "cleaneval-header", false, "cleaneval format: the \"URL:\" line and the <text id=URL title=...> wrapper, as Victor writes them")
+	fs.BoolVar(&f.urlLine, "cleaneval-url", false, "cleaneval format: only the \"URL:\" line, as the CleanEval gold files have it")
+	fs.BoolVar(&f.dropped, "include-dropped", false, "json format: list the dropped blocks too")
+	fs.StringVar(&f.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
+	fs.StringVar(&f.url, "url", "", "the page's `URL` for the metadata (default: the CleanEval wrapper's id)")
+	fs.StringVar(&f.drop, "drop", "", "comma-separated `elements` to remove before cleaning (default: "+strings.Join(sluiceDropDefault(), ",")+")")
+	fs.BoolVar(&f.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
+	fs.BoolVar(&f.noAlt, "no-alt", false, "drop the alt text of images")
+	fs.BoolVar(&f.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
+	fs.Float64Var(&f.threshold, "threshold", 0.5, "keep blocks scoring at least this (0 to 1); lower keeps more")
+	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "clean this many inputs in parallel")
+	fs.BoolVar(&f.quiet, "q", false, "do not print warnings")
+	args, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	opts := sluice.Options{Filter: f.filter, KeepHidden: f.keepHidden, NoImageAlt: f.noAlt, AbbrTitles: f.abbr, Threshold: f.threshold}
+	if f.threshold <= 0 || f.threshold > 1 {
+		fmt.Fprintf(stderr, "sluice clean: --threshold %g: must be above 0 and at most 1\n", f.threshold)
+		return exitUsage
+	}
+	if f.drop != "" {
+		opts.Drop = splitList(f.drop)
+	}
+	cl, err := sluice.New(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "sluice clean: --filter: %v\n", err)
+		return exitUsage
+	}
+	r, err := render.Lookup(f.format, render.Options{CleanEvalHeader: f.header || f.urlLine, CleanEvalWrapper: f.header, IncludeDropped: f.dropped})
+	if err != nil {
+		fmt.Fprintf(stderr, "sluice clean: --format: %v\n", err)
+		return exitUsage
+	}
+	srcs, errs := expand(args)
+	failed := len(errs)
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "sluice clean: %v\n", e)
+	}
+	if f.outDir != "" {
+		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "sluice clean: -o: %v\n", err)
+			return exitFailed
+		}
+	}
+	var stream *render.Stream
+	if f.outDir == "" {
+		stream = render.NewStream(stdout, r)
+	}
+	ext := formatExt(f.format)
+	// Results are cleaned in parallel and written in input order.
+	type outcome struct {
+		res  *sluice.Result
+		warn []string
+		err  error
+	}
+	outs := make([]chan outcome, len(srcs))
+	for i := range outs {
+		outs[i] = make(chan outcome, 1)
+	}
+	jobs := max(1, f.jobs)
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	ctx := context.Background()
+	go func() {
+		for i, s := range srcs {
+			sem <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				var o outcome
+				var data []byte
+				data, o.err = read(s, stdin)
+				if o.err != nil && len(data) > 0 {
+					o.warn = append(o.warn, o.err.Error())
+					o.err = nil
+				}
+				if o.err == nil {
+					o.res, o.err = cl.Clean(ctx, sluice.Input{Data: data, ContentType: f.contentType, URL: f.url})
+				}
+				if o.res != nil {
+					o.warn = append(o.warn, o.res.Warnings...)
+				}
+				outs[i] <- o
+			}()
+		}
+		wg.Wait()
+	}()
+	for i, s := range srcs {
+		o := <-outs[i]
+		if !f.quiet {
+			for _, w := range o.warn {
+				fmt.Fprintf(stderr, "sluice clean: %s: warning: %s\n", s.name, w)
+			}
+		}
+		if o.err != nil {
+			fmt.Fprintf(stderr, "sluice clean: %s: %v\n", s.name, o.err)
+			failed++
+			continue
+		}
+		if stream != nil {
+			err = stream.WritePage(o.res.Page)
+		} else {
+			err = writeFile(filepath.Join(f.outDir, outName(s.rel, ext)), r, o.res)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "sluice clean: %s: writing output: %v\n", s.name, err)
+			failed++
+			if stream != nil {
+				break // the output is gone; the remaining inputs cannot be written
+			}
+		}
+	}
+	if stream != nil {
+		if err := stream.Close(); err != nil && failed == 0 {
+			fmt.Fprintf(stderr, "sluice clean: writing output: %v\n", err)
+			failed++
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stderr, "sluice clean: %d of %d inputs failed\n", failed, len(srcs)+len(errs))
+		return exitFailed
+	}
+	return exitOK
+}
+
+func writeFile(path string, r render.Renderer, res *sluice.Result) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := r.Render(f, res.Page); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// outName replaces the input's endings (.html, .html.gz) by ext.
+func outName(rel, ext string) string {
+	base := rel
+	for _, e := range []string{".gz", ".html", ".htm", ".xhtml", ".shtml", ".txt"} {
+		base = strings.TrimSuffix(base, e)
+	}
+	return base + ext
+}
+
+func formatExt(format string) string {
+	switch strings.ToLower(format) {
+	case "markdown", "md":
+		return ".md"
+	case "json":
+		return ".json"
+	case "html", "htm":
+		return ".html"
+	}
+	return ".txt"
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func sluiceDropDefault() []string { return sluice.DefaultDrop() }
+
+func cmdFilters(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("filters", "\nUsage: sluice filters\n\nLists the content filters and the pipeline expression syntax.\n", stderr)
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return flagExit(err)
+	}
+	fmt.Fprintln(stdout, "Filters (use with sluice clean --filter):")
+	for _, n := range filter.Names() {
+		fmt.Fprintf(stdout, "  %s\n", n)
+	}
+	fmt.Fprintf(stdout, `
+Pipelines:
+  a>b             serial: b scores only what a kept (CombinE's LQF_BTE is lqf>bte)
+  union(a,b,...)  a block is kept when any filter keeps it
+  inter(a,b,...)  a block is kept when every filter keeps it
+  vote(a,b,c:2;2) weighted vote: weights after ':', threshold after ';'
+
+Default: %s
+`, sluice.DefaultFilter)
+	return exitOK
+}

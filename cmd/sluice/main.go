@@ -1,0 +1,114 @@
+// Command sluice turns raw web pages into clean, structured text.
+//
+// Usage:
+//
+//	sluice clean [flags] [FILE|DIR|-]...
+//	sluice filters
+//	sluice version
+//
+// Run "sluice help" or "sluice clean --help" for details and examples.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK     = 0 // every input was cleaned
+	exitFailed = 1 // at least one input failed; the others were cleaned
+	exitUsage  = 2 // the command line was wrong; nothing was done
+)
+
+const usage = `sluice turns raw web pages into clean, structured text.
+
+Usage:
+  sluice <command> [flags] [arguments]
+
+Commands:
+  clean     clean HTML pages (files, directories, .gz, or stdin)
+  filters   list the content filters and how to combine them
+  version   print the version
+
+Run "sluice <command> --help" for the flags and examples of a command.
+`
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "devel"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "clean":
+		return cmdClean(rest, stdin, stdout, stderr)
+	case "filters":
+		return cmdFilters(rest, stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, "sluice", version)
+		return exitOK
+	case "help", "-h", "--help", "-help":
+		if len(rest) > 0 {
+			return run([]string{rest[0], "--help"}, stdin, stdout, stderr)
+		}
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "sluice: unknown command %q\n\n%s", cmd, usage)
+	return exitUsage
+}
+
+// parseInterspersed parses flags that may come before, between or after the
+// positional arguments ("sluice clean a.html --format text"), as users
+// expect; "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// newFlagSet returns a flag set whose errors go to stderr with the command's
+// help text.
+func newFlagSet(name, help string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), strings.TrimLeft(help, "\n"))
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// flagExit maps a flag parsing error to an exit code: --help is success.
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
+}

@@ -1,0 +1,336 @@
+package ingest
+
+import (
+	"errors"
+	"slices"
+	"sort"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/transform"
+)
+
+// checkpointEvery is the distance in input bytes between two checkpoints of
+// an OffsetMap: the table costs 16 bytes per checkpointEvery input bytes
+// (about 6%), and a query re-decodes at most that many bytes.
+const checkpointEvery = 256
+
+// OffsetMap maps byte offsets in decoded UTF-8 text back to byte offsets in
+// the original input, so that anything found in the decoded text can point
+// into the source. A nil *OffsetMap is the identity: Decode returns nil when
+// its output is its input (UTF-8 input without BOM, or ASCII input in an
+// ASCII-compatible encoding).
+//
+// The map keeps checkpoints, pairs of (output offset, input offset) at
+// character boundaries about every checkpointEvery input bytes, and answers
+// a query by binary search for the checkpoint before it and re-decoding the
+// input from there. It refers to the input given to Decode, which must not be
+// modified while the map is in use. Its methods are safe for concurrent use.
+type OffsetMap struct {
+	src      []byte
+	outLen   int
+	kind     decoderKind
+	identity bool // output is src[cps[0].in:], byte for byte
+	cm       *charmap.Charmap
+	enc      encoding.Encoding
+	cps      []checkpoint // cps[0] = {0, start of data after any BOM}
+}
+
+// checkpoint is a pair of offsets at the same character boundary.
+type checkpoint struct{ out, in int }
+
+// Original returns the offset in the original input that corresponds to
+// byte off of the decoded output. At character boundaries the result is
+// exact: the offset where the next character's encoding begins (after a BOM,
+// for offset 0; in ISO-2022-JP, possibly before the escape sequences that
+// precede the character). Inside a character the result lies within that
+// character's encoding: its start where the text was re-encoded, the very
+// byte where it was copied. Offsets at or past the end of the output map to
+// the length of the input. Original is monotone in off and never outside
+// [0, len(input)]. For a nil map, Original returns off.
+func (m *OffsetMap) Original(off int) int {
+	if m == nil {
+		return off
+	}
+	if off <= 0 {
+		return m.cps[0].in
+	}
+	if off >= m.outLen {
+		return len(m.src)
+	}
+	if m.identity {
+		return min(m.cps[0].in+off, len(m.src))
+	}
+	// The last checkpoint at or before off.
+	i := sort.Search(len(m.cps), func(i int) bool { return m.cps[i].out > off }) - 1
+	cp := m.cps[i]
+	if cp.out == off {
+		return cp.in
+	}
+	switch m.kind {
+	case kindTransform, kindISO2022JP:
+		return m.refineTransform(cp, off)
+	default:
+		return m.refineStep(cp, off)
+	}
+}
+
+// refineStep walks characters forward from cp until the output offset
+// reaches off.
+func (m *OffsetMap) refineStep(cp checkpoint, off int) int {
+	in, out := cp.in, cp.out
+	for out < off && in < len(m.src) {
+		var r rune
+		var n int
+		switch m.kind {
+		case kindSingle:
+			r, n = decodeSingleByte(m.cm, m.src[in]), 1
+		case kindUTF16LE:
+			r, n = decodeUTF16(m.src, in, false)
+		case kindUTF16BE:
+			r, n = decodeUTF16(m.src, in, true)
+		default:
+			r, n = utf8.DecodeRune(m.src[in:])
+		}
+		w := utf8.RuneLen(r)
+		if out+w > off {
+			break // off is inside this character
+		}
+		out += w
+		in += n
+	}
+	return in
+}
+
+// refineTransform re-decodes from cp into a buffer of exactly off-cp.out
+// bytes: the decoder stops at the last character that fits, and the input it
+// consumed is the answer. Checkpoints are taken where a fresh decoder behaves
+// as the running one did, so the re-decoding agrees with Decode.
+func (m *OffsetMap) refineTransform(cp checkpoint, off int) int {
+	dst := make([]byte, off-cp.out)
+	_, n, _ := m.enc.NewDecoder().Transform(dst, m.src[cp.in:], true)
+	return cp.in + n
+}
+
+// decodeSingleByte decodes one byte of a single-byte encoding.
+func decodeSingleByte(cm *charmap.Charmap, c byte) rune {
+	if c < utf8.RuneSelf {
+		return rune(c)
+	}
+	return cm.DecodeByte(c)
+}
+
+// decodeUTF16 decodes the character at b[i]: a code unit, a surrogate pair,
+// or U+FFFD for an unpaired surrogate (2 bytes) or an odd last byte (1 byte).
+func decodeUTF16(b []byte, i int, bigEndian bool) (rune, int) {
+	if i+1 >= len(b) {
+		return utf8.RuneError, 1
+	}
+	u := unit16(b, i, bigEndian)
+	if !utf16.IsSurrogate(rune(u)) {
+		return rune(u), 2
+	}
+	if u <= 0xDBFF && i+3 < len(b) {
+		if u2 := unit16(b, i+2, bigEndian); 0xDC00 <= u2 && u2 <= 0xDFFF {
+			return utf16.DecodeRune(rune(u), rune(u2)), 4
+		}
+	}
+	return utf8.RuneError, 2
+}
+
+func unit16(b []byte, i int, bigEndian bool) uint16 {
+	if bigEndian {
+		return uint16(b[i])<<8 | uint16(b[i+1])
+	}
+	return uint16(b[i]) | uint16(b[i+1])<<8
+}
+
+// newMap starts an OffsetMap for decoding src from offset start.
+func newMap(src []byte, start int, kind decoderKind) *OffsetMap {
+	return &OffsetMap{
+		src:  src,
+		kind: kind,
+		cps:  make([]checkpoint, 1, 1+(len(src)-start)/checkpointEvery),
+	}
+}
+
+// shiftedMap is the map of output src[start:], unchanged (UTF-8 after a BOM).
+func shiftedMap(src []byte, start int) *OffsetMap {
+	return &OffsetMap{
+		src:      src,
+		outLen:   len(src) - start,
+		kind:     kindUTF8,
+		identity: true,
+		cps:      []checkpoint{{0, start}},
+	}
+}
+
+// decodeSingle decodes src[start:] in the single-byte encoding cm.
+func decodeSingle(src []byte, start int, cm *charmap.Charmap) ([]byte, *OffsetMap) {
+	// The UTF-8 of every high byte, and the exact output size.
+	var high [128]struct {
+		b [4]byte
+		n int
+	}
+	for c := range high {
+		e := &high[c]
+		e.n = utf8.EncodeRune(e.b[:], cm.DecodeByte(byte(c+0x80)))
+	}
+	size := len(src) - start
+	for _, c := range src[start:] {
+		if c >= utf8.RuneSelf {
+			size += high[c-0x80].n - 1
+		}
+	}
+	out := make([]byte, 0, size)
+	m := newMap(src, start, kindSingle)
+	m.cm = cm
+	m.cps[0] = checkpoint{0, start}
+	for in := start; in < len(src); {
+		if in > start {
+			m.cps = append(m.cps, checkpoint{len(out), in})
+		}
+		end := min(in+checkpointEvery, len(src))
+		for _, c := range src[in:end] {
+			if c < utf8.RuneSelf {
+				out = append(out, c)
+			} else {
+				e := &high[c-0x80]
+				out = append(out, e.b[:e.n]...)
+			}
+		}
+		in = end
+	}
+	m.outLen = len(out)
+	return out, m
+}
+
+// decodeUTF16From decodes src[start:] as UTF-16.
+func decodeUTF16From(src []byte, start int, bigEndian bool) ([]byte, *OffsetMap) {
+	kind := kindUTF16LE
+	if bigEndian {
+		kind = kindUTF16BE
+	}
+	// At most 3 output bytes per 2 input bytes, and 3 for an odd last byte.
+	out := make([]byte, 0, (len(src)-start)/2*3+3)
+	m := newMap(src, start, kind)
+	m.cps[0] = checkpoint{0, start}
+	next := start + checkpointEvery
+	for in := start; in < len(src); {
+		if in >= next {
+			m.cps = append(m.cps, checkpoint{len(out), in})
+			next = in + checkpointEvery
+		}
+		if in+1 < len(src) {
+			if u := unit16(src, in, bigEndian); u < utf8.RuneSelf {
+				out = append(out, byte(u))
+				in += 2
+				continue
+			}
+		}
+		r, n := decodeUTF16(src, in, bigEndian)
+		out = utf8.AppendRune(out, r)
+		in += n
+	}
+	m.outLen = len(out)
+	return out, m
+}
+
+// decodeUTF8Repair copies src[start:], replacing each byte of an invalid
+// UTF-8 sequence by U+FFFD (as utf8.DecodeRune reads them).
+func decodeUTF8Repair(src []byte, start int) ([]byte, *OffsetMap) {
+	out := make([]byte, 0, len(src)-start+len(src)/8+16)
+	m := newMap(src, start, kindUTF8)
+	m.cps[0] = checkpoint{0, start}
+	next := start + checkpointEvery
+	for in := start; in < len(src); {
+		if in >= next {
+			m.cps = append(m.cps, checkpoint{len(out), in})
+			next = in + checkpointEvery
+		}
+		if c := src[in]; c < utf8.RuneSelf {
+			out = append(out, c)
+			in++
+			continue
+		}
+		r, n := utf8.DecodeRune(src[in:])
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, src[in:in+n]...)
+		}
+		in += n
+	}
+	m.outLen = len(out)
+	return out, m
+}
+
+// decodeTransform decodes src[start:] with an x/text decoder, in windows of
+// about checkpointEvery bytes, taking a checkpoint after each window. The
+// multi-byte decoders are stateless between characters, so re-decoding from
+// any checkpoint agrees with the full decoding. ISO-2022-JP is stateful: its
+// windows end at escape sequences, which set the state whatever it was
+// before, and it takes a checkpoint at the first escape sequence at least
+// checkpointEvery bytes after the previous checkpoint. (A long run without
+// escapes makes queries in it slower, not wrong.)
+func decodeTransform(src []byte, start int, enc encoding.Encoding, iso2022jp bool) ([]byte, *OffsetMap) {
+	kind := kindTransform
+	if iso2022jp {
+		kind = kindISO2022JP
+	}
+	dec := enc.NewDecoder()
+	n := len(src) - start
+	out := make([]byte, 0, n+n/2+16)
+	m := newMap(src, start, kind)
+	m.enc = enc
+	m.cps[0] = checkpoint{0, start}
+	windowEnd := func(from int) int {
+		if !iso2022jp {
+			return min(from+checkpointEvery, len(src))
+		}
+		for i := from; i < len(src); i++ {
+			if src[i] == 0x1B && isISO2022JPEscape(src, i) {
+				return i
+			}
+		}
+		return len(src)
+	}
+	for in := start; in < len(src); {
+		end := windowEnd(in + 1)
+		for {
+			// No decoder writes more than 3 bytes per input byte, so
+			// ErrShortDst cannot happen, but is handled anyway.
+			if need := 3*(end-in) + 16; cap(out)-len(out) < need {
+				out = slices.Grow(out, need)
+			}
+			nd, ns, err := dec.Transform(out[len(out):cap(out)], src[in:end], end == len(src))
+			out = out[:len(out)+nd]
+			in += ns
+			if err == nil || nd > 0 || ns > 0 {
+				break
+			}
+			if errors.Is(err, transform.ErrShortSrc) && end < len(src) {
+				end = windowEnd(end + 1) // a character spans the window's end
+				continue
+			}
+			if errors.Is(err, transform.ErrShortDst) {
+				continue
+			}
+			// Unexpected: replace one byte and restart the decoder,
+			// with a checkpoint so that Original agrees.
+			out = append(out, "\uFFFD"...)
+			in++
+			dec.Reset()
+			m.cps = append(m.cps, checkpoint{len(out), in})
+			break
+		}
+		last := m.cps[len(m.cps)-1].in
+		if in < len(src) && in > last && (!iso2022jp || in-last >= checkpointEvery && isISO2022JPEscape(src, in)) {
+			m.cps = append(m.cps, checkpoint{len(out), in})
+		}
+	}
+	m.outLen = len(out)
+	return out, m
+}

@@ -1,0 +1,235 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Options configures ingestion. The zero value is not useful; start from
+// DefaultOptions.
+type Options struct {
+	// Drop lists the elements removed with their content before
+	// segmentation. "#comment" stands for comments.
+	Drop []string
+	// DropHidden removes elements with the hidden attribute, aria-hidden
+	//="true", or an inline style of display:none or visibility:hidden.
+	DropHidden bool
+	// MaxBytes caps the input size; a longer input is cut at the cap (at a
+	// tag boundary where possible) and a warning recorded. 0 means no cap.
+	MaxBytes int
+	// ContentType is the HTTP Content-Type of the input, when known.
+	ContentType string
+}
+
+// DefaultDrop is the default list of elements removed before segmentation.
+var DefaultDrop = []string{
+	"script", "style", "noscript", "template", "iframe", "object", "embed",
+	"applet", "svg", "math", "canvas", "audio", "video", "map",
+	"input", "select", "option", "optgroup", "textarea", "button", "datalist",
+	"#comment",
+}
+
+// DefaultOptions returns the default ingestion options.
+func DefaultOptions() Options {
+	return Options{
+		Drop:       DefaultDrop,
+		DropHidden: true,
+		MaxBytes:   64 << 20,
+	}
+}
+
+// ErrEmpty is returned for an input with no bytes or only white space.
+var ErrEmpty = errors.New("empty input")
+
+// ErrBinary is returned for an input that is not text.
+var ErrBinary = errors.New("input is binary, not HTML or text")
+
+// maxDepth is the nesting depth beyond which tags are flattened before
+// parsing; x/net/html refuses trees with more than 512 open elements.
+const maxDepth = 400
+
+// Parse decodes, parses and precleans one page. It fails only for empty and
+// binary input; anything else yields a best-effort tree.
+func Parse(src []byte, opts Options) (*Document, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return nil, ErrEmpty
+	}
+	d := &Document{Source: src}
+	if opts.MaxBytes > 0 && len(src) > opts.MaxBytes {
+		src = cutAt(src, opts.MaxBytes)
+		d.Warnings = append(d.Warnings, fmt.Sprintf("input of %d bytes cut to the first %d", len(d.Source), len(src)))
+	}
+	w, wrapped := FindWrapper(src)
+	cs := DetectCharset(src, opts.ContentType, w.Encoding)
+	if isBinary(src, cs) {
+		return nil, ErrBinary
+	}
+	d.Text, d.offsets = cs.Decode(src)
+	d.Meta.Encoding, d.Meta.EncodingSource = cs.Name, cs.Source
+
+	body := d.Text
+	base := 0
+	if wrapped || cs.Source == "bom" {
+		// The wrapper is ASCII: look for it again in the decoded text,
+		// where a byte order mark or UTF-16 no longer hides it.
+		if tw, ok := FindWrapper(d.Text); ok {
+			d.Meta.URL, d.Meta.Title = tw.URL, tw.Title
+			base = tw.Open[1]
+			end := len(d.Text)
+			if tw.Close[1] > 0 {
+				end = tw.Close[0]
+			}
+			body = d.Text[base:end]
+		}
+	}
+
+	root, err := parseHTML(body)
+	if err != nil {
+		// Too deep: flatten the excess and try again, lower each time.
+		for depth := maxDepth; err != nil && depth >= 32; depth /= 2 {
+			root, err = parseHTML(flatten(body, depth))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("parsing HTML: %w", err)
+		}
+		d.Warnings = append(d.Warnings, "nesting deeper than the parser allows was flattened")
+	}
+	d.Root = root
+	if d.Meta.Title == "" {
+		d.Meta.Title = findTitle(root)
+	}
+	d.Meta.Lang = rootLang(root)
+	preclean(root, opts)
+	d.TextSpans = locateText(root, body, base)
+	return d, nil
+}
+
+// parseHTML parses with scripting disabled, so that the content of
+// <noscript> is parsed as markup (preclean decides whether to keep it).
+func parseHTML(b []byte) (*html.Node, error) {
+	return html.ParseWithOptions(bytes.NewReader(b), html.ParseOptionEnableScripting(false))
+}
+
+// cutAt cuts b to at most n bytes, preferring to end just before a '<'.
+func cutAt(b []byte, n int) []byte {
+	if k := bytes.LastIndexByte(b[:n], '<'); k > n-4096 && k > 0 {
+		return b[:k]
+	}
+	return b[:n]
+}
+
+// isBinary reports whether b looks like a binary file: NUL bytes or many
+// control characters in its first 1024 bytes, unless the charset is UTF-16
+// (found by a byte order mark or declaration).
+func isBinary(b []byte, cs Charset) bool {
+	if strings.HasPrefix(cs.Name, "utf-16") {
+		return false
+	}
+	n := min(len(b), 1024)
+	ctl := 0
+	for _, c := range b[:n] {
+		if c == 0 {
+			return true
+		}
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' {
+			ctl++
+		}
+	}
+	return ctl*10 > n
+}
+
+// flatten blanks the start and end tags nested deeper than depth, replacing
+// them with spaces so that byte offsets stay as they are. Depth is counted
+// on the token stream (void elements do not nest), which overestimates the
+// parser's stack and so stays on the safe side.
+func flatten(b []byte, depth int) []byte {
+	out := bytes.Clone(b)
+	z := html.NewTokenizer(bytes.NewReader(b))
+	pos, level := 0, 0
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return out
+		}
+		n := len(z.Raw())
+		switch tt {
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if !VoidElement(atom.Lookup(name)) {
+				level++
+				if level > depth {
+					blank(out[pos : pos+n])
+				}
+			}
+		case html.EndTagToken:
+			if level > depth {
+				blank(out[pos : pos+n])
+			}
+			if level > 0 {
+				level--
+			}
+		}
+		pos += n
+	}
+}
+
+func blank(b []byte) {
+	for i := range b {
+		b[i] = ' '
+	}
+}
+
+// VoidElement reports whether an element has no end tag (br, img, ...).
+func VoidElement(a atom.Atom) bool {
+	switch a {
+	case atom.Area, atom.Base, atom.Br, atom.Col, atom.Embed, atom.Hr, atom.Img,
+		atom.Input, atom.Link, atom.Meta, atom.Source, atom.Track, atom.Wbr,
+		atom.Param, atom.Keygen:
+		return true
+	}
+	return false
+}
+
+// findTitle returns the text of the first <title> element in the head.
+func findTitle(n *html.Node) string {
+	var walk func(*html.Node) string
+	walk = func(n *html.Node) string {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Title {
+			var sb strings.Builder
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.TextNode {
+					sb.WriteString(c.Data)
+				}
+			}
+			return strings.Join(strings.Fields(sb.String()), " ")
+		}
+		if n.Type == html.ElementNode && n.DataAtom == atom.Body {
+			return ""
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if t := walk(c); t != "" {
+				return t
+			}
+		}
+		return ""
+	}
+	return walk(n)
+}
+
+func rootLang(doc *html.Node) string {
+	for c := doc.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Html {
+			for _, a := range c.Attr {
+				if a.Key == "lang" {
+					return strings.TrimSpace(a.Val)
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,142 @@
+package ingest
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// keepShare is the share of a page's text above which a hidden element or a
+// <noscript> is kept: pages built by scripts often hide their whole content
+// until a script shows it (style="visibility:hidden" on a root <div>), or
+// serve their content to crawlers in <noscript> (Discourse forums).
+const keepShare = 1.0 / 3
+
+// preclean removes, in place, the configured elements and comments, and the
+// hidden elements and <noscript> elements (when configured) that hold less
+// than keepShare of the page's text.
+func preclean(root *html.Node, opts Options) {
+	drop := make(map[string]bool, len(opts.Drop))
+	for _, t := range opts.Drop {
+		drop[strings.ToLower(t)] = true
+	}
+	dropComments := drop["#comment"]
+	dropNoscript := drop["noscript"]
+	delete(drop, "noscript")
+	var maybe []*html.Node // dropped unless they hold much of the text
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			switch c.Type {
+			case html.CommentNode, html.DoctypeNode:
+				if dropComments || c.Type == html.DoctypeNode {
+					n.RemoveChild(c)
+				}
+			case html.ElementNode:
+				switch {
+				case drop[c.Data]:
+					n.RemoveChild(c)
+				case dropNoscript && c.DataAtom == atom.Noscript, opts.DropHidden && hidden(c):
+					maybe = append(maybe, c)
+					walk(c)
+				default:
+					walk(c)
+				}
+			default:
+				if c.FirstChild != nil {
+					walk(c)
+				}
+			}
+			c = next
+		}
+	}
+	walk(root)
+	if len(maybe) == 0 {
+		return
+	}
+	total := textLen(ContentRoot(root))
+	for _, n := range maybe {
+		if n.Parent == nil {
+			continue
+		}
+		if float64(textLen(n)) < keepShare*float64(total) || n.DataAtom == atom.Head {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
+
+// textLen counts the non-space bytes of the text below n (runes beyond
+// ASCII count one per byte, which is good enough for shares).
+func textLen(n *html.Node) int {
+	total := 0
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				for i := 0; i < len(c.Data); i++ {
+					if b := c.Data[i]; b > ' ' {
+						total++
+					}
+				}
+			case html.ElementNode:
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	return total
+}
+
+// hidden reports whether an element is declared invisible by its own
+// attributes: hidden, aria-hidden="true", or an inline display:none or
+// visibility:hidden style. Stylesheets are not consulted.
+func hidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if hiddenStyle(a.Val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hiddenStyle(s string) bool {
+	if !containsFold(s, "none") && !containsFold(s, "hidden") {
+		return false
+	}
+	s = strings.ToLower(s)
+	for decl := range strings.SplitSeq(s, ";") {
+		k, v, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		v = strings.TrimSpace(strings.TrimSuffix(v, "!important"))
+		if (k == "display" && v == "none") || (k == "visibility" && v == "hidden") {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold is an allocation-free strings.Contains(strings.ToLower(s),
+// sub) for an ASCII lower-case sub.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,166 @@
+package render
+
+import (
+	"bufio"
+	"io"
+
+	"github.com/sluice-project/sluice/page"
+)
+
+// HTML writes the kept segments as a minimal HTML document:
+//
+//	<!DOCTYPE html>
+//	<html lang="en">
+//	<head>
+//	<meta charset="utf-8">
+//	<title>Example</title>
+//	<link rel="canonical" href="http://example.com/">
+//	</head>
+//	<body>
+//	<h1>Example</h1>
+//	<p>Some text.</p>
+//	<ul>
+//	<li>an item</li>
+//	</ul>
+//	<pre>
+//	code
+//	</pre>
+//	</body>
+//	</html>
+//
+// A heading is an <hN> at the level of the h1..h6 element holding its first
+// block, or <h2>; consecutive list items share one <ul>; consecutive
+// preformatted segments share one <pre>; everything else is a <p>. The lang
+// attribute and the canonical link are written when Meta has a language and
+// a URL. All text and attribute values are escaped as by html.EscapeString.
+//
+// In a Stream the output is one document titled "sluice" whose body holds
+// one <article data-url="URL" data-title="TITLE"> per input document.
+type HTML struct{}
+
+// Render writes p as an HTML document.
+func (h HTML) Render(w io.Writer, p *page.Page) error { return renderDoc(w, p, h) }
+
+func (HTML) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
+	if i < 0 {
+		htmlHead(b, p.Meta.Title, p.Meta.URL, p.Meta.Lang)
+		htmlBody(b, p)
+		b.WriteString("</body>\n</html>\n")
+		return bufErr(b)
+	}
+	if i == 0 {
+		htmlHead(b, "sluice", "", "")
+	}
+	b.WriteString(`<article data-url="`)
+	escapeHTML(b, p.Meta.URL)
+	b.WriteString(`" data-title="`)
+	escapeHTML(b, p.Meta.Title)
+	b.WriteByte('"')
+	if p.Meta.Lang != "" {
+		b.WriteString(` lang="`)
+		escapeHTML(b, p.Meta.Lang)
+		b.WriteByte('"')
+	}
+	b.WriteString(">\n")
+	htmlBody(b, p)
+	b.WriteString("</article>\n")
+	return bufErr(b)
+}
+
+func (HTML) endStream(b *bufio.Writer, n int) error {
+	if n == 0 {
+		htmlHead(b, "sluice", "", "")
+	}
+	b.WriteString("</body>\n</html>\n")
+	return bufErr(b)
+}
+
+// htmlHead writes everything up to and including <body>.
+func htmlHead(b *bufio.Writer, title, url, lang string) {
+	b.WriteString("<!DOCTYPE html>\n<html")
+	if lang != "" {
+		b.WriteString(` lang="`)
+		escapeHTML(b, lang)
+		b.WriteByte('"')
+	}
+	b.WriteString(">\n<head>\n<meta charset=\"utf-8\">\n<title>")
+	escapeHTML(b, title)
+	b.WriteString("</title>\n")
+	if url != "" {
+		b.WriteString(`<link rel="canonical" href="`)
+		escapeHTML(b, url)
+		b.WriteString("\">\n")
+	}
+	b.WriteString("</head>\n<body>\n")
+}
+
+// htmlBody writes the segments of p as HTML elements.
+func htmlBody(b *bufio.Writer, p *page.Page) {
+	segs := Segments(p)
+	for k := 0; k < len(segs); k++ {
+		s := &segs[k]
+		switch {
+		case s.Pre:
+			// "<pre>\n": the parser drops one newline after <pre>, so
+			// text starting with an empty line keeps it.
+			b.WriteString("<pre>\n")
+			for ; k < len(segs) && segs[k].Pre; k++ {
+				escapeHTML(b, segs[k].Text)
+				b.WriteByte('\n')
+			}
+			k--
+			b.WriteString("</pre>\n")
+		case s.Label == page.Heading:
+			tag := headingTags[segmentLevel(p, s)]
+			b.WriteByte('<')
+			b.WriteString(tag)
+			b.WriteByte('>')
+			escapeHTML(b, s.Text)
+			b.WriteString("</")
+			b.WriteString(tag)
+			b.WriteString(">\n")
+		case s.Label == page.ListItem:
+			b.WriteString("<ul>\n")
+			for ; k < len(segs) && segs[k].Label == page.ListItem && !segs[k].Pre; k++ {
+				b.WriteString("<li>")
+				escapeHTML(b, segs[k].Text)
+				b.WriteString("</li>\n")
+			}
+			k--
+			b.WriteString("</ul>\n")
+		default:
+			b.WriteString("<p>")
+			escapeHTML(b, s.Text)
+			b.WriteString("</p>\n")
+		}
+	}
+}
+
+// escapeHTML writes s to b escaped exactly as html.EscapeString does
+// (<, >, &, ' and "), without building the escaped string.
+func escapeHTML(b *bufio.Writer, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '&':
+			esc = "&amp;"
+		case '\'':
+			esc = "&#39;"
+		case '"':
+			esc = "&#34;"
+		default:
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(esc)
+		last = i + 1
+	}
+	b.WriteString(s[last:])
+}
+
+var headingTags = [...]string{"", "h1", "h2", "h3", "h4", "h5", "h6"}

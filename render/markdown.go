@@ -1,0 +1,212 @@
+package render
+
+import (
+	"bufio"
+	"io"
+	"strings"
+
+	"github.com/sluice-project/sluice/page"
+)
+
+// Markdown writes CommonMark:
+//
+//   - a heading as an ATX heading, "## text", at the level of the h1..h6
+//     element holding its first block, or level 2 when there is none;
+//   - a list item as "- text"; consecutive list items form one tight list;
+//   - a paragraph as plain text;
+//   - consecutive preformatted segments as one fenced code block, written
+//     verbatim, with a fence longer than any run of backticks inside.
+//
+// Segments are separated by a blank line (list items by a newline). Outside
+// code blocks the text is escaped where it would otherwise change meaning:
+// "\", "`", "*", "[" and "~" always; "_" at a word boundary; "<" before a
+// letter, "/", "!" or "?"; "&" where it starts an entity such as "&amp;"
+// or "&#32;"; and at the
+// start of a line "-", "+", "=", ">", an ATX heading opener ("#" to
+// "######" then a space) and an ordered-list marker ("1. ", "1) ").
+// Line-leading and trailing white space is dropped (it would make indented
+// code or a hard break). In headings a "#" after a
+// space is escaped too, so that it cannot close the heading.
+//
+// In a Stream, documents are separated by a thematic break "* * *" with a
+// blank line on each side.
+type Markdown struct{}
+
+// Render writes p as Markdown.
+func (m Markdown) Render(w io.Writer, p *page.Page) error { return renderDoc(w, p, m) }
+
+func (Markdown) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
+	if i > 0 {
+		b.WriteString("\n* * *\n\n")
+	}
+	segs := Segments(p)
+	for k := 0; k < len(segs); k++ {
+		s := &segs[k]
+		if k > 0 && !(s.Label == page.ListItem && segs[k-1].Label == page.ListItem && !s.Pre && !segs[k-1].Pre) {
+			b.WriteByte('\n')
+		}
+		switch {
+		case s.Pre:
+			// Merge the run of preformatted segments into one block.
+			end := k + 1
+			for end < len(segs) && segs[end].Pre {
+				end++
+			}
+			writeFenced(b, segs[k:end])
+			k = end - 1
+		case s.Label == page.Heading:
+			lvl := segmentLevel(p, s)
+			b.WriteString("######"[:lvl])
+			b.WriteByte(' ')
+			mdLine(b, strings.ReplaceAll(s.Text, "\n", " "), true)
+			b.WriteByte('\n')
+		case s.Label == page.ListItem:
+			b.WriteString("- ")
+			mdLines(b, s.Text, "  ")
+		default:
+			mdLines(b, s.Text, "")
+		}
+	}
+	return bufErr(b)
+}
+
+func (Markdown) endStream(*bufio.Writer, int) error { return nil }
+
+// writeFenced writes the texts of segs, one after the other, as one fenced
+// code block.
+func writeFenced(b *bufio.Writer, segs []Segment) {
+	longest := 0
+	for k := range segs {
+		run := 0
+		for _, c := range []byte(segs[k].Text) {
+			if c == '`' {
+				run++
+				longest = max(longest, run)
+			} else {
+				run = 0
+			}
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	b.WriteString(fence)
+	b.WriteByte('\n')
+	for k := range segs {
+		b.WriteString(segs[k].Text)
+		b.WriteByte('\n')
+	}
+	b.WriteString(fence)
+	b.WriteByte('\n')
+}
+
+// mdLines writes text, which may span several lines, as the lines of one
+// paragraph; lines after the first are prefixed by indent. Empty lines are
+// left out: they would end the paragraph.
+func mdLines(b *bufio.Writer, text, indent string) {
+	first := true
+	for len(text) > 0 {
+		line := text
+		if j := strings.IndexByte(text, '\n'); j >= 0 {
+			line, text = text[:j], text[j+1:]
+		} else {
+			text = ""
+		}
+		line = strings.Trim(line, " \t\r\f\v")
+		if line == "" {
+			continue
+		}
+		if !first {
+			b.WriteString(indent)
+		}
+		first = false
+		mdLine(b, line, false)
+		b.WriteByte('\n')
+	}
+	if first {
+		b.WriteByte('\n')
+	}
+}
+
+// mdLine writes one line of text with the Markdown escapes (see Markdown).
+func mdLine(b *bufio.Writer, s string, heading bool) {
+	s = strings.Trim(s, " \t\r\f\v")
+	if s == "" {
+		return
+	}
+	// Line-start constructs.
+	switch s[0] {
+	case '-', '+', '=', '>':
+		b.WriteByte('\\')
+		b.WriteByte(s[0])
+		s = s[1:]
+	case '#':
+		n := 0
+		for n < len(s) && n < 7 && s[n] == '#' {
+			n++
+		}
+		if n <= 6 && endOrSpace(s, n) {
+			b.WriteByte('\\')
+			b.WriteByte('#')
+			s = s[1:]
+		}
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		n := 0
+		for n < len(s) && n < 10 && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		if n <= 9 && n < len(s) && (s[n] == '.' || s[n] == ')') && endOrSpace(s, n+1) {
+			b.WriteString(s[:n])
+			b.WriteByte('\\')
+			b.WriteByte(s[n])
+			s = s[n+1:]
+		}
+	}
+	last := 0 // s[last:i] is pending, unescaped text
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		esc := false
+		switch c {
+		case '\\', '`', '*', '[', '~':
+			esc = true
+		case '_':
+			esc = !(i > 0 && wordByte(s[i-1]) && i+1 < len(s) && wordByte(s[i+1]))
+		case '<':
+			esc = i+1 < len(s) && (isLetter(s[i+1]) || s[i+1] == '/' || s[i+1] == '!' || s[i+1] == '?')
+		case '&':
+			esc = looksLikeEntity(s[i+1:])
+		case '#':
+			esc = heading && i > 0 && (s[i-1] == ' ' || s[i-1] == '\t')
+		}
+		if esc {
+			b.WriteString(s[last:i])
+			b.WriteByte('\\')
+			last = i
+		}
+	}
+	b.WriteString(s[last:])
+}
+
+// looksLikeEntity reports whether s, the text after a "&", starts like an
+// entity or character reference: "amp;", "#32;", "#x20;".
+func looksLikeEntity(s string) bool {
+	for i := 0; i < len(s) && i < 32; i++ {
+		c := s[i]
+		switch {
+		case c == ';':
+			return i > 0
+		case isLetter(c) || isDigit(c) || (i == 0 && c == '#'):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// endOrSpace reports whether s ends at i or has a space or tab there.
+func endOrSpace(s string, i int) bool { return i >= len(s) || s[i] == ' ' || s[i] == '\t' }
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// wordByte reports whether c is part of a word for intraword "_": ASCII
+// letters and digits, and every byte of a multi-byte UTF-8 sequence.
+func wordByte(c byte) bool { return isLetter(c) || isDigit(c) || c >= 0x80 }

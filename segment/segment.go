@@ -1,0 +1,375 @@
+// Package segment turns a parsed document into a page.Page: the text blocks
+// in reading order, as Victor's text blocks (seed, chapter 3.3), with their
+// container, the tags crossed before them, group ids, link text and byte
+// spans. It is the only stage that walks the DOM for text.
+package segment
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/page"
+)
+
+// Options configures segmentation.
+type Options struct {
+	// ImageAlt keeps the alt text of images as inline text.
+	ImageAlt bool
+	// AbbrTitles appends the title of <abbr> and <acronym> elements in
+	// parentheses after their text.
+	AbbrTitles bool
+}
+
+// DefaultOptions returns the default segmentation options: image alt text
+// kept, abbreviation titles not added.
+func DefaultOptions() Options { return Options{ImageAlt: true} }
+
+// Segment builds the page of a parsed document.
+func Segment(doc *ingest.Document, opts Options) *page.Page {
+	p := &page.Page{Meta: doc.Meta}
+	b := builder{doc: doc, p: p, opts: opts, container: -1, start: -1}
+	p.Blocks = make([]page.Block, 0, len(doc.TextSpans)/2+1)
+	p.Nodes = make([]page.Node, 0, len(doc.TextSpans)+1)
+	b.element(ingest.ContentRoot(doc.Root), -1, 0)
+	b.flush()
+	return p
+}
+
+// builder holds the state of one segmentation run.
+type builder struct {
+	doc  *ingest.Document
+	p    *page.Page
+	opts Options
+
+	text int // index of the next text node in doc.TextSpans
+
+	// The block being built.
+	buf           []byte
+	has           bool  // buf holds non-space text
+	container     int32 // deepest element holding all of buf's text
+	start, end    int   // span of buf's text in doc.Text; start -1 if unknown
+	inner, innerA int32
+	linkChars     int32
+	split         page.Split
+
+	inLink, inPre int
+	structs       int32 // structural elements opened so far
+}
+
+func (b *builder) element(n *html.Node, parent int32, depth int32) {
+	a := n.DataAtom
+	idx := int32(len(b.p.Nodes))
+	nd := page.Node{Tag: n.Data, Atom: a, Parent: parent, Depth: depth, First: int32(len(b.p.Blocks))}
+	if n.Type == html.ElementNode {
+		for _, at := range n.Attr {
+			switch at.Key {
+			case "id":
+				nd.ID = at.Val
+			case "class":
+				nd.Class = at.Val
+			}
+		}
+	} else {
+		nd.Tag = "#document"
+	}
+	b.p.Nodes = append(b.p.Nodes, nd)
+	s0 := b.structs
+	if structural(a) {
+		b.structs++
+	}
+	isInline := inline(a)
+	link := false
+	switch {
+	case a == atom.Br:
+		b.flush()
+		b.split.Tags++
+		b.split.BR++
+	case a == atom.Img:
+		b.inlineTag(false)
+		if b.opts.ImageAlt {
+			if alt := attr(n, "alt"); strings.TrimSpace(alt) != "" {
+				b.add(" "+alt+" ", idx, page.Span{})
+			}
+		}
+	case isInline:
+		link = a == atom.A && attr(n, "href") != ""
+		b.inlineTag(a == atom.A)
+	case depth > 0:
+		b.blockTag(a)
+	}
+	if link {
+		b.inLink++
+	}
+	if a == atom.Pre || a == atom.Listing || a == atom.Plaintext || a == atom.Xmp {
+		b.inPre++
+		defer func() { b.inPre-- }()
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			var sp page.Span
+			if b.text < len(b.doc.TextSpans) {
+				sp = b.doc.TextSpans[b.text]
+			}
+			b.text++
+			if b.inPre > 0 {
+				b.pre(c.Data, idx, sp)
+			} else {
+				b.add(c.Data, idx, sp)
+			}
+		case html.ElementNode:
+			b.element(c, idx, depth+1)
+		}
+	}
+	if b.opts.AbbrTitles && (a == atom.Abbr || a == atom.Acronym) {
+		if t := attr(n, "title"); strings.TrimSpace(t) != "" && b.has {
+			b.add(" ("+t+")", idx, page.Span{})
+		}
+	}
+	if link {
+		b.inLink--
+	}
+	if !ingest.VoidElement(a) {
+		switch {
+		case isInline:
+			b.inlineTag(a == atom.A)
+		case depth > 0:
+			b.blockTag(a)
+		}
+	}
+	nn := &b.p.Nodes[idx]
+	nn.End = int32(len(b.p.Blocks))
+	if b.has && nn.First <= nn.End {
+		nn.End++ // the open block holds text of this element
+	}
+	nn.Elements = int32(len(b.p.Nodes)) - idx
+	nn.Structural = b.structs - s0
+}
+
+func (b *builder) inlineTag(isA bool) {
+	if b.has {
+		b.inner++
+		if isA {
+			b.innerA++
+		}
+		return
+	}
+	b.split.Tags++
+	b.split.Inline++
+	if isA {
+		b.split.Links++
+	}
+}
+
+func (b *builder) blockTag(a atom.Atom) {
+	b.flush()
+	b.split.Tags++
+	b.split.Block++
+	switch a {
+	case atom.P:
+		b.split.P++
+	case atom.Hr:
+		b.split.HR++
+	}
+}
+
+// add appends text s of element el to the open block.
+func (b *builder) add(s string, el int32, sp page.Span) {
+	if !hasNonSpace(s) {
+		if b.has && s != "" {
+			b.buf = append(b.buf, ' ')
+		}
+		return
+	}
+	if !b.has {
+		b.has = true
+		b.container = el
+	} else {
+		b.container = b.lca(b.container, el)
+	}
+	b.buf = append(b.buf, s...)
+	if b.inLink > 0 {
+		b.linkChars += countChars(s)
+	}
+	if sp.End > sp.Start {
+		if b.start < 0 {
+			b.start = sp.Start
+		}
+		b.end = sp.End
+	}
+}
+
+// pre adds preformatted text line by line: each line is a block of its own.
+func (b *builder) pre(s string, el int32, sp page.Span) {
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			b.add(s, el, lineSpan(sp, s))
+			return
+		}
+		line := s[:i]
+		b.add(line, el, lineSpan(sp, line))
+		b.flush()
+		b.split.Tags++
+		b.split.BR++
+		if sp.End > sp.Start && sp.End-sp.Start == len(s) {
+			sp.Start += i + 1
+		}
+		s = s[i+1:]
+	}
+}
+
+// lineSpan returns the span of the first len(line) bytes of a text node
+// whose span is sp, when the node's bytes are its text (no entities).
+func lineSpan(sp page.Span, line string) page.Span {
+	if sp.End <= sp.Start {
+		return page.Span{}
+	}
+	end := min(sp.Start+len(line), sp.End)
+	return page.Span{Start: sp.Start, End: end}
+}
+
+// flush closes the open block, if it holds text.
+func (b *builder) flush() {
+	if !b.has {
+		b.buf = b.buf[:0]
+		return
+	}
+	blk := page.Block{
+		Node:          b.container,
+		Split:         b.split,
+		InnerTags:     b.inner,
+		InnerLinkTags: b.innerA,
+		LinkChars:     b.linkChars,
+		Pre:           b.inPre > 0,
+		DivGroup:      -1,
+		TdGroup:       -1,
+	}
+	blk.Text, blk.Words, blk.Chars = normalize(b.buf, blk.Pre)
+	blk.LinkChars = min(blk.LinkChars, blk.Chars)
+	if b.start >= 0 && b.end > b.start {
+		blk.Source = page.Span{Start: b.doc.Original(b.start), End: b.doc.Original(b.end)}
+	}
+	b.groups(&blk)
+	b.p.Blocks = append(b.p.Blocks, blk)
+
+	b.buf = b.buf[:0]
+	b.has = false
+	b.container, b.start, b.end = -1, -1, 0
+	b.inner, b.innerA, b.linkChars = 0, 0, 0
+	b.split = page.Split{}
+}
+
+// groups sets the div and td group of a block from its ancestors.
+func (b *builder) groups(blk *page.Block) {
+	b.p.Ancestors(blk.Node, func(i int32, nd *page.Node) bool {
+		a := nd.Atom
+		if blk.TdGroup < 0 && (a == atom.Td || a == atom.Th) {
+			blk.TdGroup = i
+		}
+		if blk.DivGroup < 0 && (divGroup(a) || i == 0) {
+			blk.DivGroup = i
+		}
+		return blk.DivGroup < 0
+	})
+}
+
+// lca returns the deepest common ancestor of elements x and y.
+func (b *builder) lca(x, y int32) int32 {
+	nodes := b.p.Nodes
+	for x != y && x >= 0 && y >= 0 {
+		if nodes[x].Depth >= nodes[y].Depth {
+			x = nodes[x].Parent
+		} else {
+			y = nodes[y].Parent
+		}
+	}
+	if x < 0 {
+		return y
+	}
+	return x
+}
+
+// normalize collapses white space (Unicode spaces, non-breaking ones
+// included, and control characters) to single spaces and trims the ends; for
+// preformatted text it keeps the leading indentation. It also counts words
+// and non-space runes.
+func normalize(buf []byte, pre bool) (text string, words, chars int32) {
+	out := make([]byte, 0, len(buf))
+	space, lead, word := false, pre, true
+	for i := 0; i < len(buf); {
+		r, size := rune(buf[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(buf[i:])
+		}
+		if isSpace(r) {
+			if lead && (r == ' ' || r == '\t') {
+				out = append(out, byte(r))
+			} else {
+				space = len(out) > 0
+			}
+			word = true
+			i += size
+			continue
+		}
+		lead = false
+		if space {
+			out = append(out, ' ')
+			space = false
+		}
+		out = append(out, buf[i:i+size]...)
+		i += size
+		chars++
+		if word {
+			words++
+			word = false
+		}
+	}
+	if pre && chars == 0 {
+		out = out[:0]
+	}
+	return string(out), words, chars
+}
+
+func isSpace(r rune) bool {
+	switch {
+	case r <= ' ' || r == 0x7F || r == 0xA0 || r == 0x200B || r == 0xFEFF:
+		return true
+	case r < 0x100:
+		return false
+	}
+	return unicode.IsSpace(r)
+}
+
+func hasNonSpace(s string) bool {
+	for _, r := range s {
+		if !isSpace(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func countChars(s string) int32 {
+	var n int32
+	for _, r := range s {
+		if !isSpace(r) {
+			n++
+		}
+	}
+	return n
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}

@@ -1,0 +1,142 @@
+package segment
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/page"
+)
+
+func segmentString(t testing.TB, src string) *page.Page {
+	t.Helper()
+	doc, err := ingest.Parse([]byte(src), ingest.DefaultOptions())
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return Segment(doc, DefaultOptions())
+}
+
+func texts(p *page.Page) []string {
+	var out []string
+	for _, b := range p.Blocks {
+		out = append(out, b.Text)
+	}
+	return out
+}
+
+func TestBlocksSplitAtBlockElementsNotInline(t *testing.T) {
+	p := segmentString(t, `<html><body><div><p>Hello <b><i>world</i></b>!</p><p>See <a href="/x">our site</a> for more.</p>line one<br>line two</div></body></html>`)
+	want := []string{"Hello world!", "See our site for more.", "line one", "line two"}
+	if got := texts(p); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("blocks = %q, want %q", got, want)
+	}
+	b := p.Blocks[1]
+	if b.LinkChars != 7 || b.Chars != 18 || b.Words != 5 {
+		t.Errorf("link chars/chars/words = %d/%d/%d, want 7/18/5", b.LinkChars, b.Chars, b.Words)
+	}
+	if b.InnerTags != 2 || b.InnerLinkTags != 2 {
+		t.Errorf("inner tags = %d (links %d), want 2 (2)", b.InnerTags, b.InnerLinkTags)
+	}
+	if got := p.Nodes[b.Node].Tag; got != "p" {
+		t.Errorf("container of block 1 = %s, want p", got)
+	}
+	if s := p.Blocks[3].Split; s.BR != 1 || s.Block != 0 {
+		t.Errorf("split before 'line two' = %+v, want one br and no block tag", s)
+	}
+	if s := p.Blocks[1].Split; s.P != 2 || s.Block != 2 {
+		t.Errorf("split before block 1 = %+v, want </p><p>", s)
+	}
+}
+
+func TestContainerIsDeepestCommonElement(t *testing.T) {
+	p := segmentString(t, `<body><ul><li><a href="/">Home</a></li></ul></body>`)
+	if len(p.Blocks) != 1 {
+		t.Fatalf("got %d blocks", len(p.Blocks))
+	}
+	b := p.Blocks[0]
+	if got := strings.Join(p.Path(0), "/"); got != "body/ul/li/a" {
+		t.Errorf("path = %s", got)
+	}
+	if b.LinkChars != 4 {
+		t.Errorf("link chars = %d, want 4", b.LinkChars)
+	}
+	if p.Nodes[b.DivGroup].Tag != "body" {
+		t.Errorf("div group = %s", p.Nodes[b.DivGroup].Tag)
+	}
+}
+
+func TestNodeRangesAndCounts(t *testing.T) {
+	p := segmentString(t, `<body><div id="a" class="x y"><p>one</p><p>two <span>three</span></p></div><table><tr><td>four</td></tr></table></body>`)
+	var div, span, td int32 = -1, -1, -1
+	for i, n := range p.Nodes {
+		switch n.Tag {
+		case "div":
+			div = int32(i)
+		case "span":
+			span = int32(i)
+		case "td":
+			td = int32(i)
+		}
+	}
+	d := p.Nodes[div]
+	if d.ID != "a" || d.Class != "x y" || d.First != 0 || d.End != 2 || d.Elements != 4 || d.Structural != 3 {
+		t.Errorf("div node = %+v", d)
+	}
+	if s := p.Nodes[span]; s.First != 1 || s.End != 2 {
+		t.Errorf("span range = [%d,%d), want [1,2)", s.First, s.End)
+	}
+	if p.Blocks[2].TdGroup != td {
+		t.Errorf("td group of 'four' = %d, want %d", p.Blocks[2].TdGroup, td)
+	}
+	if root := p.Nodes[0]; root.Tag != "body" || root.End != 3 {
+		t.Errorf("root = %+v", root)
+	}
+}
+
+func TestSourceSpans(t *testing.T) {
+	src := `<html><body><p>caf&eacute; au lait</p><div>plain <b>bold</b> text</div></body></html>`
+	p := segmentString(t, src)
+	for _, b := range p.Blocks {
+		if b.Source.End <= b.Source.Start {
+			t.Errorf("block %q has no span", b.Text)
+			continue
+		}
+		raw := src[b.Source.Start:b.Source.End]
+		if !strings.HasPrefix(raw, strings.Fields(b.Text)[0][:3]) {
+			t.Errorf("span of %q is %q", b.Text, raw)
+		}
+	}
+	if got := src[p.Blocks[1].Source.Start:p.Blocks[1].Source.End]; got != "plain <b>bold</b> text" {
+		t.Errorf("span of block 1 = %q", got)
+	}
+}
+
+func TestPreAndAlt(t *testing.T) {
+	p := segmentString(t, "<body><pre>\nfunc main() {\n    run()\n}\n</pre><p>A <img src=x alt=\"red kite\"> flies.</p></body>")
+	want := []string{"func main() {", "    run()", "}", "A red kite flies."}
+	if got := texts(p); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("blocks = %q, want %q", got, want)
+	}
+	if !p.Blocks[1].Pre || p.Blocks[3].Pre {
+		t.Errorf("pre flags wrong")
+	}
+}
+
+func TestWhitespaceNormalised(t *testing.T) {
+	p := segmentString(t, "<body><p>  a\u00a0\u00a0b \t\n c\u2003d  </p></body>")
+	if got := p.Blocks[0].Text; got != "a b c d" {
+		t.Errorf("text = %q", got)
+	}
+	if p.Blocks[0].Words != 4 || p.Blocks[0].Chars != 4 {
+		t.Errorf("words/chars = %d/%d", p.Blocks[0].Words, p.Blocks[0].Chars)
+	}
+}
+
+func TestDeepNestingDoesNotFail(t *testing.T) {
+	src := strings.Repeat("<div>", 10000) + "deep text" + strings.Repeat("</div>", 10000)
+	p := segmentString(t, "<body>"+src+"</body>")
+	if len(p.Blocks) != 1 || p.Blocks[0].Text != "deep text" {
+		t.Fatalf("blocks = %q", texts(p))
+	}
+}

@@ -1,0 +1,196 @@
+// Package sluice turns raw web pages into clean, structured text: it removes
+// boilerplate (navigation, ads, footers, link lists) and keeps the main
+// content with its structure (headings, paragraphs, list items).
+//
+// A Cleaner is built once from Options and is safe for concurrent use:
+//
+//	c, err := sluice.New(sluice.Options{})
+//	res, err := c.Clean(ctx, sluice.Input{Data: html})
+//	render.Lookup("text", render.Options{}) ... // write res.Page
+//
+// The pipeline is ingest (charset, parse, preclean) → segment (text blocks)
+// → filter (per-block content scores) → structure (labels) → render.
+package sluice
+
+import (
+	"context"
+
+	"github.com/sluice-project/sluice/filter"
+	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/segment"
+	"github.com/sluice-project/sluice/structure"
+)
+
+// DefaultFilter is the filter pipeline used when Options.Filter is empty:
+// the best pipeline measured on the shared data sets (see README).
+const DefaultFilter = "lqf>bte"
+
+// FallbackFilter scores a page whose pipeline kept nothing: WC Cleaner's
+// density target node always contains text when the page has any, so a
+// page with text never comes out empty.
+const FallbackFilter = "targetnode"
+
+// Options configure a Cleaner. The zero value means the documented defaults.
+type Options struct {
+	// Filter is a filter pipeline expression (see package filter: a name
+	// such as "bte", "a>b" for serial, "union(a,b)", "vote(a,b,c:2;2)").
+	// Default: DefaultFilter.
+	Filter string
+	// Drop lists the elements removed before segmentation ("#comment" for
+	// comments). Default: ingest.DefaultDrop.
+	Drop []string
+	// KeepHidden keeps elements marked hidden by their own attributes
+	// (hidden, aria-hidden, inline display:none). Default: dropped.
+	KeepHidden bool
+	// NoImageAlt drops the alt text of images. Default: kept as text.
+	NoImageAlt bool
+	// AbbrTitles appends the titles of abbr and acronym elements to their
+	// text. Default: off.
+	AbbrTitles bool
+	// MaxBytes caps the input size; longer inputs are cut (with a warning).
+	// Default: 64 MiB. Negative means no cap.
+	MaxBytes int
+	// Threshold is the score at and above which a block is kept.
+	// Default: 0.5.
+	Threshold float64
+}
+
+// Cleaner cleans pages. It holds only configuration and is safe for
+// concurrent use.
+type Cleaner struct {
+	filter    filter.Filter
+	fallback  filter.Filter
+	ingest    ingest.Options
+	segment   segment.Options
+	threshold float64
+}
+
+// New builds a Cleaner; it fails on an unknown filter expression.
+func New(opts Options) (*Cleaner, error) {
+	expr := opts.Filter
+	if expr == "" {
+		expr = DefaultFilter
+	}
+	f, err := filter.Parse(expr)
+	if err != nil {
+		return nil, err
+	}
+	fb, err := filter.Lookup(FallbackFilter)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cleaner{filter: f, fallback: fb, ingest: ingest.DefaultOptions(), segment: segment.DefaultOptions(), threshold: opts.Threshold}
+	if opts.Drop != nil {
+		c.ingest.Drop = opts.Drop
+	}
+	c.ingest.DropHidden = !opts.KeepHidden
+	switch {
+	case opts.MaxBytes > 0:
+		c.ingest.MaxBytes = opts.MaxBytes
+	case opts.MaxBytes < 0:
+		c.ingest.MaxBytes = 0
+	}
+	c.segment.ImageAlt = !opts.NoImageAlt
+	c.segment.AbbrTitles = opts.AbbrTitles
+	if c.threshold == 0 {
+		c.threshold = structure.Threshold
+	}
+	return c, nil
+}
+
+// Filter returns the canonical expression of the cleaner's filter pipeline.
+func (c *Cleaner) Filter() string { return c.filter.Name() }
+
+// Input is one page to clean.
+type Input struct {
+	// Data is the raw page, in any charset.
+	Data []byte
+	// ContentType is the HTTP Content-Type header, when known; its charset
+	// parameter takes precedence over declarations in the page.
+	ContentType string
+	// URL is the page's address, when known; a CleanEval wrapper's id is
+	// used otherwise.
+	URL string
+}
+
+// Result is a cleaned page.
+type Result struct {
+	// Page holds every block with its Score and Label; blocks labelled
+	// page.Other are boilerplate. Render it with package render.
+	Page *page.Page
+	// Warnings are problems that did not stop cleaning.
+	Warnings []string
+}
+
+// Clean cleans one page. It fails only when the input is empty, binary or
+// the context is done; broken HTML gives a best-effort result.
+func (c *Cleaner) Clean(ctx context.Context, in Input) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	doc, err := ingest.Parse(in.Data, c.ingestOptions(in))
+	if err != nil {
+		return nil, err
+	}
+	if in.URL != "" {
+		doc.Meta.URL = in.URL
+	}
+	p := segment.Segment(doc, c.segment)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.Score(p)
+	return &Result{Page: p, Warnings: doc.Warnings}, nil
+}
+
+// Score runs the cleaner's filter pipeline and labeller over an already
+// segmented page, setting every block's Score and Label.
+func (c *Cleaner) Score(p *page.Page) {
+	scores := filter.Run(c.filter, p)
+	if !anyAtLeast(scores, c.threshold) {
+		scores = filter.Run(c.fallback, p)
+	}
+	for i := range p.Blocks {
+		p.Blocks[i].Score = scores[i]
+	}
+	structure.Label(p, c.threshold)
+}
+
+func (c *Cleaner) ingestOptions(in Input) ingest.Options {
+	o := c.ingest
+	o.ContentType = in.ContentType
+	return o
+}
+
+// Text returns the kept text of a cleaned page, one segment per line; a
+// convenience for callers that need no particular format.
+func (r *Result) Text() string {
+	var out []byte
+	for i, b := range r.Page.Blocks {
+		if b.Label == page.Other {
+			continue
+		}
+		if len(out) > 0 {
+			if b.Label == page.Continuation && i > 0 {
+				out = append(out, ' ')
+			} else {
+				out = append(out, '\n')
+			}
+		}
+		out = append(out, b.Text...)
+	}
+	return string(out)
+}
+
+// DefaultDrop returns the elements removed before segmentation by default.
+func DefaultDrop() []string { return append([]string(nil), ingest.DefaultDrop...) }
+
+func anyAtLeast(scores []float64, t float64) bool {
+	for _, s := range scores {
+		if s >= t {
+			return true
+		}
+	}
+	return false
+}
