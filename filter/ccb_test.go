@@ -399,3 +399,61 @@ func ccbtBench(b *testing.B, name string) {
 func BenchmarkCCB(b *testing.B)  { ccbtBench(b, "ccb") }
 func BenchmarkACCB(b *testing.B) { ccbtBench(b, "accb") }
 func BenchmarkTCCB(b *testing.B) { ccbtBench(b, "tccb") }
+
+// ccbBox against the obvious quadratic average, at every length around
+// the window size.
+func TestCCBBox(t *testing.T) {
+	for n := 1; n < 30; n++ {
+		for h := 1; h < 8; h++ {
+			src := make([]float32, n)
+			for i := range src {
+				src[i] = float32((i*7)%5) / 4
+			}
+			dst := make([]float32, n)
+			ccbBox(src, dst, h)
+			for i := range n {
+				var s float64
+				lo, hi := max(i-h, 0), min(i+h, n-1)
+				for j := lo; j <= hi; j++ {
+					s += float64(src[j])
+				}
+				want := s / float64(hi-lo+1)
+				if math.Abs(float64(dst[i])-want) > 1e-6 {
+					t.Fatalf("n=%d h=%d i=%d: %v, want %v", n, h, i, dst[i], want)
+				}
+			}
+		}
+	}
+}
+
+// Blurring keeps a constant vector constant and a step monotone, and stays
+// in [0, 1].
+func TestCCBBlur(t *testing.T) {
+	c := NewACCB()
+	v := make([]float32, 500)
+	tmp := make([]float32, 500)
+	for i := range v {
+		v[i] = 1
+	}
+	c.blur(v, tmp)
+	for i, x := range v {
+		if math.Abs(float64(x)-1) > 1e-5 {
+			t.Fatalf("constant vector: v[%d] = %v", i, x)
+		}
+	}
+	for i := range v {
+		v[i] = 0
+		if i >= 250 {
+			v[i] = 1
+		}
+	}
+	c.blur(v, tmp)
+	for i := 1; i < len(v); i++ {
+		if v[i] < v[i-1]-1e-6 || v[i] < 0 || v[i] > 1 {
+			t.Fatalf("step: v[%d] = %v after v[%d] = %v", i, v[i], i-1, v[i-1])
+		}
+	}
+	if v[0] != 0 || v[499] != 1 || math.Abs(float64(v[249]+v[250])-1) > 1e-3 {
+		t.Errorf("step ends %v %v, middle %v %v", v[0], v[499], v[249], v[250])
+	}
+}

@@ -4,7 +4,8 @@ import (
 	"github.com/sluice-project/sluice/page"
 )
 
-// The density target node of WC Cleaner (Marek's thesis, section 2.3,
+// The density target node of WC Cleaner (Vít Baisa, "Web Content Cleaning",
+// master's thesis, Masaryk University 2009, section 2.3,
 // Algorithm 1, getTargetNode): the single element of the page that holds
 // the main text.
 //

@@ -41,8 +41,13 @@ const ttrMaxRadius = 16
 // and of the statistics. Radius is capped at 16.
 //
 // Parameters: Radius 3 is the smoothing radius of CETR, Sigma 1 its usual
-// companion; Tau 1 (threshold = one standard deviation) is the middle of the
-// range Weninger and Hsu explore.
+// companion (with Sigma 1 any radius from 2 up gives the same result); Tau 1
+// (threshold = one standard deviation) is in the range Weninger and Hsu
+// explore. A sweep of Radius 0 to 5 and Tau 0.25 to 1.5 on three shared sets
+// (CleanEval dev, CleanPortalEval, 300 Dragnet pages; bag-of-words F1) puts
+// Tau 1 first on average (0.810; 0.801 for 0.75, 0.791 for 1.5); CleanEval
+// alone prefers 0.5, the news sites 1 to 1.5. At Tau 1, smoothing adds 0.015
+// to 0.05 on every set over the raw ratios (Radius 0).
 type TTR struct {
 	Radius int     // smoothing radius in blocks (0: no smoothing)
 	Sigma  float64 // standard deviation of the Gaussian kernel, in blocks

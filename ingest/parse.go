@@ -88,6 +88,10 @@ func Parse(src []byte, opts Options) (*Document, error) {
 		}
 	}
 
+	if fixed, ok := repairUnclosed(body); ok {
+		body = fixed
+		d.Warnings = append(d.Warnings, "an element that reads raw text (title, textarea, script, style) was not closed; its start tag was ignored")
+	}
 	root, err := parseHTML(body)
 	if err != nil {
 		// Too deep: flatten the excess and try again, lower each time.
@@ -100,9 +104,11 @@ func Parse(src []byte, opts Options) (*Document, error) {
 		d.Warnings = append(d.Warnings, "nesting deeper than the parser allows was flattened")
 	}
 	d.Root = root
+	title, desc := headMeta(root)
 	if d.Meta.Title == "" {
-		d.Meta.Title = findTitle(root)
+		d.Meta.Title = title
 	}
+	d.Meta.Description = desc
 	d.Meta.Lang = rootLang(root)
 	preclean(root, opts)
 	d.TextSpans = locateText(root, body, base)
@@ -195,30 +201,60 @@ func VoidElement(a atom.Atom) bool {
 	return false
 }
 
-// findTitle returns the text of the first <title> element in the head.
-func findTitle(n *html.Node) string {
-	var walk func(*html.Node) string
-	walk = func(n *html.Node) string {
-		if n.Type == html.ElementNode && n.DataAtom == atom.Title {
-			var sb strings.Builder
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				if c.Type == html.TextNode {
-					sb.WriteString(c.Data)
+// headMeta returns the text of the first <title> element and the page's
+// description (<meta name="description">, else og:description or
+// twitter:description), looking outside <body> only.
+func headMeta(doc *html.Node) (title, desc string) {
+	var other string
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Body, atom.Frameset:
+				continue
+			case atom.Title:
+				if title == "" {
+					var sb strings.Builder
+					for t := c.FirstChild; t != nil; t = t.NextSibling {
+						if t.Type == html.TextNode {
+							sb.WriteString(t.Data)
+						}
+					}
+					title = strings.Join(strings.Fields(sb.String()), " ")
+				}
+			case atom.Meta:
+				var name, content string
+				for _, a := range c.Attr {
+					switch a.Key {
+					case "name", "property":
+						name = strings.ToLower(a.Val)
+					case "content":
+						content = a.Val
+					}
+				}
+				content = strings.Join(strings.Fields(content), " ")
+				switch name {
+				case "description":
+					if desc == "" {
+						desc = content
+					}
+				case "og:description", "twitter:description":
+					if other == "" {
+						other = content
+					}
 				}
 			}
-			return strings.Join(strings.Fields(sb.String()), " ")
+			walk(c)
 		}
-		if n.Type == html.ElementNode && n.DataAtom == atom.Body {
-			return ""
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if t := walk(c); t != "" {
-				return t
-			}
-		}
-		return ""
 	}
-	return walk(n)
+	walk(doc)
+	if desc == "" {
+		desc = other
+	}
+	return title, desc
 }
 
 func rootLang(doc *html.Node) string {

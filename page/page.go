@@ -33,6 +33,9 @@ type Meta struct {
 	// "wrapper", "meta", "utf8", "detected" or "default".
 	EncodingSource string
 	Lang           string // the lang attribute of <html>, when present
+	// Description is the page's own summary: <meta name="description">,
+	// else og:description or twitter:description.
+	Description string
 }
 
 // Span is a half-open byte range [Start, End) in the original input.

@@ -37,6 +37,13 @@ func Segment(doc *ingest.Document, opts Options) *page.Page {
 	p.Nodes = make([]page.Node, 0, len(doc.TextSpans)+1)
 	b.element(ingest.ContentRoot(doc.Root), -1, 0)
 	b.flush()
+	if len(p.Blocks) == 0 && p.Meta.Description != "" && len(p.Nodes) > 0 {
+		// A body with no text at all (a page cut short, or built only by
+		// scripts): the page's own description is the best text it has.
+		b.add(p.Meta.Description, 0, page.Span{})
+		b.flush()
+		p.Nodes[0].End = int32(len(p.Blocks))
+	}
 	return p
 }
 

@@ -1,0 +1,40 @@
+package sluice_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/render"
+)
+
+func ExampleCleaner_Clean() {
+	page := []byte(`<html><head><title>Mills</title></head><body>
+<ul class="nav"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/about">About</a></li></ul>
+<h1>The mill wheel turns again</h1>
+<p>After sixty years of silence the wheel of the old corn mill turned again
+this spring, thanks to four summers of work by local volunteers who rebuilt
+the launder, recast the broken cogs and re-dressed the stones by hand.</p>
+<p>Visitors can watch it grind flour on the second Sunday of every month.</p>
+<p class="footer"><a href="/terms">Terms</a> | <a href="/privacy">Privacy</a></p>
+</body></html>`)
+	c, err := sluice.New(sluice.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := c.Clean(context.Background(), sluice.Input{Data: page})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, _ := render.Lookup("cleaneval", render.Options{})
+	r.Render(os.Stdout, res.Page)
+	// Output:
+	// <h> The mill wheel turns again
+	//
+	// <p> After sixty years of silence the wheel of the old corn mill turned again this spring, thanks to four summers of work by local volunteers who rebuilt the launder, recast the broken cogs and re-dressed the stones by hand.
+	//
+	// <p> Visitors can watch it grind flour on the second Sunday of every month.
+}

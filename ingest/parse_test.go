@@ -1,0 +1,163 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func bodyText(d *Document) string {
+	var sb strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				sb.WriteString(c.Data + " ")
+			}
+			walk(c)
+		}
+	}
+	walk(ContentRoot(d.Root))
+	return strings.Join(strings.Fields(sb.String()), " ")
+}
+
+func mustParse(t *testing.T, src string) *Document {
+	t.Helper()
+	d, err := Parse([]byte(src), DefaultOptions())
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return d
+}
+
+func TestParseErrors(t *testing.T) {
+	for name, src := range map[string][]byte{
+		"empty":      nil,
+		"blank":      []byte(" \n\t "),
+		"binary":     {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 'I', 'H', 'D', 'R'},
+		"elf":        append([]byte("\x7fELF\x02\x01\x01"), make([]byte, 64)...),
+		"control":    bytes.Repeat([]byte{1, 2, 3, 'a'}, 100),
+		"zip-header": []byte("PK\x03\x04\x14\x00\x00\x00\x08\x00"),
+	} {
+		_, err := Parse(src, DefaultOptions())
+		want := ErrBinary
+		if name == "empty" || name == "blank" {
+			want = ErrEmpty
+		}
+		if !errors.Is(err, want) {
+			t.Errorf("%s: err = %v, want %v", name, err, want)
+		}
+	}
+}
+
+func TestPrecleanDropsNonContent(t *testing.T) {
+	d := mustParse(t, `<html><head><style>x{}</style></head><body>
+<script>var a = "<p>not text</p>";</script><noscript>enable js</noscript>
+<p>kept <!-- a comment --> text</p><form><input value="v"><button>Go</button><select><option>opt</option></select></form>
+<div style="display: none">hidden menu</div><div hidden>also hidden</div><svg><text>drawing</text></svg>
+<iframe src="x">frame</iframe><template><p>tpl</p></template><p>end</p></body></html>`)
+	if got := bodyText(d); got != "kept text end" {
+		t.Errorf("body text = %q", got)
+	}
+}
+
+func TestHiddenOrNoscriptKeptWhenItHoldsThePage(t *testing.T) {
+	long := strings.Repeat("The forum post says something worth keeping. ", 20)
+	d := mustParse(t, `<body><div style="visibility:hidden"><nav>Menu</nav><p>`+long+`</p></div><p>tiny</p></body>`)
+	if !strings.Contains(bodyText(d), "worth keeping") {
+		t.Errorf("content hidden until a script shows it was dropped")
+	}
+	d = mustParse(t, `<body><div id="app">Loading</div><noscript><article><p>`+long+`</p></article></noscript></body>`)
+	if !strings.Contains(bodyText(d), "worth keeping") {
+		t.Errorf("content served in noscript was dropped")
+	}
+	d = mustParse(t, `<body><p>`+long+`</p><noscript><img src=pixel.gif>Please enable JavaScript.</noscript></body>`)
+	if strings.Contains(bodyText(d), "enable JavaScript") {
+		t.Errorf("a small noscript notice was kept")
+	}
+}
+
+func TestWrapper(t *testing.T) {
+	d := mustParse(t, "<text id=\"http://example.org/a?b=1&amp;c=2\" title=\"A &quot;title&quot;\" encoding=\"unset\">\n<html><head><title>Other</title></head><body><p>Body text</p></body></html>\n</text>\n")
+	if d.Meta.URL != "http://example.org/a?b=1&c=2" || d.Meta.Title != `A "title"` {
+		t.Errorf("meta = %+v", d.Meta)
+	}
+	if got := bodyText(d); got != "Body text" {
+		t.Errorf("body text = %q", got)
+	}
+}
+
+func TestTitleFallback(t *testing.T) {
+	d := mustParse(t, "<html><head><title>  The\n title </title></head><body>x</body></html>")
+	if d.Meta.Title != "The title" {
+		t.Errorf("title = %q", d.Meta.Title)
+	}
+}
+
+func TestDeepNestingFlattened(t *testing.T) {
+	src := "<body>" + strings.Repeat("<div><span>", 5000) + "deep" + strings.Repeat("</span></div>", 5000) + "<p>after</p></body>"
+	d := mustParse(t, src)
+	if got := bodyText(d); got != "deep after" {
+		t.Errorf("body text = %q", got)
+	}
+	if len(d.Warnings) == 0 {
+		t.Errorf("no warning about flattening")
+	}
+}
+
+func TestUnclosedTitleRepaired(t *testing.T) {
+	d := mustParse(t, "<html><head><title>Cut title\n<body><p>The article text survives.</p></body></html>")
+	if !strings.Contains(bodyText(d), "The article text survives.") {
+		t.Errorf("body text = %q", bodyText(d))
+	}
+	// A closed title is left alone.
+	d = mustParse(t, "<html><head><title>T</title><script>if (a < b) {}</script></head><body><p>x</p></body></html>")
+	if len(d.Warnings) != 0 || d.Meta.Title != "T" {
+		t.Errorf("warnings %v, title %q", d.Warnings, d.Meta.Title)
+	}
+}
+
+func TestTruncatedAndInvalidInput(t *testing.T) {
+	d := mustParse(t, "<html><body><p>First paragraph.</p><p>Second, cut in the mid")
+	if got := bodyText(d); got != "First paragraph. Second, cut in the mid" {
+		t.Errorf("body text = %q", got)
+	}
+	d = mustParse(t, "<p>bad \xff\xfe bytes and caf\xe9</p>")
+	if !strings.Contains(bodyText(d), "bad") {
+		t.Errorf("body text = %q", bodyText(d))
+	}
+}
+
+func TestMaxBytes(t *testing.T) {
+	opts := DefaultOptions()
+	opts.MaxBytes = 1000
+	src := "<body>" + strings.Repeat("<p>paragraph text</p>", 200) + "</body>"
+	d, err := Parse([]byte(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Warnings) == 0 || !strings.Contains(d.Warnings[0], "cut") {
+		t.Errorf("warnings = %v", d.Warnings)
+	}
+	if n := strings.Count(bodyText(d), "paragraph text"); n == 0 || n > 60 {
+		t.Errorf("%d paragraphs kept from a 1000-byte cut", n)
+	}
+}
+
+func TestTextSpans(t *testing.T) {
+	src := "<html><body><p>one &amp; two</p><table>stray<tr><td>cell</td></tr></table><pre>\nline</pre></body></html>"
+	d := mustParse(t, src)
+	var got []string
+	for _, sp := range d.TextSpans {
+		if sp.End > sp.Start {
+			got = append(got, src[sp.Start:sp.End])
+		}
+	}
+	want := []string{"one &amp; two", "stray", "cell", "line"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("spans = %q, want %q", got, want)
+	}
+}
