@@ -24,7 +24,7 @@ import (
 
 // DefaultFilter is the filter pipeline used when Options.Filter is empty:
 // the best pipeline measured on the shared data sets (see README).
-const DefaultFilter = "lqf>bte"
+const DefaultFilter = "lqf>targetnode"
 
 // FallbackFilter scores a page whose pipeline kept nothing: WC Cleaner's
 // density target node always contains text when the page has any, so a

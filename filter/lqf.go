@@ -49,11 +49,15 @@ type LQF struct {
 	// BlockThreshold is the share of link text above which a block counts
 	// as a link.
 	BlockThreshold float64
+	// LoneWords: a link-text block with fewer words than this is dropped
+	// even with no link-text neighbour ("Terms | Privacy" alone in a
+	// footer, "Read more"). 0 keeps lone link blocks.
+	LoneWords int32
 }
 
 // NewLQF returns a Link Quota Filter with the default parameters.
 func NewLQF() *LQF {
-	return &LQF{Label: "lqf", Threshold: 0.5, MinWords: 10, MaxShare: 0.5, BlockThreshold: 0.5}
+	return &LQF{Label: "lqf", Threshold: 0.5, MinWords: 10, MaxShare: 0.5, BlockThreshold: 0.5, LoneWords: 10}
 }
 
 func init() {
@@ -143,7 +147,7 @@ func (f *LQF) Score(p *page.Page, active []bool, out []float64) {
 			}
 		}
 		isLinky := linky(i)
-		if isLinky && (prevLinky || (j < nb && linky(j))) {
+		if isLinky && (prevLinky || (j < nb && linky(j)) || b.Words < f.LoneWords) {
 			score = min(score, lqfQuotaScore(float64(b.LinkChars)/float64(b.Chars), f.BlockThreshold))
 		}
 		out[i] = score

@@ -47,6 +47,13 @@ type TargetNode struct {
 	// SparseDensity, when positive, drops every block of a page whose
 	// target node is less dense.
 	SparseDensity float64
+	// IntoLeaves lets the search descend into an element with no
+	// structural elements below it (a single <p>) while its siblings hold
+	// text too, as Algorithm 1 does literally. By default the search
+	// stops at the container instead: a page whose article is a run of
+	// sibling paragraphs and headings directly in <body> or a <div>, with
+	// one long paragraph, would otherwise lose all but that paragraph.
+	IntoLeaves bool
 }
 
 // wccSparseDensity is SPARSE.DENSITY in WC Cleaner's wclib.py.
@@ -122,6 +129,11 @@ func (f *TargetNode) Target(p *page.Page, active []bool) (node int32, density fl
 			c += int(max(nodes[c].Elements, 1))
 		}
 		if best < 0 || float64(charsOf(best)) <= 0.5*float64(charsOf(cur)) {
+			break
+		}
+		if !f.IntoLeaves && structural(best) <= 1 && charsOf(best) < charsOf(cur) {
+			// A text-level element (one paragraph, one heading): its
+			// siblings that hold text belong to the same content.
 			break
 		}
 		cur = best

@@ -36,6 +36,7 @@ type OffsetMap struct {
 	cm       *charmap.Charmap
 	enc      encoding.Encoding
 	cps      []checkpoint // cps[0] = {0, start of data after any BOM}
+	states   []uint8      // ISO-2022-JP: decoder state at each checkpoint
 }
 
 // checkpoint is a pair of offsets at the same character boundary.
@@ -71,7 +72,7 @@ func (m *OffsetMap) Original(off int) int {
 	}
 	switch m.kind {
 	case kindTransform, kindISO2022JP:
-		return m.refineTransform(cp, off)
+		return m.refineTransform(i, off)
 	default:
 		return m.refineStep(cp, off)
 	}
@@ -104,14 +105,28 @@ func (m *OffsetMap) refineStep(cp checkpoint, off int) int {
 	return in
 }
 
-// refineTransform re-decodes from cp into a buffer of exactly off-cp.out
-// bytes: the decoder stops at the last character that fits, and the input it
-// consumed is the answer. Checkpoints are taken where a fresh decoder behaves
-// as the running one did, so the re-decoding agrees with Decode.
-func (m *OffsetMap) refineTransform(cp checkpoint, off int) int {
+// refineTransform re-decodes from checkpoint i into a buffer of exactly
+// off-cp.out bytes: the decoder stops at the last character that fits, and
+// the input it consumed is the answer. Checkpoints are taken where a fresh
+// decoder (for ISO-2022-JP, one put in the recorded state by an escape
+// sequence, which decodes to nothing) behaves as the running one did, so the
+// re-decoding agrees with Decode.
+func (m *OffsetMap) refineTransform(i, off int) int {
+	cp := m.cps[i]
+	next := len(m.src)
+	if i+1 < len(m.cps) {
+		next = m.cps[i+1].in
+	}
+	src := m.src[cp.in:next]
+	pre := 0
+	if m.states != nil {
+		esc := iso2022JPEscapes[m.states[i]]
+		pre = len(esc)
+		src = append([]byte(esc), src...)
+	}
 	dst := make([]byte, off-cp.out)
-	_, n, _ := m.enc.NewDecoder().Transform(dst, m.src[cp.in:], true)
-	return cp.in + n
+	_, n, _ := m.enc.NewDecoder().Transform(dst, src, true)
+	return cp.in + min(max(n-pre, 0), next-cp.in)
 }
 
 // decodeSingleByte decodes one byte of a single-byte encoding.
@@ -268,13 +283,12 @@ func decodeUTF8Repair(src []byte, start int) ([]byte, *OffsetMap) {
 }
 
 // decodeTransform decodes src[start:] with an x/text decoder, in windows of
-// about checkpointEvery bytes, taking a checkpoint after each window. The
-// multi-byte decoders are stateless between characters, so re-decoding from
-// any checkpoint agrees with the full decoding. ISO-2022-JP is stateful: its
-// windows end at escape sequences, which set the state whatever it was
-// before, and it takes a checkpoint at the first escape sequence at least
-// checkpointEvery bytes after the previous checkpoint. (A long run without
-// escapes makes queries in it slower, not wrong.)
+// about checkpointEvery bytes, taking a checkpoint where each window ends (a
+// character boundary). The multi-byte decoders are stateless between
+// characters, so re-decoding from any checkpoint agrees with the full
+// decoding. ISO-2022-JP is stateful: each checkpoint also records the
+// decoder's state, found by iso2022JPState, and a checkpoint is only taken
+// where re-decoding from the previous one reproduces the output exactly.
 func decodeTransform(src []byte, start int, enc encoding.Encoding, iso2022jp bool) ([]byte, *OffsetMap) {
 	kind := kindTransform
 	if iso2022jp {
@@ -286,25 +300,16 @@ func decodeTransform(src []byte, start int, enc encoding.Encoding, iso2022jp boo
 	m := newMap(src, start, kind)
 	m.enc = enc
 	m.cps[0] = checkpoint{0, start}
-	windowEnd := func(from int) int {
-		if !iso2022jp {
-			return min(from+checkpointEvery, len(src))
-		}
-		for i := from; i < len(src); i++ {
-			if src[i] == 0x1B && isISO2022JPEscape(src, i) {
-				return i
-			}
-		}
-		return len(src)
+	if iso2022jp {
+		m.states = make([]uint8, 1, cap(m.cps))
 	}
+	nextTry := 0 // ISO-2022-JP: back off after a failed checkpoint
 	for in := start; in < len(src); {
-		end := windowEnd(in + 1)
+		end := min(in+checkpointEvery, len(src))
 		for {
 			// No decoder writes more than 3 bytes per input byte, so
 			// ErrShortDst cannot happen, but is handled anyway.
-			if need := 3*(end-in) + 16; cap(out)-len(out) < need {
-				out = slices.Grow(out, need)
-			}
+			out = slices.Grow(out, 3*(end-in)+16)
 			nd, ns, err := dec.Transform(out[len(out):cap(out)], src[in:end], end == len(src))
 			out = out[:len(out)+nd]
 			in += ns
@@ -312,7 +317,7 @@ func decodeTransform(src []byte, start int, enc encoding.Encoding, iso2022jp boo
 				break
 			}
 			if errors.Is(err, transform.ErrShortSrc) && end < len(src) {
-				end = windowEnd(end + 1) // a character spans the window's end
+				end = min(end+checkpointEvery, len(src)) // a character spans the window's end
 				continue
 			}
 			if errors.Is(err, transform.ErrShortDst) {
@@ -324,13 +329,58 @@ func decodeTransform(src []byte, start int, enc encoding.Encoding, iso2022jp boo
 			in++
 			dec.Reset()
 			m.cps = append(m.cps, checkpoint{len(out), in})
+			if iso2022jp {
+				m.states = append(m.states, 0)
+			}
 			break
 		}
-		last := m.cps[len(m.cps)-1].in
-		if in < len(src) && in > last && (!iso2022jp || in-last >= checkpointEvery && isISO2022JPEscape(src, in)) {
+		last := m.cps[len(m.cps)-1]
+		if in >= len(src) || in <= last.in {
+			continue
+		}
+		if !iso2022jp {
 			m.cps = append(m.cps, checkpoint{len(out), in})
+			continue
+		}
+		if in < nextTry {
+			continue
+		}
+		if st, ok := iso2022JPState(enc, m.states[len(m.states)-1], src[last.in:in], out[last.out:]); ok {
+			m.cps = append(m.cps, checkpoint{len(out), in})
+			m.states = append(m.states, st)
+		} else {
+			nextTry = in + (in - last.in)
 		}
 	}
 	m.outLen = len(out)
 	return out, m
+}
+
+// iso2022JPEscapes are escape sequences that put the ISO-2022-JP decoder in
+// each of its states: ASCII, katakana, JIS X 0208, JIS X 0212.
+var iso2022JPEscapes = [...]string{"", "\x1b(I", "\x1b$B", "\x1b$(D"}
+
+// iso2022JPState finds the state of the ISO-2022-JP decoder after chunk,
+// when it starts in state st, by decoding the chunk and then the probe "!!",
+// which decodes differently in each state. ok is false unless the chunk
+// decodes to want, the output of the running decoder.
+func iso2022JPState(enc encoding.Encoding, st uint8, chunk, want []byte) (uint8, bool) {
+	pre := iso2022JPEscapes[st]
+	buf := make([]byte, 0, len(pre)+len(chunk)+2)
+	buf = append(append(append(buf, pre...), chunk...), "!!"...)
+	got, err := enc.NewDecoder().Bytes(buf)
+	if err != nil || len(got) < len(want) || string(got[:len(want)]) != string(want) {
+		return 0, false
+	}
+	switch string(got[len(want):]) {
+	case "!!":
+		return 0, true
+	case "\uFF61\uFF61":
+		return 1, true
+	case "\u3000":
+		return 2, true
+	case "\uFFFD":
+		return 3, true
+	}
+	return 0, false
 }

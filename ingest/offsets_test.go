@@ -136,6 +136,33 @@ func TestOffsetMapISO2022JP(t *testing.T) {
 	}
 	checkOffsets(t, Charset{Name: "iso-2022-jp"}, ps, true)
 
+	// Long runs in one state carry the state across checkpoints.
+	var long []piece
+	for r := 0; r < 3; r++ {
+		long = append(long, esc("$B"))
+		for i := 0; i < 700; i++ {
+			long = append(long, jis(0x46, 0x7C, "日"), jis(0x4B, 0x5C, "本"))
+		}
+		long = append(long, esc("(I"))
+		for i := 0; i < 600; i++ {
+			long = append(long, piece{[]byte{0x36}, "ｶ"})
+		}
+		long = append(long, esc("(B"))
+		long = append(long, utf8Pieces(strings.Repeat("ascii ", 100))...)
+	}
+	checkOffsets(t, Charset{Name: "iso-2022-jp"}, long, true)
+
+	// 8-bit bytes mislabelled ISO-2022-JP: each becomes U+FFFD.
+	var bad []piece
+	for _, c := range []byte(mustEncode(t, japanese.ShiftJIS, strings.Repeat(japaneseText[0], 4))) {
+		if c >= 0x80 {
+			bad = append(bad, piece{[]byte{c}, "\uFFFD"})
+		} else {
+			bad = append(bad, piece{[]byte{c}, string(rune(c))})
+		}
+	}
+	checkOffsets(t, Charset{Name: "iso-2022-jp"}, bad, false)
+
 	b := join(ps)
 	if c := DetectCharset(b, "", ""); c.Name != "iso-2022-jp" || c.Source != SourceDetected {
 		t.Errorf("DetectCharset = %s (%s), want iso-2022-jp (detected)", c.Name, c.Source)
@@ -171,6 +198,9 @@ func checkOffsets(t *testing.T, c Charset, ps []piece, zeroWidthSlack bool) {
 	}
 	if max := len(b)/checkpointEvery + 2; len(m.cps) > max {
 		t.Errorf("%d checkpoints for %d input bytes, want at most %d", len(m.cps), len(b), max)
+	}
+	if min := len(b) / (2 * checkpointEvery); !m.identity && len(m.cps) < min {
+		t.Errorf("%d checkpoints for %d input bytes, want at least %d", len(m.cps), len(b), min)
 	}
 	o, in := 0, 0
 	lo := 0 // start of the output-less pieces before in

@@ -99,7 +99,7 @@ func (b *builder) element(n *html.Node, parent int32, depth int32) {
 	case a == atom.Img:
 		b.inlineTag(false)
 		if b.opts.ImageAlt {
-			if alt := attr(n, "alt"); strings.TrimSpace(alt) != "" {
+			if alt := attr(n, "alt"); strings.TrimSpace(alt) != "" && !fileName(alt) {
 				b.add(" "+alt+" ", idx, page.Span{})
 			}
 		}
@@ -379,4 +379,23 @@ func attr(n *html.Node, key string) string {
 		}
 	}
 	return ""
+}
+
+// fileName reports whether an alt text is only a file name or address
+// ("35.jpg", "/img/logo.png"), which pages put in alt attributes but no
+// reader sees as text.
+func fileName(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if strings.ContainsAny(s, " \t") {
+		return false
+	}
+	if strings.HasPrefix(s, "http:") || strings.HasPrefix(s, "https:") {
+		return true
+	}
+	for _, ext := range [...]string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".bmp", ".avif"} {
+		if strings.HasSuffix(s, ext) {
+			return true
+		}
+	}
+	return false
 }
