@@ -39,32 +39,13 @@ type textToken struct {
 }
 
 // locateText finds the byte span of every text node below ContentRoot(root),
-// in document order, by walking the token stream of the parsed bytes b
-// alongside the tree. base is the offset of b in the decoded text. The tree
+// in document order, by walking the text tokens of the parsed bytes b (see
+// scanText) alongside the tree. base is the offset of b in the decoded text. The tree
 // builder may merge tokens (around ignored tags), split them (in tables),
 // move them (foster parenting) or drop a leading newline; nodes that cannot
 // be matched get a zero span.
 func locateText(root *html.Node, b []byte, base int) []page.Span {
-	var toks []textToken
-	z := html.NewTokenizer(bytes.NewReader(b))
-	pos := 0
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			break
-		}
-		raw := z.Raw()
-		if tt == html.StartTagToken && len(raw) >= 9 && bytes.EqualFold(raw[1:9], []byte("noscript")) {
-			// As the parser does with scripting disabled.
-			z.NextIsNotRawText()
-		}
-		if tt == html.TextToken {
-			esc := bytes.IndexByte(raw, '&') >= 0 || bytes.IndexByte(raw, '\r') >= 0 || bytes.IndexByte(raw, 0) >= 0
-			toks = append(toks, textToken{pos, pos + len(raw), esc})
-		}
-		pos += len(raw)
-	}
-
+	toks := scanText(b, make([]textToken, 0, 256))
 	m := matcher{b: b, toks: toks}
 	var spans []page.Span
 	var walk func(n *html.Node)
@@ -88,9 +69,10 @@ func locateText(root *html.Node, b []byte, base int) []page.Span {
 
 // matcher walks the text tokens with a cursor.
 type matcher struct {
-	b    []byte
-	toks []textToken
-	k    int // next token to consider
+	b       []byte
+	toks    []textToken
+	k       int      // next token to consider
+	decoded []string // decoded text of escaped tokens, filled on first use
 }
 
 // window is how many tokens ahead a node's text is looked for.
@@ -102,10 +84,22 @@ func (m *matcher) text(i int) string {
 	if !t.escaped {
 		return string(raw)
 	}
+	if m.decoded == nil {
+		m.decoded = make([]string, len(m.toks))
+	}
+	if s := m.decoded[i]; s != "" {
+		return s
+	}
 	s := html.UnescapeString(string(raw))
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	return strings.ReplaceAll(s, "\x00", "")
+	if strings.IndexByte(s, '\r') >= 0 {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+		s = strings.ReplaceAll(s, "\r", "\n")
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "")
+	}
+	m.decoded[i] = s
+	return s
 }
 
 // equalRaw reports whether token i's text is exactly s, without allocating

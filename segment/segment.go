@@ -56,7 +56,7 @@ type builder struct {
 	text int // index of the next text node in doc.TextSpans
 
 	// The block being built.
-	buf           []byte
+	buf, scratch  []byte
 	has           bool  // buf holds non-space text
 	container     int32 // deepest element holding all of buf's text
 	start, end    int   // span of buf's text in doc.Text; start -1 if unknown
@@ -257,7 +257,8 @@ func (b *builder) flush() {
 		DivGroup:      -1,
 		TdGroup:       -1,
 	}
-	blk.Text, blk.Words, blk.Chars = normalize(b.buf, blk.Pre)
+	b.scratch, blk.Words, blk.Chars = normalize(b.scratch[:0], b.buf, blk.Pre)
+	blk.Text = string(b.scratch)
 	blk.LinkChars = min(blk.LinkChars, blk.Chars)
 	if b.start >= 0 && b.end > b.start {
 		blk.Source = page.Span{Start: b.doc.Original(b.start), End: b.doc.Original(b.end)}
@@ -302,12 +303,11 @@ func (b *builder) lca(x, y int32) int32 {
 	return x
 }
 
-// normalize collapses white space (Unicode spaces, non-breaking ones
-// included, and control characters) to single spaces and trims the ends; for
-// preformatted text it keeps the leading indentation. It also counts words
-// and non-space runes.
-func normalize(buf []byte, pre bool) (text string, words, chars int32) {
-	out := make([]byte, 0, len(buf))
+// normalize appends buf to out with white space (Unicode spaces, the
+// non-breaking ones included, and control characters) collapsed to single
+// spaces and the ends trimmed; for preformatted text it keeps the leading
+// indentation. It also counts words and non-space runes.
+func normalize(out, buf []byte, pre bool) (text []byte, words, chars int32) {
 	space, lead, word := false, pre, true
 	for i := 0; i < len(buf); {
 		r, size := rune(buf[i]), 1
@@ -340,7 +340,7 @@ func normalize(buf []byte, pre bool) (text string, words, chars int32) {
 	if pre && chars == 0 {
 		out = out[:0]
 	}
-	return string(out), words, chars
+	return out, words, chars
 }
 
 func isSpace(r rune) bool {
