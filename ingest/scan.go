@@ -64,7 +64,6 @@ func scanText(b []byte, toks []textToken) []textToken {
 	}
 }
 
-
 // tagEnd returns the lower-cased-comparable name of the tag whose name
 // starts at i and the offset just past its closing '>' (or len(b)).
 func tagEnd(b []byte, i int) (name []byte, end int) {
