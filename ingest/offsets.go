@@ -186,12 +186,16 @@ func shiftedMap(src []byte, start int) *OffsetMap {
 func decodeSingle(src []byte, start int, cm *charmap.Charmap) ([]byte, *OffsetMap) {
 	// The UTF-8 of every high byte, and the exact output size.
 	var high [128]struct {
-		b [4]byte
+		b [3]byte // no single-byte encoding maps to a 4-byte character
 		n int
 	}
 	for c := range high {
 		e := &high[c]
-		e.n = utf8.EncodeRune(e.b[:], cm.DecodeByte(byte(c+0x80)))
+		r := cm.DecodeByte(byte(c + 0x80))
+		if utf8.RuneLen(r) > len(e.b) {
+			r = utf8.RuneError
+		}
+		e.n = utf8.EncodeRune(e.b[:], r)
 	}
 	size := len(src) - start
 	for _, c := range src[start:] {
@@ -199,27 +203,29 @@ func decodeSingle(src []byte, start int, cm *charmap.Charmap) ([]byte, *OffsetMa
 			size += high[c-0x80].n - 1
 		}
 	}
-	out := make([]byte, 0, size)
+	out := make([]byte, size)
 	m := newMap(src, start, kindSingle)
 	m.cm = cm
 	m.cps[0] = checkpoint{0, start}
+	o := 0
 	for in := start; in < len(src); {
 		if in > start {
-			m.cps = append(m.cps, checkpoint{len(out), in})
+			m.cps = append(m.cps, checkpoint{o, in})
 		}
 		end := min(in+checkpointEvery, len(src))
 		for _, c := range src[in:end] {
 			if c < utf8.RuneSelf {
-				out = append(out, c)
-			} else {
-				e := &high[c-0x80]
-				out = append(out, e.b[:e.n]...)
+				out[o] = c
+				o++
+				continue
 			}
+			e := &high[c-0x80]
+			o += copy(out[o:], e.b[:e.n])
 		}
 		in = end
 	}
-	m.outLen = len(out)
-	return out, m
+	m.outLen = o
+	return out[:o], m
 }
 
 // decodeUTF16From decodes src[start:] as UTF-16.

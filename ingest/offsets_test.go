@@ -288,3 +288,34 @@ func TestOffsetMapIdentity(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOriginal measures one Original query on a decoded page of about
+// 60 KB.
+func BenchmarkOriginal(b *testing.B) {
+	ja := buildPage("", japaneseTitle, slicesRepeat(japaneseText, 100))
+	ru := buildPage("", russianTitle, slicesRepeat(russianText, 60))
+	for _, tc := range []struct {
+		name string
+		e    encoding.Encoding
+		text string
+	}{
+		{"shift_jis", japanese.ShiftJIS, ja},
+		{"iso-2022-jp", japanese.ISO2022JP, ja},
+		{"utf-16le", nil, ja},
+		{"windows-1251", charmap.Windows1251, ru},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			src := utf16LE(tc.text)
+			if tc.e != nil {
+				src = []byte(mustEncode(b, tc.e, tc.text))
+			}
+			out, m := Charset{Name: tc.name}.Decode(src)
+			b.ReportAllocs()
+			off := 0
+			for b.Loop() {
+				off = (off + 7919) % len(out)
+				m.Original(off)
+			}
+		})
+	}
+}

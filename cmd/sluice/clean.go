@@ -98,8 +98,10 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 	}
+	// Several inputs to one output form a stream, with the format's
+	// separators; a single input is written as a standalone document.
 	var stream *render.Stream
-	if f.outDir == "" {
+	if f.outDir == "" && len(srcs) > 1 {
 		stream = render.NewStream(stdout, r)
 	}
 	ext := formatExt(f.format)
@@ -153,9 +155,12 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			failed++
 			continue
 		}
-		if stream != nil {
+		switch {
+		case stream != nil:
 			err = stream.WritePage(o.res.Page)
-		} else {
+		case f.outDir == "":
+			err = r.Render(stdout, o.res.Page)
+		default:
 			err = writeFile(filepath.Join(f.outDir, outName(s.rel, ext)), r, o.res)
 		}
 		if err != nil {
