@@ -49,7 +49,8 @@ type Options struct {
 	// text. Default: off.
 	AbbrTitles bool
 	// MaxBytes caps the input size; longer inputs are cut (with a warning).
-	// Default: 64 MiB. Negative means no cap.
+	// Default: 16 MiB (a larger page is cut there, with a warning; parsing
+	// takes about 20 bytes of memory per input byte). Negative means no cap.
 	MaxBytes int
 	// Threshold is the score at and above which a block is kept.
 	// Default: 0.5.

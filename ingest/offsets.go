@@ -220,7 +220,12 @@ func decodeSingle(src []byte, start int, cm *charmap.Charmap) ([]byte, *OffsetMa
 				continue
 			}
 			e := &high[c-0x80]
-			o += copy(out[o:], e.b[:e.n])
+			if o+3 > len(out) { // cannot happen: out is sized exactly
+				o += copy(out[o:], e.b[:e.n])
+				continue
+			}
+			out[o], out[o+1], out[o+2] = e.b[0], e.b[1], e.b[2]
+			o += e.n
 		}
 		in = end
 	}

@@ -39,7 +39,7 @@ func DefaultOptions() Options {
 	return Options{
 		Drop:       DefaultDrop,
 		DropHidden: true,
-		MaxBytes:   64 << 20,
+		MaxBytes:   16 << 20,
 	}
 }
 
