@@ -836,8 +836,9 @@ func indexFold(s []byte, lower string) int {
 //
 // When b is UTF-8 without BOM, or ASCII in an ASCII-compatible encoding, the
 // output is b itself (no copy) and the map is nil, the identity. Decode
-// reuses the validity check DetectCharset made on the same slice, so the
-// common case costs no second pass. The returned map refers to b.
+// reuses the validity check DetectCharset made on the same slice (which must
+// not change in between), so the common case costs no second pass. The
+// returned map refers to b.
 func (c Charset) Decode(b []byte) (utf8Text []byte, m *OffsetMap) {
 	c = c.resolve()
 	var facts uint8

@@ -462,3 +462,35 @@ func slicesRepeat(s []string, n int) []string {
 	}
 	return out
 }
+
+// TestRealPagesDecodeCleanly decodes the CleanEval pages of ../shared/data,
+// when present: none may come out with U+FFFD (their bytes are all valid in
+// the charset they are in, whatever their labels say).
+func TestRealPagesDecodeCleanly(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"cleaneval-dev", "cleanportaleval"} {
+		f, _ := filepath.Glob(filepath.Join("..", "..", "shared", "data", dir, "html", "*.html"))
+		files = append(files, f...)
+	}
+	if len(files) == 0 {
+		t.Skip("../shared/data is absent")
+	}
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrapper := ""
+		if i := bytes.Index(b[:min(len(b), 4096)], []byte(` encoding="`)); i >= 0 {
+			v := b[i+len(` encoding="`):]
+			if j := bytes.IndexByte(v, '"'); j >= 0 {
+				wrapper = string(v[:j])
+			}
+		}
+		c := DetectCharset(b, "", wrapper)
+		out, _ := c.Decode(b)
+		if n := bytes.Count(out, []byte("\uFFFD")); n > 0 || !utf8.Valid(out) {
+			t.Errorf("%s: decoded as %s (%s) with %d U+FFFD", filepath.Base(file), c.Name, c.Source, n)
+		}
+	}
+}
