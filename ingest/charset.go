@@ -12,42 +12,6 @@ import (
 	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
-// Charset detection follows the order of the HTML standard's "determining
-// the character encoding" algorithm
-// (https://html.spec.whatwg.org/multipage/parsing.html#determining-the-character-encoding),
-// adapted to offline cleaning of crawled pages:
-//
-//  1. a byte order mark (UTF-8, UTF-16LE, UTF-16BE);
-//  2. the charset parameter of the HTTP Content-Type header;
-//  3. the encoding attribute of the CleanEval <text> wrapper;
-//  4. a <meta charset> or <meta http-equiv=Content-Type> anywhere in the head
-//     (see [maxHeadScan]), not only in the first 1024 bytes;
-//  5. the whole input is valid UTF-8 (a truncated last character is
-//     tolerated): utf-8, also for pure ASCII;
-//  6. statistical detection (mostly-valid UTF-8, then chardet on the text
-//     content of the page);
-//  7. windows-1252.
-//
-// Declarations (steps 2 to 4) are checked against the bytes, because crawls
-// are full of wrong labels:
-//
-//   - A declared utf-8 on bytes whose non-ASCII sequences are more than one
-//     ninth invalid (see [mostlyUTF8]) is ignored: the next step decides.
-//   - A declared legacy encoding (any single- or multi-byte encoding other
-//     than UTF-8 and UTF-16) on input that is valid UTF-8 and contains
-//     non-ASCII bytes is ignored: such input is UTF-8 in practice (the chance
-//     that legacy text of any length is accidentally valid UTF-8 is tiny,
-//     while servers and CMSs that label UTF-8 pages iso-8859-1 are common).
-//   - A declared UTF-16 without a BOM is believed only if at least one byte
-//     in eight of the first KB is NUL; a <meta> declaring UTF-16 means utf-8,
-//     as the HTML standard says (a meta readable as ASCII is not UTF-16).
-//   - Labels that the Encoding Standard maps to "replacement" (iso-2022-kr,
-//     hz-gb-2312, ...) are treated as unknown.
-//
-// Labels are resolved by the WHATWG Encoding Standard
-// (https://encoding.spec.whatwg.org/#names-and-labels): iso-8859-1, us-ascii
-// and latin1 mean windows-1252, gb2312 means gbk, and so on.
-
 const (
 	// maxHeadScan bounds the <meta> prescan. The scan stops earlier at
 	// </head> or <body. Modern heads carry large inline scripts and styles,
@@ -134,9 +98,50 @@ var (
 // DetectCharset decides the charset of raw page bytes b. contentType is an
 // HTTP Content-Type header value or ""; wrapperEncoding is the encoding
 // attribute of the CleanEval <text> wrapper or "" (values such as "unset",
-// "" and unknown labels are ignored). The rules and their order are described
-// at the top of this file; the common case (UTF-8 input without BOM) costs
-// one UTF-8 validation pass plus a scan of the head, and allocates nothing.
+// "" and unknown labels are ignored).
+//
+// The order follows the HTML standard's "determining the character encoding"
+// (https://html.spec.whatwg.org/multipage/parsing.html#determining-the-character-encoding),
+// adapted to offline cleaning of crawled pages; the first rule that applies
+// wins:
+//
+//  1. a byte order mark (UTF-8, UTF-16LE, UTF-16BE);
+//  2. the charset parameter of contentType;
+//  3. wrapperEncoding;
+//  4. a <meta charset> or <meta http-equiv=Content-Type content=...> anywhere
+//     in the head, not only in the first 1024 bytes: the scan stops at
+//     </head>, <body or 256 KB, and skips comments and the contents of
+//     script, style and other raw-text elements;
+//  5. the whole input is valid UTF-8, a truncated last character tolerated:
+//     utf-8, also for pure ASCII (unless it holds ISO-2022-JP escape
+//     sequences: iso-2022-jp);
+//  6. statistics: input that is mostly valid UTF-8 (at most one invalid byte
+//     per eight valid multi-byte characters) is utf-8; otherwise
+//     chardet on the page's text, markup stripped, if it is confident;
+//  7. windows-1252.
+//
+// Declarations (rules 2 to 4) are checked against the bytes, because crawls
+// are full of wrong labels; one that fails the check is skipped and the next
+// rule decides:
+//
+//   - utf-8 is not believed on bytes that are not mostly valid UTF-8 (the
+//     classic windows-1252 page labelled utf-8);
+//   - a legacy encoding (any encoding but UTF-8 and UTF-16) is not believed
+//     on input that is valid UTF-8 and not pure ASCII: such input is UTF-8 in
+//     practice (legacy text of any length is almost never valid UTF-8 by
+//     accident, while servers that label UTF-8 pages iso-8859-1 are common);
+//   - UTF-16 without a BOM is believed only if at least one byte in eight of
+//     the first KB is NUL; a <meta> declaring UTF-16 means utf-8, as the HTML
+//     standard says (a meta readable as ASCII is not UTF-16);
+//   - labels that the Encoding Standard maps to "replacement" (iso-2022-kr,
+//     hz-gb-2312, ...) are treated as unknown.
+//
+// Labels are resolved by the WHATWG Encoding Standard
+// (https://encoding.spec.whatwg.org/#names-and-labels): iso-8859-1, us-ascii
+// and latin1 mean windows-1252, gb2312 means gbk, and so on.
+//
+// The common case, UTF-8 input without BOM, costs one UTF-8 validation pass
+// plus the scan of the head, and allocates nothing.
 func DetectCharset(b []byte, contentType, wrapperEncoding string) Charset {
 	switch {
 	case bytes.HasPrefix(b, bomUTF8):
@@ -189,7 +194,7 @@ func DetectCharset(b []byte, contentType, wrapperEncoding string) Charset {
 }
 
 // plausible reports whether a declared charset c can be believed for b; see
-// the rules at the top of this file.
+// the rules in DetectCharset's documentation.
 func plausible(c Charset, b []byte, facts uint8) bool {
 	switch c.kind {
 	case kindUTF8:
@@ -255,8 +260,8 @@ func firstNonASCII(b []byte) int {
 }
 
 // mostlyUTF8 reports whether b reads as UTF-8 with a few damaged bytes: it
-// has valid multi-byte characters and fewer than one invalid sequence per
-// eight of them. A truncated last character does not count as invalid.
+// has valid multi-byte characters and at most one invalid byte per eight of
+// them. A truncated last character does not count as invalid.
 // Text in a legacy encoding has almost no valid multi-byte sequences, so it
 // fails; a UTF-8 page with a handful of corrupted bytes passes.
 func mostlyUTF8(b []byte) bool {

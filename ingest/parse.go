@@ -74,7 +74,7 @@ func Parse(src []byte, opts Options) (*Document, error) {
 
 	body := d.Text
 	base := 0
-	if wrapped || cs.Source == "bom" {
+	if wrapped || cs.Source == "bom" || strings.HasPrefix(cs.Name, "utf-16") {
 		// The wrapper is ASCII: look for it again in the decoded text,
 		// where a byte order mark or UTF-16 no longer hides it.
 		if tw, ok := FindWrapper(d.Text); ok {
