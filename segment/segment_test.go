@@ -1,6 +1,8 @@
 package segment
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -138,5 +140,41 @@ func TestDeepNestingDoesNotFail(t *testing.T) {
 	p := segmentString(t, "<body>"+src+"</body>")
 	if len(p.Blocks) != 1 || p.Blocks[0].Text != "deep text" {
 		t.Fatalf("blocks = %q", texts(p))
+	}
+}
+
+// TestSourceSpansInLegacyCharsets checks that block spans point into the
+// original bytes, not the decoded UTF-8, for pages in other charsets.
+func TestSourceSpansInLegacyCharsets(t *testing.T) {
+	files, _ := filepath.Glob("../ingest/testdata/charset/*.html")
+	if len(files) == 0 {
+		t.Skip("no charset fixtures")
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := ingest.Parse(src, ingest.DefaultOptions())
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		p := Segment(doc, DefaultOptions())
+		cs := ingest.DetectCharset(src, "", "")
+		checked := 0
+		for _, b := range p.Blocks {
+			if b.Source.End <= b.Source.Start || b.Words < 3 {
+				continue
+			}
+			raw, _ := cs.Decode(src[b.Source.Start:b.Source.End])
+			first := strings.Fields(b.Text)[0]
+			if !strings.HasPrefix(strings.TrimSpace(string(raw)), first) {
+				t.Errorf("%s: span of %q decodes to %q", filepath.Base(f), b.Text, raw)
+			}
+			checked++
+		}
+		if checked == 0 {
+			t.Errorf("%s: no block with a span", filepath.Base(f))
+		}
 	}
 }
