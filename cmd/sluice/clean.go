@@ -143,8 +143,11 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		wg.Wait()
 	}()
+	bar := newProgress(stderr, "clean", len(srcs))
+	defer bar.finish()
 	for i, s := range srcs {
 		o := <-outs[i]
+		bar.add(1)
 		if !f.quiet {
 			for _, w := range o.warn {
 				fmt.Fprintf(stderr, "sluice clean: %s: warning: %s\n", s.name, w)
