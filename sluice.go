@@ -127,6 +127,19 @@ type Result struct {
 // Clean cleans one page. It fails only when the input is empty, binary or
 // the context is done; broken HTML gives a best-effort result.
 func (c *Cleaner) Clean(ctx context.Context, in Input) (*Result, error) {
+	res, err := c.Segment(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	c.Score(res.Page)
+	return res, nil
+}
+
+// Segment runs the first half of Clean: it decodes, parses and segments the
+// page but scores nothing (every block has Score 0 and Label Other). Score
+// finishes the work; evaluations use the pair to score one segmentation
+// with several pipelines.
+func (c *Cleaner) Segment(ctx context.Context, in Input) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -141,7 +154,6 @@ func (c *Cleaner) Clean(ctx context.Context, in Input) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	c.Score(p)
 	return &Result{Page: p, Warnings: doc.Warnings}, nil
 }
 

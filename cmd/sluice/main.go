@@ -3,6 +3,8 @@
 // Usage:
 //
 //	sluice clean [flags] [FILE|DIR|-]...
+//	sluice eval --gold SET|DIR [flags] OUTDIR
+//	sluice bench [flags]
 //	sluice filters
 //	sluice version
 //
@@ -32,6 +34,8 @@ Usage:
 
 Commands:
   clean     clean HTML pages (files, directories, .gz, or stdin)
+  eval      score cleaned outputs against a gold standard
+  bench     run filter pipelines over the evaluation data sets
   filters   list the content filters and how to combine them
   version   print the version
 
@@ -55,6 +59,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "clean":
 		return cmdClean(rest, stdin, stdout, stderr)
+	case "bench":
+		return cmdBench(rest, stdout, stderr)
+	case "eval":
+		return cmdEval(rest, stdout, stderr)
 	case "filters":
 		return cmdFilters(rest, stdout, stderr)
 	case "version", "--version", "-version":

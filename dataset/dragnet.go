@@ -1,0 +1,65 @@
+package dataset
+
+import "strings"
+
+// dragnetMarker finds the line that separates the Dragnet main content
+// from the user comments and returns its byte span in s. The intended
+// marker is "!@#$%^&*()  COMMENTS", but the gold files were typed by hand
+// and carry variants: "!@ $%^&*()  COMMENTS", "!@#$%^&*   COMMENTS", a tab
+// or one space before the word, doubled characters, the word misspelt
+// ("COMMNENTS", "CORRECTED") or missing. So the marker is a line made of a
+// run of those punctuation characters and blanks, holding at least six
+// different ones (a "*****" rule is not a marker), optionally followed by
+// one word of letters.
+func dragnetMarker(s string) (start, end int, ok bool) {
+	for pos := 0; pos < len(s); {
+		line := s[pos:]
+		next := len(s)
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line, next = line[:i], pos+i+1
+		}
+		if isDragnetMarker(line) {
+			return pos, pos + len(line), true
+		}
+		pos = next
+	}
+	return 0, 0, false
+}
+
+func isDragnetMarker(line string) bool {
+	line = strings.TrimSpace(line)
+	run := strings.TrimRight(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+	var seen [10]bool
+	distinct := 0
+	for i := 0; i < len(run); i++ {
+		c := run[i]
+		if c == ' ' || c == '\t' {
+			continue
+		}
+		k := strings.IndexByte("!@#$%^&*()", c)
+		if k < 0 {
+			return false
+		}
+		if !seen[k] {
+			seen[k] = true
+			distinct++
+		}
+	}
+	return distinct >= 6
+}
+
+// readDragnet fills p's gold from a Dragnet gold file: plain text, one
+// block per line, blank lines between some of them, the user comments (if
+// kept) after the marker line. The files are UTF-8, windows-1252 (26 of
+// dragnet-train) or UTF-16LE with a byte order mark (4 of them), with LF
+// or CRLF line ends. Every non-blank line becomes one paragraph of Text
+// (and of Comments).
+func readDragnet(p *Page, gold []byte) {
+	p.Gold.Raw = decodeText(gold)
+	main, comments := p.Gold.Raw, ""
+	if start, end, ok := dragnetMarker(main); ok {
+		main, comments = main[:start], main[end:]
+	}
+	p.Gold.Text = joinParagraphs(lineParagraphs(strings.ReplaceAll(main, "\r", "\n")))
+	p.Gold.Comments = joinParagraphs(lineParagraphs(strings.ReplaceAll(comments, "\r", "\n")))
+}

@@ -1,0 +1,235 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/filter"
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/render"
+	"github.com/sluice-project/sluice/score"
+)
+
+// CombinE lists the filter combinations CombinE evaluated (Gottron 2009),
+// in sluice's expression syntax; bench runs them with the single filters.
+var CombinE = []string{
+	"3*dsc", "3*bte", "3*accb", "lqf>dsc", "lqf>bte", "lqf>accb",
+	"union(dsc,bte,accb)", "inter(dsc,bte,accb)", "vote(dsc,bte,accb)", "vote(dsc,bte,accb:2;2)",
+}
+
+// DefaultPipelines returns what bench runs by default: sluice's default
+// pipeline, every registered filter, and CombinE's combinations.
+func DefaultPipelines() []string {
+	out := []string{sluice.DefaultFilter}
+	for _, n := range filter.Names() {
+		if n != sluice.DefaultFilter {
+			out = append(out, n)
+		}
+	}
+	return append(out, CombinE...)
+}
+
+// BenchConfig says what to run.
+type BenchConfig struct {
+	Pipelines []string // filter expressions; default DefaultPipelines()
+	Sets      []string // data set names or directories; default every set
+	Jobs      int      // pages cleaned in parallel; default GOMAXPROCS
+	Limit     int      // at most this many pages per set; 0 means all
+	// Progress, when set, is called after each page with the pages done
+	// and the total of the current set.
+	Progress func(set string, done, total int)
+}
+
+// BenchResult is the outcome of a bench run, as written to JSON.
+type BenchResult struct {
+	Date      string      `json:"date"`
+	GoVersion string      `json:"go_version"`
+	Sets      []SetResult `json:"sets"`
+}
+
+// SetResult holds one data set's figures for every pipeline.
+type SetResult struct {
+	Set       string           `json:"set"`
+	Metric    string           `json:"metric"`
+	Pages     int              `json:"pages"`
+	Failed    int              `json:"failed"` // pages the cleaner rejected (empty, binary)
+	Pipelines []PipelineResult `json:"pipelines"`
+}
+
+// PipelineResult is one pipeline on one set.
+type PipelineResult struct {
+	Pipeline string       `json:"pipeline"`
+	Score    score.Report `json:"score"`
+	// PagesPerSec is pages cleaned per second of one core: ingest,
+	// segmentation, scoring and rendering, timed per page.
+	PagesPerSec float64 `json:"pages_per_sec"`
+	// Emptied counts the pages with gold text of which nothing was kept.
+	Emptied int `json:"emptied"`
+}
+
+// Bench runs every pipeline over every set and scores each with the set's
+// main metric.
+func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
+	if len(cfg.Pipelines) == 0 {
+		cfg.Pipelines = DefaultPipelines()
+	}
+	if len(cfg.Sets) == 0 {
+		sets, err := dataset.Sets()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Sets = sets
+	}
+	if cfg.Jobs <= 0 {
+		cfg.Jobs = runtime.GOMAXPROCS(0)
+	}
+	cleaners := make([]*sluice.Cleaner, len(cfg.Pipelines))
+	for i, expr := range cfg.Pipelines {
+		c, err := sluice.New(sluice.Options{Filter: expr})
+		if err != nil {
+			return nil, fmt.Errorf("pipeline %q: %w", expr, err)
+		}
+		cleaners[i] = c
+	}
+	res := &BenchResult{Date: time.Now().UTC().Format(time.RFC3339), GoVersion: runtime.Version()}
+	for _, name := range cfg.Sets {
+		set, err := dataset.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		sr, err := benchSet(ctx, set, cfg, cleaners)
+		if err != nil {
+			return nil, err
+		}
+		res.Sets = append(res.Sets, *sr)
+	}
+	return res, nil
+}
+
+// pageResult is what one page gives for every pipeline.
+type pageResult struct {
+	counts  []score.Counts
+	nanos   []int64 // per pipeline: segmentation time plus its own time
+	empty   []bool
+	failed  bool
+	hasGold bool
+}
+
+func benchSet(ctx context.Context, set *dataset.Set, cfg BenchConfig, cleaners []*sluice.Cleaner) (*SetResult, error) {
+	metric, err := Lookup(Main(set.Kind))
+	if err != nil {
+		return nil, err
+	}
+	var pages []*dataset.Page
+	for p, err := range set.Pages() {
+		if err != nil {
+			return nil, err
+		}
+		pages = append(pages, p)
+		if cfg.Limit > 0 && len(pages) >= cfg.Limit {
+			break
+		}
+	}
+	results := make([]pageResult, len(pages))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range cfg.Jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i] = benchPage(ctx, pages[i], cleaners, metric)
+				if cfg.Progress != nil {
+					mu.Lock()
+					done++
+					cfg.Progress(set.Name, done, len(pages))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range pages {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	sr := &SetResult{Set: set.Name, Metric: metric.Name, Pages: len(pages)}
+	for k, c := range cleaners {
+		var sum score.Summary
+		var nanos int64
+		pr := PipelineResult{Pipeline: c.Filter()}
+		for i := range results {
+			r := &results[i]
+			if r.failed {
+				if k == 0 {
+					sr.Failed++
+				}
+				sum.Add(metric.Score(&Output{}, &pages[i].Gold)) // nothing extracted
+				continue
+			}
+			sum.Add(r.counts[k])
+			nanos += r.nanos[k]
+			if r.empty[k] && r.hasGold {
+				pr.Emptied++
+			}
+		}
+		pr.Score = sum.Report()
+		if nanos > 0 {
+			pr.PagesPerSec = float64(len(pages)-sr.Failed) / (float64(nanos) / 1e9)
+		}
+		sr.Pipelines = append(sr.Pipelines, pr)
+	}
+	return sr, nil
+}
+
+// benchPage segments a page once and scores it with every pipeline.
+func benchPage(ctx context.Context, p *dataset.Page, cleaners []*sluice.Cleaner, metric Metric) pageResult {
+	r := pageResult{hasGold: strings.TrimSpace(p.Gold.Text) != ""}
+	t0 := time.Now()
+	seg, err := cleaners[0].Segment(ctx, sluice.Input{Data: p.HTML, URL: p.URL})
+	if err != nil {
+		r.failed = true
+		return r
+	}
+	segNanos := time.Since(t0).Nanoseconds()
+	r.counts = make([]score.Counts, len(cleaners))
+	r.nanos = make([]int64, len(cleaners))
+	r.empty = make([]bool, len(cleaners))
+	for k, c := range cleaners {
+		t := time.Now()
+		c.Score(seg.Page)
+		out := OutputOf(seg.Page)
+		r.nanos[k] = segNanos + time.Since(t).Nanoseconds()
+		r.counts[k] = metric.Score(out, &p.Gold)
+		r.empty[k] = strings.TrimSpace(out.Text) == ""
+	}
+	return r
+}
+
+var (
+	ceRenderer, _   = render.Lookup("cleaneval", render.Options{})
+	textRenderer, _ = render.Lookup("text", render.Options{})
+)
+
+// OutputOf renders a labelled page as the metrics read it.
+func OutputOf(p *page.Page) *Output {
+	var ce, txt strings.Builder
+	ceRenderer.Render(&ce, p)
+	textRenderer.Render(&txt, p)
+	return &Output{CleanEval: ce.String(), Text: txt.String()}
+}

@@ -1,0 +1,173 @@
+// Package evaluate scores cleaned pages against gold standards: it ties the
+// data set readers (package dataset), the scorers (package score) and the
+// cleaner together for the eval and bench commands and for training.
+package evaluate
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/score"
+)
+
+// Output is one cleaned page in the two shapes the metrics read.
+type Output struct {
+	// CleanEval is the page in CleanEval format: segments opened by <p>,
+	// <h> or <l>.
+	CleanEval string
+	// Text is the plain text: segments separated by blank lines.
+	Text string
+}
+
+// Metric scores one output against its gold standard.
+type Metric struct {
+	Name  string
+	About string
+	// Score returns the counts of the comparison.
+	Score func(out *Output, gold *dataset.Gold) score.Counts
+}
+
+// metrics is the registry, in the order Names lists it.
+var metrics = []Metric{
+	{"cleaneval", "CleanEval, Evert's cleaneval.py alignment, text only (tags removed)", ceMetric(score.TextOnly)},
+	{"cleaneval-labelled", "CleanEval, Evert's alignment with <p>/<h>/<l> tags as tokens", ceMetric(score.Labelled)},
+	{"cleaneval-unlabelled", "CleanEval, Evert's alignment with every tag as <p>", ceMetric(score.Unlabelled)},
+	{"bow", "bag-of-words F1 over lowercased \\w+ tokens (WCXB)", func(o *Output, g *dataset.Gold) score.Counts {
+		return score.BagOfWords(o.Text, g.Text)
+	}},
+	{"lcs", "word longest-common-subsequence P/R/F (Gottron; CombinE)", func(o *Output, g *dataset.Gold) score.Counts {
+		return score.LCS(o.Text, g.Text)
+	}},
+	{"shingle", "4-word-shingle F1 (Scrapinghub/Zyte article extraction benchmark)", func(o *Output, g *dataset.Gold) score.Counts {
+		return score.Shingles(o.Text, g.Text)
+	}},
+	{"snippets", "with/without snippets found as WCXB checks them (pages that have snippets)", func(o *Output, g *dataset.Gold) score.Counts {
+		return score.Snippets(o.Text, g.With, g.Without, score.SnippetsWCXB).Counts()
+	}},
+	{"rouge-lsum", "ROUGE-LSum (Bevendorff et al. 2023)", func(o *Output, g *dataset.Gold) score.Counts {
+		return score.RougeLSum(o.Text, g.Text)
+	}},
+}
+
+// Names returns the metric names.
+func Names() []string {
+	out := make([]string, len(metrics))
+	for i, m := range metrics {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// Lookup returns the metric called name.
+func Lookup(name string) (Metric, error) {
+	for _, m := range metrics {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	return Metric{}, fmt.Errorf("unknown metric %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Main returns the name of a data set's main metric: CleanEval text-only F1
+// for the CleanEval sets (the field's measure on them), bag-of-words F1 for
+// the others (WCXB's measure, and the token F1 of the Dragnet paper).
+func Main(kind dataset.Kind) string {
+	if kind == dataset.CleanEval {
+		return "cleaneval"
+	}
+	return "bow"
+}
+
+func ceMetric(mode score.CEMode) func(*Output, *dataset.Gold) score.Counts {
+	return func(o *Output, g *dataset.Gold) score.Counts {
+		return score.CleanEval(o.CleanEval, GoldCleanEval(g), mode)
+	}
+}
+
+// GoldCleanEval returns a gold standard in CleanEval format: the file
+// itself for CleanEval sets, otherwise built from the labelled segments or
+// the paragraphs of the text.
+func GoldCleanEval(g *dataset.Gold) string {
+	if looksCleanEval(g.Raw) {
+		return g.Raw
+	}
+	var sb strings.Builder
+	if len(g.Segments) > 0 {
+		for _, s := range g.Segments {
+			sb.WriteString(segTag(s.Label))
+			sb.WriteString(s.Text)
+			sb.WriteString("\n")
+		}
+		return sb.String()
+	}
+	return FromText(g.Text).CleanEval
+}
+
+func segTag(l page.Label) string {
+	if t := l.Tag(); t != "" {
+		return t + " "
+	}
+	return "<p> "
+}
+
+var ceTag = regexp.MustCompile(`(?m)^\s*<[phl]>`)
+
+// looksCleanEval reports whether s is in CleanEval format.
+func looksCleanEval(s string) bool {
+	return ceTag.MatchString(s)
+}
+
+// FromText makes an Output of plain text whose paragraphs are separated by
+// blank lines (every paragraph becomes a <p> segment).
+func FromText(text string) *Output {
+	var sb strings.Builder
+	for _, para := range splitParagraphs(text) {
+		sb.WriteString("<p> ")
+		sb.WriteString(para)
+		sb.WriteString("\n")
+	}
+	return &Output{CleanEval: sb.String(), Text: text}
+}
+
+// FromFile makes an Output of a file written by a cleaner: CleanEval format
+// when it has <p>/<h>/<l> segments (the tags and URL line are removed for
+// the text metrics), plain text otherwise.
+func FromFile(content string) *Output {
+	if !looksCleanEval(content) {
+		return FromText(content)
+	}
+	var paras []string
+	for _, line := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "URL:") || t == "<doc>" {
+			continue
+		}
+		if len(t) >= 3 && t[0] == '<' && strings.ContainsRune("phl", rune(t[1])) && t[2] == '>' {
+			paras = append(paras, "")
+			t = strings.TrimSpace(t[3:])
+		}
+		if len(paras) == 0 {
+			paras = append(paras, "")
+		}
+		if t != "" {
+			if paras[len(paras)-1] != "" {
+				paras[len(paras)-1] += " "
+			}
+			paras[len(paras)-1] += t
+		}
+	}
+	return &Output{CleanEval: content, Text: strings.Join(paras, "\n\n")}
+}
+
+func splitParagraphs(text string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+		if p = strings.Join(strings.Fields(p), " "); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,264 @@
+package score
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file reproduces the scoring of Stefan Evert's cleaneval.py v1.0
+// (2008), the de-facto CleanEval scorer: both texts are normalised and split
+// into whitespace-delimited words, the output words are aligned with the gold
+// words by difflib.SequenceMatcher(None, output, gold) (so the output is
+// SequenceMatcher's a and the gold its b: the "popular token" rule applies to
+// the gold's tokens), and words in equal blocks are true positives, output
+// words outside them false positives, gold words outside them false
+// negatives. The segment markers <p>, <h>, <l> are words like any other, and
+// separately counted in the same way for the tag scores.
+//
+// Evert's normalize(), applied to each file (Python 2, on raw bytes):
+//
+//	re_URL  = "^\s*URL.*$" (MULTILINE)  -> ""     every line starting with "URL"
+//	re_CTRL = "[\x00-\x1F]+"            -> " "    (includes newlines)
+//	re_TAG  = "(<[phl]>)" (IGNORECASE)  -> "\n\1 " (unlabelled: "\n<p> ")
+//	re_WS   = "\s+"                     -> " "
+//
+// then words = re_WS.split(text). Differences from the script, all chosen:
+//
+//   - The script splits with re.split, which yields an empty first (last)
+//     word when the text starts (ends) with whitespace, as nearly every file
+//     does after a tag or the URL line: those empty "words" usually align with
+//     each other and add a spurious true positive. Here empty words are
+//     dropped.
+//   - The script reads bytes; here texts are strings (see ReadGold for
+//     decoding files). Words are still split only at ASCII space and control
+//     characters, as the script does, not at Unicode spaces such as U+00A0.
+//   - The -a option (delete non-ASCII bytes) is not offered.
+//   - TextOnly mode (tags deleted) is an addition.
+//
+// Kept as in the script: every line whose first non-blank characters are
+// "URL" is removed, wherever it is (not only the gold's first line, and
+// "URL" need not be followed by a colon); tags are recognised anywhere, also
+// inside a word ("foo<p>bar" is three words); in labelled mode a tag keeps its
+// case, so <P> and <p> do not match, while both count as tags.
+//
+// Zero denominators: cleaneval.py computes P = TP/max(TP+FP, 1) and R =
+// TP/max(TP+FN, 1), so an empty side gives 0; two empty files would score 0
+// but, through the empty-word quirk above, actually score 100. Counts gives
+// the same values: 1 for both empty, 0 otherwise.
+
+// CEMode selects how segment markers take part in CleanEval scoring.
+type CEMode int
+
+const (
+	// Labelled: each <p>, <h>, <l> is a word, and they differ from each
+	// other (cleaneval.py without options).
+	Labelled CEMode = iota
+	// Unlabelled: every marker is renamed to <p> (cleaneval.py -u).
+	Unlabelled
+	// TextOnly: markers are deleted; only the text words are scored.
+	TextOnly
+)
+
+// String returns "labelled", "unlabelled" or "text-only".
+func (m CEMode) String() string {
+	switch m {
+	case Labelled:
+		return "labelled"
+	case Unlabelled:
+		return "unlabelled"
+	case TextOnly:
+		return "text-only"
+	}
+	return "CEMode(?)"
+}
+
+// CleanEval scores a cleaner's output against its gold standard as
+// cleaneval.py does: word-level true positives, false positives and false
+// negatives of the alignment of output (difflib's a) with gold (b). Both are
+// CleanEval-format texts (see the comment at the top of cleaneval.go for the
+// normalisation).
+func CleanEval(output, gold string, mode CEMode) Counts {
+	words, _ := CleanEvalDetail(output, gold, mode)
+	return words
+}
+
+// CleanEvalTags returns cleaneval.py's segmentation counts in labelled mode:
+// among the marker words only, output markers inside aligned blocks (TP),
+// output markers outside them (FP) and gold markers outside them (FN).
+func CleanEvalTags(output, gold string) Counts {
+	_, tags := CleanEvalDetail(output, gold, Labelled)
+	return tags
+}
+
+// CleanEvalDetail returns both counts of one alignment, as cleaneval.py's
+// evaluate() does: words (all words, markers included unless mode is
+// TextOnly) and tags (marker words only; zero in TextOnly mode). With
+// Unlabelled the tag counts are cleaneval.py -u's unlabelled segmentation
+// accuracy.
+func CleanEvalDetail(output, gold string, mode CEMode) (words, tags Counts) {
+	m := getMatcher()
+	defer putMatcher(m)
+	m.a = m.ceIntern(m.a[:0], output, mode)
+	m.b = m.ceIntern(m.b[:0], gold, mode)
+	return m.ceCount()
+}
+
+// ceIntern appends the ids of the CleanEval words of text to dst. Tag words
+// are the ids tagID(...) of ceTags, interned first by ceCount's contract.
+func (m *matcher) ceIntern(dst []int32, text string, mode CEMode) []int32 {
+	if m.in.size() == 0 {
+		// Reserve ids 0..5 for the six tag spellings' lower/upper cases so
+		// that a tag test is an integer comparison.
+		for _, t := range ceTagWords {
+			m.in.id(t)
+		}
+	}
+	ceWords(text, mode, func(w string) {
+		dst = append(dst, m.in.id(w))
+	})
+	return dst
+}
+
+// ceTagWords are the spellings of the segment markers; their ids are
+// 0..len(ceTagWords)-1 in a matcher used for CleanEval.
+var ceTagWords = [...]string{"<p>", "<h>", "<l>", "<P>", "<H>", "<L>"}
+
+func isTagID(id int32) bool { return id < int32(len(ceTagWords)) }
+
+// ceCount aligns m.a with m.b and counts words and tags.
+func (m *matcher) ceCount() (words, tags Counts) {
+	blocks := m.matchingBlocks(m.a, m.b, m.in.size())
+	tp, tagTP := 0, 0
+	for _, bl := range blocks {
+		tp += bl.Size
+		for _, id := range m.a[bl.A : bl.A+bl.Size] {
+			if isTagID(id) {
+				tagTP++
+			}
+		}
+	}
+	aTags, bTags := 0, 0
+	for _, id := range m.a {
+		if isTagID(id) {
+			aTags++
+		}
+	}
+	for _, id := range m.b {
+		if isTagID(id) {
+			bTags++
+		}
+	}
+	words = Counts{TP: tp, FP: len(m.a) - tp, FN: len(m.b) - tp}
+	tags = Counts{TP: tagTP, FP: aTags - tagTP, FN: bTags - tagTP}
+	return words, tags
+}
+
+// CleanEvalWords returns the words of a CleanEval-format text as
+// cleaneval.py's normalize() and split produce them in the given mode (without
+// the empty words of the script's split).
+func CleanEvalWords(text string, mode CEMode) []string {
+	var out []string
+	ceWords(text, mode, func(w string) { out = append(out, w) })
+	return out
+}
+
+// ceWords calls emit for each CleanEval word of text, in order. Words are
+// substrings of text, or "<p>" for a renamed tag.
+func ceWords(text string, mode CEMode, emit func(string)) {
+	// Lines are separated by '\n' only, as for Python's MULTILINE ^ and $.
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		// re_URL: ^\s*URL.*$ with \s = [ \t\n\r\f\v] (Python 2 bytes).
+		if strings.HasPrefix(strings.TrimLeft(line, " \t\r\f\v"), "URL") {
+			continue
+		}
+		lineWords(line, mode, emit)
+	}
+}
+
+// lineWords splits one line at ASCII control characters and spaces, and
+// around each <p>, <h>, <l> (any case), emitting words per mode.
+func lineWords(line string, mode CEMode, emit func(string)) {
+	start := -1 // start of the current word, or -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			emit(line[start:end])
+		}
+		start = -1
+	}
+	for i := 0; i < len(line); {
+		c := line[i]
+		if c <= ' ' {
+			flush(i)
+			i++
+			continue
+		}
+		if c == '<' && i+2 < len(line) && line[i+2] == '>' && isTagLetter(line[i+1]) {
+			flush(i)
+			switch mode {
+			case Labelled:
+				emit(line[i : i+3])
+			case Unlabelled:
+				emit("<p>")
+			}
+			i += 3
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		i++
+	}
+	flush(len(line))
+}
+
+func isTagLetter(c byte) bool {
+	switch c {
+	case 'p', 'h', 'l', 'P', 'H', 'L':
+		return true
+	}
+	return false
+}
+
+// ReadGold decodes a CleanEval gold-standard (or output) file into a string:
+// a leading UTF-8 byte order mark is removed, the bytes are read as UTF-8
+// except that each byte that is not part of a valid UTF-8 sequence is read as
+// ISO-8859-1 (so a wholly Latin-1 file decodes as Latin-1, and a UTF-8 file
+// with a few stray Latin-1 bytes, as several CleanEval gold files are, keeps
+// its UTF-8 text), and CRLF and lone CR line ends become LF.
+func ReadGold(b []byte) string {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	var sb strings.Builder
+	sb.Grow(len(b))
+	for len(b) > 0 {
+		c := b[0]
+		switch {
+		case c == '\r':
+			sb.WriteByte('\n')
+			if len(b) > 1 && b[1] == '\n' {
+				b = b[2:]
+			} else {
+				b = b[1:]
+			}
+			continue
+		case c < utf8.RuneSelf:
+			sb.WriteByte(c)
+			b = b[1:]
+			continue
+		}
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			sb.WriteRune(rune(c)) // ISO-8859-1: byte value = code point
+		} else {
+			sb.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return sb.String()
+}

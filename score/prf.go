@@ -1,0 +1,50 @@
+package score
+
+// Counts is the outcome of comparing one output with its gold standard: true
+// positives, false positives (output only), false negatives (gold only), in
+// the unit of the metric (tokens, words, shingles...).
+//
+// Zero denominators: when output and gold are both empty (TP=FP=FN=0),
+// precision, recall and F1 are all 1 (a perfect answer to an empty page).
+// Otherwise a zero denominator gives 0: an empty output for a non-empty gold
+// has P=0, R=0, F1=0, and a non-empty output for an empty gold has P=0, R=0.
+// This is what Evert's cleaneval.py gives: it divides by max(TP+FP, 1) and
+// max(TP+FN, 1), and two empty files score 100 there because its word split
+// yields one empty word on each side, which align.
+type Counts struct{ TP, FP, FN int }
+
+// Precision is TP/(TP+FP); see Counts for the zero-denominator convention.
+func (c Counts) Precision() float64 {
+	if c.TP+c.FP == 0 {
+		if c.FN == 0 {
+			return 1
+		}
+		return 0
+	}
+	return float64(c.TP) / float64(c.TP+c.FP)
+}
+
+// Recall is TP/(TP+FN); see Counts for the zero-denominator convention.
+func (c Counts) Recall() float64 {
+	if c.TP+c.FN == 0 {
+		if c.FP == 0 {
+			return 1
+		}
+		return 0
+	}
+	return float64(c.TP) / float64(c.TP+c.FN)
+}
+
+// F1 is the harmonic mean of Precision and Recall, 2TP/(2TP+FP+FN); it is 1
+// when both sequences are empty and 0 when TP is 0 otherwise.
+func (c Counts) F1() float64 {
+	if c.TP+c.FP+c.FN == 0 {
+		return 1
+	}
+	return 2 * float64(c.TP) / float64(2*c.TP+c.FP+c.FN)
+}
+
+// Add returns the element-wise sum of c and d (micro-averaging).
+func (c Counts) Add(d Counts) Counts {
+	return Counts{TP: c.TP + d.TP, FP: c.FP + d.FP, FN: c.FN + d.FN}
+}
