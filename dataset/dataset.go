@@ -294,11 +294,17 @@ func Open(nameOrDir string) (*Set, error) {
 	dir := nameOrDir
 	if !strings.ContainsRune(nameOrDir, '/') && !strings.ContainsRune(nameOrDir, filepath.Separator) &&
 		nameOrDir != "." && nameOrDir != ".." {
+		// A set of the data folder, else a folder of that name here.
 		root, err := Root()
-		if err != nil {
+		switch {
+		case err == nil && isDir(filepath.Join(root, nameOrDir)):
+			dir = filepath.Join(root, nameOrDir)
+		case isDir(nameOrDir):
+		case err != nil:
 			return nil, err
+		default:
+			dir = filepath.Join(root, nameOrDir)
 		}
-		dir = filepath.Join(root, nameOrDir)
 	}
 	if !isDir(dir) {
 		return nil, fmt.Errorf("dataset: %s is not a directory", dir)

@@ -55,11 +55,14 @@ type BenchResult struct {
 
 // SetResult holds one data set's figures for every pipeline.
 type SetResult struct {
-	Set       string           `json:"set"`
-	Metric    string           `json:"metric"`
-	Pages     int              `json:"pages"`
-	Failed    int              `json:"failed"` // pages the cleaner rejected (empty, binary)
-	Pipelines []PipelineResult `json:"pipelines"`
+	Set    string `json:"set"`
+	Metric string `json:"metric"`
+	Pages  int    `json:"pages"`
+	Failed int    `json:"failed"` // pages the cleaner rejected (empty, binary)
+	// Unreadable lists the pages the data set reader could not read (a
+	// missing gold file...): they are not scored.
+	Unreadable []string         `json:"unreadable,omitempty"`
+	Pipelines  []PipelineResult `json:"pipelines"`
 }
 
 // PipelineResult is one pipeline on one set.
@@ -127,9 +130,11 @@ func benchSet(ctx context.Context, set *dataset.Set, cfg BenchConfig, cleaners [
 		return nil, err
 	}
 	var pages []*dataset.Page
+	var unreadable []string
 	for p, err := range set.Pages() {
 		if err != nil {
-			return nil, err
+			unreadable = append(unreadable, err.Error())
+			continue
 		}
 		pages = append(pages, p)
 		if cfg.Limit > 0 && len(pages) >= cfg.Limit {
@@ -168,7 +173,7 @@ func benchSet(ctx context.Context, set *dataset.Set, cfg BenchConfig, cleaners [
 		return nil, err
 	}
 
-	sr := &SetResult{Set: set.Name, Metric: metric.Name, Pages: len(pages)}
+	sr := &SetResult{Set: set.Name, Metric: metric.Name, Pages: len(pages), Unreadable: unreadable}
 	for k, c := range cleaners {
 		var sum score.Summary
 		var nanos int64

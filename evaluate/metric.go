@@ -140,23 +140,23 @@ func FromFile(content string) *Output {
 		return FromText(content)
 	}
 	var paras []string
+	open := false // the last paragraph takes more lines
 	for _, line := range strings.Split(content, "\n") {
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, "URL:") || t == "<doc>" {
 			continue
 		}
 		if len(t) >= 3 && t[0] == '<' && strings.ContainsRune("phl", rune(t[1])) && t[2] == '>' {
-			paras = append(paras, "")
+			open = false
 			t = strings.TrimSpace(t[3:])
 		}
-		if len(paras) == 0 {
-			paras = append(paras, "")
-		}
-		if t != "" {
-			if paras[len(paras)-1] != "" {
-				paras[len(paras)-1] += " "
-			}
-			paras[len(paras)-1] += t
+		switch {
+		case t == "":
+		case open:
+			paras[len(paras)-1] += " " + t
+		default:
+			paras = append(paras, t)
+			open = true
 		}
 	}
 	return &Output{CleanEval: content, Text: strings.Join(paras, "\n\n")}

@@ -16,9 +16,15 @@ func WriteTable(w io.Writer, r *BenchResult, old *BenchResult) error {
 	for _, s := range r.Sets {
 		fmt.Fprintf(w, "%s (%d pages, metric %s", s.Set, s.Pages, s.Metric)
 		if s.Failed > 0 {
-			fmt.Fprintf(w, ", %d rejected", s.Failed)
+			fmt.Fprintf(w, ", %d rejected by the cleaner", s.Failed)
+		}
+		if len(s.Unreadable) > 0 {
+			fmt.Fprintf(w, ", %d unreadable", len(s.Unreadable))
 		}
 		fmt.Fprintln(w, ")")
+		for _, u := range s.Unreadable {
+			fmt.Fprintf(w, "  unreadable: %s\n", u)
+		}
 		width := len("pipeline")
 		for _, p := range s.Pipelines {
 			width = max(width, len(p.Pipeline))

@@ -61,10 +61,17 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sluice eval: %s: not a folder of outputs\n", outDir)
 		return exitUsage
 	}
-	pages, kind, err := loadGold(*gold)
+	pages, kind, bad, err := loadGold(*gold)
 	if err != nil {
 		fmt.Fprintf(stderr, "sluice eval: --gold %s: %v\n", *gold, err)
 		return exitUsage
+	}
+	for _, e := range bad {
+		fmt.Fprintf(stderr, "sluice eval: not scored: %v\n", e)
+	}
+	status := exitOK
+	if len(bad) > 0 {
+		status = exitFailed
 	}
 	names := splitList(*metricList)
 	switch {
@@ -142,7 +149,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.Encode(res)
-		return exitOK
+		return status
 	}
 	if *perFile {
 		fmt.Fprintf(stdout, "%-24s", "page")
@@ -173,32 +180,37 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 	if useEdit {
 		fmt.Fprintf(stdout, "%-22s text only %.2f, text and markup %.2f, average %.2f\n", "edit", 100*edit.text/n, 100*edit.markup/n, 100*edit.avg/n)
 	}
-	return exitOK
+	if len(bad) > 0 {
+		fmt.Fprintf(stdout, "%d gold pages could not be read and were not scored\n", len(bad))
+	}
+	return status
 }
 
 // loadGold reads the gold pages of a data set, or of a folder of
 // CleanEval-format gold files.
-func loadGold(name string) ([]*dataset.Page, dataset.Kind, error) {
+// Pages that cannot be read are returned as errors in bad; the others are
+// scored.
+func loadGold(name string) (pages []*dataset.Page, kind dataset.Kind, bad []error, err error) {
 	set, err := dataset.Open(name)
 	if err == nil {
-		var pages []*dataset.Page
 		for p, err := range set.Pages() {
 			if err != nil {
-				return nil, "", err
+				bad = append(bad, err)
+				continue
 			}
 			pages = append(pages, p)
 		}
-		return pages, set.Kind, nil
+		return pages, set.Kind, bad, nil
 	}
 	files, gerr := filepath.Glob(filepath.Join(name, "*.txt"))
 	if gerr != nil || len(files) == 0 {
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	var pages []*dataset.Page
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return nil, "", err
+			bad = append(bad, err)
+			continue
 		}
 		raw := score.ReadGold(data)
 		pages = append(pages, &dataset.Page{
@@ -206,7 +218,7 @@ func loadGold(name string) ([]*dataset.Page, dataset.Kind, error) {
 			Gold: dataset.Gold{Raw: raw, Text: evaluate.FromFile(raw).Text},
 		})
 	}
-	return pages, dataset.CleanEval, nil
+	return pages, dataset.CleanEval, bad, nil
 }
 
 // readOutput finds the output of page id in dir.

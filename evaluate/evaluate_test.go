@@ -1,0 +1,90 @@
+package evaluate
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/page"
+)
+
+func TestFromFile(t *testing.T) {
+	o := FromFile("URL: http://x\n\n<h>Title\n<p> First line\ncontinued\n<l>item\n")
+	if o.Text != "Title\n\nFirst line continued\n\nitem" {
+		t.Errorf("text = %q", o.Text)
+	}
+	o = FromFile("Plain one.\n\nPlain two.\n")
+	if o.CleanEval != "<p> Plain one.\n<p> Plain two.\n" {
+		t.Errorf("cleaneval = %q", o.CleanEval)
+	}
+}
+
+func TestGoldCleanEval(t *testing.T) {
+	g := &dataset.Gold{Segments: []dataset.Segment{{Label: page.Heading, Text: "T"}, {Label: page.ListItem, Text: "i"}}}
+	if got := GoldCleanEval(g); got != "<h> T\n<l> i\n" {
+		t.Errorf("from segments: %q", got)
+	}
+	g = &dataset.Gold{Raw: "URL: u\n<p>x", Text: "x"}
+	if got := GoldCleanEval(g); got != g.Raw {
+		t.Errorf("cleaneval gold not kept as is: %q", got)
+	}
+	g = &dataset.Gold{Raw: "a\n\nb", Text: "a\n\nb"}
+	if got := GoldCleanEval(g); got != "<p> a\n<p> b\n" {
+		t.Errorf("from text: %q", got)
+	}
+}
+
+func TestMetricsPerfectAndEmpty(t *testing.T) {
+	g := &dataset.Gold{Raw: "<h>The title\n<p>Some words of text here.", Text: "The title\n\nSome words of text here.",
+		With: []string{"words of text"}, Without: []string{"cookie"}}
+	perfect := FromFile(g.Raw)
+	for _, name := range Names() {
+		m, _ := Lookup(name)
+		if f := m.Score(perfect, g).F1(); f != 1 {
+			t.Errorf("%s: F1 of the gold itself = %v", name, f)
+		}
+		if f := m.Score(&Output{}, g).F1(); f != 0 {
+			t.Errorf("%s: F1 of an empty output = %v", name, f)
+		}
+	}
+	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "bow") {
+		t.Errorf("unknown metric error = %v", err)
+	}
+}
+
+func TestBenchOnFixtureSet(t *testing.T) {
+	res, err := Bench(context.Background(), BenchConfig{
+		Pipelines: []string{"lqf>targetnode", "bte", "union(dsc,bte)"},
+		Sets:      []string{"../dataset/testdata/cleaneval"},
+		Jobs:      2,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sets) != 1 || len(res.Sets[0].Pipelines) != 3 {
+		t.Fatalf("result shape: %+v", res)
+	}
+	s := res.Sets[0]
+	if s.Metric != "cleaneval" || s.Pages == 0 {
+		t.Errorf("set %s: metric %s, %d pages", s.Set, s.Metric, s.Pages)
+	}
+	for _, p := range s.Pipelines {
+		if f := p.Score.Macro.F1; !(f > 0 && f <= 1) || p.PagesPerSec <= 0 || p.Score.Pages != s.Pages {
+			t.Errorf("%s: F1 %v, %v pages/s, %d pages", p.Pipeline, f, p.PagesPerSec, p.Score.Pages)
+		}
+	}
+	var table, md bytes.Buffer
+	WriteTable(&table, res, res)
+	WriteMarkdown(&md, res, nil)
+	if !strings.Contains(table.String(), "union(dsc,bte)") || !strings.Contains(table.String(), "+0.00") {
+		t.Errorf("table:\n%s", table.String())
+	}
+	if !strings.Contains(md.String(), "| `bte` |") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+	if _, err := Bench(context.Background(), BenchConfig{Pipelines: []string{"nope"}, Sets: []string{"x"}}); err == nil {
+		t.Errorf("an unknown pipeline was accepted")
+	}
+}
