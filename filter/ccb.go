@@ -124,7 +124,7 @@ func NewTCCB() *CCB {
 func init() {
 	Register("ccb", func() Filter { return NewCCB() })
 	Register("accb", func() Filter { return NewACCB() })
-	Register("accb-r40", func() Filter { c := NewACCB(); c.Label = "accb-r40"; return c })
+	RegisterAlias("accb-r40", "accb")
 	Register("tccb", func() Filter { return NewTCCB() })
 }
 

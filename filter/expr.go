@@ -371,11 +371,13 @@ func (ps *parser) number(what string) (float64, error) {
 // lookup instantiates the registered filter named by t.
 func (ps *parser) lookup(t token) (Filter, error) {
 	name := t.text
-	ctor, ok := registry[name]
-	if !ok {
+	if _, ok := registry[name]; !ok {
 		name = strings.ToLower(name)
-		ctor, ok = registry[name]
 	}
+	if n, ok := aliases[name]; ok {
+		name = n
+	}
+	ctor, ok := registry[name]
 	if !ok {
 		return nil, ps.errorf(t, "unknown filter %q (known: %s)", t.text, strings.Join(Names(), ", "))
 	}

@@ -31,12 +31,33 @@ type Filter interface {
 	Score(p *page.Page, active []bool, out []float64)
 }
 
-var registry = map[string]func() Filter{}
+var (
+	registry = map[string]func() Filter{}
+	aliases  = map[string]string{}
+)
+
+// RegisterAlias makes alias another name of the registered filter name
+// (the name used in a paper, say). Names leaves aliases out.
+func RegisterAlias(alias, name string) {
+	if _, dup := registry[alias]; dup {
+		panic("filter: alias " + alias + " is a filter name")
+	}
+	aliases[alias] = name
+}
+
+// Aliases returns the aliases and the filter names they stand for.
+func Aliases() map[string]string {
+	out := make(map[string]string, len(aliases))
+	for a, n := range aliases {
+		out[a] = n
+	}
+	return out
+}
 
 // Register makes a filter constructor available under name. It panics on a
 // duplicate name, which is a programming error caught at start-up.
 func Register(name string, f func() Filter) {
-	if _, dup := registry[name]; dup {
+	if _, dup := registry[name]; dup || aliases[name] != "" {
 		panic("filter: duplicate registration of " + name)
 	}
 	registry[name] = f
@@ -54,6 +75,9 @@ func Names() []string {
 
 // Lookup returns a new instance of the filter registered as name.
 func Lookup(name string) (Filter, error) {
+	if n, ok := aliases[name]; ok {
+		name = n
+	}
 	f, ok := registry[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown filter %q (known: %s)", name, strings.Join(Names(), ", "))

@@ -244,6 +244,9 @@ func cmdFilters(args []string, stdout, stderr io.Writer) int {
 	for _, n := range filter.Names() {
 		fmt.Fprintf(stdout, "  %s\n", n)
 	}
+	for a, n := range filter.Aliases() {
+		fmt.Fprintf(stdout, "  %s (another name of %s)\n", a, n)
+	}
 	fmt.Fprintf(stdout, `
 Pipelines:
   a>b             serial: b scores only what a kept (CombinE's LQF_BTE is lqf>bte)
