@@ -1,0 +1,30 @@
+package crf
+
+// Attr is one observation attribute of a position, such as "tag=p" or
+// "words=3-5". Value weighs the attribute's features; the zero Value stands
+// for 1, so Attr{Name: "tag=p"} is a binary indicator. To leave an
+// attribute out, omit it rather than give it a zero value.
+//
+// The key of an attribute, which template key filters match, is the part of
+// Name before the first "=" ("tag" for "tag=p"), or all of Name if it has no
+// "=".
+type Attr struct {
+	Name  string
+	Value float64
+}
+
+// value returns the attribute's weight, with zero meaning 1.
+func (a Attr) value() float64 {
+	if a.Value == 0 {
+		return 1
+	}
+	return a.Value
+}
+
+// Sequence is one training example: the attributes of each position and the
+// correct label of each position, as an index into TrainOptions.Labels.
+// Attrs and Labels have the same length.
+type Sequence struct {
+	Attrs  [][]Attr
+	Labels []int
+}

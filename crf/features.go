@@ -1,0 +1,262 @@
+package crf
+
+import "slices"
+
+// Attribute ids. Ids 0 and 1 are sentinels standing for the positions before
+// the start and after the end of a sequence, so that "U[-1]" at the first
+// position is a feature of its own ("there is no previous position"). They
+// match every key filter. Attributes named by callers start at firstAttr.
+const (
+	attrBegin int32 = 0
+	attrEnd   int32 = 1
+	firstAttr       = 2
+)
+
+// maxAttrs bounds attribute ids so that a pair key fits in 64 bits.
+const maxAttrs = 1 << 29
+
+var (
+	beginIDs = []int32{attrBegin}
+	endIDs   = []int32{attrEnd}
+	oneVal   = []float64{1}
+)
+
+// featureSet is the feature dictionary: which (unigram line, attribute) and
+// (conjunction line, attribute, attribute) combinations are features, and
+// their ids. Feature f owns weights [f*L, f*L+L) of the weight vector.
+//
+// Unigram features are numbered attribute-major: those of attribute 0 by
+// ascending template line, then those of attribute 1, and so on, so the
+// weights an attribute occurrence adds (one row per template line that sees
+// it) are adjacent in memory; decoding then costs about one cache miss per
+// attribute rather than one per feature. Conjunction features follow, line
+// by line, by ascending (first, second) attribute id.
+type featureSet struct {
+	tmpl    Template
+	nLabels int
+	names   []string         // names[id-firstAttr] is the name of attribute id
+	index   map[string]int32 // name -> attribute id
+
+	uniStart  []int32      // attribute id -> its unigram features [uniStart[a], uniStart[a+1]); len nAttrs()+1
+	uniTmpl   []uint16     // unigram feature -> template line
+	pairFeats [][][2]int32 // per conjunction line: attribute ids, ascending
+	nFeat     int
+
+	// Lookup structures derived by build.
+	uniOff        []int8   // unigram feature -> offset of its template line
+	pairMask      []uint64 // per attribute id: bit 2p (2p+1) if it is side A (B) of a feature of conjunction p
+	pairIndex     map[uint64]int32
+	before, after int // template span
+}
+
+func (fs *featureSet) nAttrs() int { return len(fs.names) + firstAttr }
+
+func pairKey(p int, a, b int32) uint64 {
+	return uint64(p)<<58 | uint64(a)<<29 | uint64(b)
+}
+
+// build derives the lookup structures from the feature lists.
+func (fs *featureSet) build() {
+	na := fs.nAttrs()
+	fs.before, fs.after = fs.tmpl.span()
+	fs.uniOff = make([]int8, len(fs.uniTmpl))
+	for j, u := range fs.uniTmpl {
+		fs.uniOff[j] = int8(fs.tmpl.Unigrams[u].Offset)
+	}
+	f := int32(len(fs.uniTmpl))
+	fs.pairMask = make([]uint64, na)
+	fs.pairIndex = nil
+	if len(fs.pairFeats) > 0 {
+		n := 0
+		for _, list := range fs.pairFeats {
+			n += len(list)
+		}
+		fs.pairIndex = make(map[uint64]int32, n)
+	}
+	for p, list := range fs.pairFeats {
+		for _, ab := range list {
+			fs.pairMask[ab[0]] |= 1 << (2 * p)
+			fs.pairMask[ab[1]] |= 1 << (2*p + 1)
+			fs.pairIndex[pairKey(p, ab[0], ab[1])] = f
+			f++
+		}
+	}
+	fs.nFeat = int(f)
+}
+
+// resolved holds a sequence's attributes as dictionary ids.
+type resolved struct {
+	start []int32 // per position, into ids/vals; len n+1
+	ids   []int32
+	vals  []float64
+}
+
+// at returns the attributes of position s of an n-position sequence, with a
+// sentinel outside the sequence.
+func (r *resolved) at(s, n int) ([]int32, []float64) {
+	if s < 0 {
+		return beginIDs, oneVal
+	}
+	if s >= n {
+		return endIDs, oneVal
+	}
+	a, b := r.start[s], r.start[s+1]
+	return r.ids[a:b], r.vals[a:b]
+}
+
+// resolve looks up the attributes of seq. Names that are not in the
+// dictionary are dropped: they have no features.
+func (fs *featureSet) resolve(seq [][]Attr, r *resolved) {
+	r.start = append(r.start[:0], 0)
+	r.ids = r.ids[:0]
+	r.vals = r.vals[:0]
+	for _, attrs := range seq {
+		for _, a := range attrs {
+			if id, ok := fs.index[a.Name]; ok {
+				r.ids = append(r.ids, id)
+				r.vals = append(r.vals, a.value())
+			}
+		}
+		r.start = append(r.start, int32(len(r.ids)))
+	}
+}
+
+// emission sets e[t*L+y] to the sum of the weights of the features that fire
+// at position t with label y. It is the decoding hot path: no strings, no
+// maps for unigrams; each attribute occurrence is scattered to the positions
+// whose templates see it.
+func (fs *featureSet) emission(r *resolved, n int, w []float32, e []float64) {
+	L := fs.nLabels
+	e = e[:n*L]
+	clear(e)
+	uniStart, uniOff := fs.uniStart, fs.uniOff
+	for s := -fs.before; s < n+fs.after; s++ {
+		ids, vals := r.at(s, n)
+		for k, a := range ids {
+			lo, hi := uniStart[a], uniStart[a+1]
+			addRows(e, L, s, uniOff[lo:hi], w[int(lo)*L:int(hi)*L], vals[k])
+		}
+	}
+	if len(fs.pairFeats) == 0 {
+		return
+	}
+	for t := 0; t < n; t++ {
+		es := e[t*L : t*L+L]
+		fs.pairsAt(r, n, t, func(f int32, v float64) {
+			ws := w[int(f)*L : int(f)*L+L]
+			for y := range es {
+				es[y] += float64(ws[y]) * v
+			}
+		})
+	}
+}
+
+// addRows adds v times row i of ws to row s-offs[i] of e, for the rows of e
+// that exist.
+func addRows(e []float64, L, s int, offs []int8, ws []float32, v float64) {
+	n := len(e) / L
+	for i, o := range offs {
+		t := s - int(o)
+		if uint(t) >= uint(n) {
+			continue
+		}
+		row := ws[i*L : i*L+L]
+		es := e[t*L : t*L+L]
+		es = es[:len(row)]
+		for y, wv := range row {
+			es[y] += float64(wv) * v
+		}
+	}
+}
+
+// pairsAt calls fn for each conjunction feature firing at position t.
+func (fs *featureSet) pairsAt(r *resolved, n, t int, fn func(f int32, v float64)) {
+	for p, pt := range fs.tmpl.Pairs {
+		ma, mb := uint64(1)<<(2*p), uint64(1)<<(2*p+1)
+		idsA, valsA := r.at(t+pt.A.Offset, n)
+		idsB, valsB := r.at(t+pt.B.Offset, n)
+		for i, a := range idsA {
+			if fs.pairMask[a]&ma == 0 {
+				continue
+			}
+			for j, b := range idsB {
+				if fs.pairMask[b]&mb == 0 {
+					continue
+				}
+				if f, ok := fs.pairIndex[pairKey(p, a, b)]; ok {
+					fn(f, valsA[i]*valsB[j])
+				}
+			}
+		}
+	}
+}
+
+// cseq is a compiled training sequence: for each position, the features
+// firing there (CSR), with their values.
+type cseq struct {
+	labels []uint8
+	start  []int32 // len n+1
+	feat   []int32
+	val    []float32 // nil when every value is 1
+}
+
+func (c *cseq) n() int { return len(c.labels) }
+
+// compile lists the features firing at each position of a resolved
+// sequence. It finds exactly the features emission sums.
+func (fs *featureSet) compile(r *resolved, labels []int) cseq {
+	n := len(labels)
+	type occ struct {
+		t int32
+		f int32
+		v float64
+	}
+	var occs []occ
+	for s := -fs.before; s < n+fs.after; s++ {
+		ids, vals := r.at(s, n)
+		for k, a := range ids {
+			for j := fs.uniStart[a]; j < fs.uniStart[a+1]; j++ {
+				t := s - int(fs.uniOff[j])
+				if uint(t) < uint(n) {
+					occs = append(occs, occ{int32(t), j, vals[k]})
+				}
+			}
+		}
+	}
+	for t := 0; t < n; t++ {
+		fs.pairsAt(r, n, t, func(f int32, v float64) {
+			occs = append(occs, occ{int32(t), f, v})
+		})
+	}
+	c := cseq{
+		labels: make([]uint8, n),
+		start:  make([]int32, n+1),
+		feat:   make([]int32, len(occs)),
+	}
+	for t, y := range labels {
+		c.labels[t] = uint8(y)
+	}
+	allOne := true
+	for _, o := range occs {
+		c.start[o.t+1]++
+		if o.v != 1 {
+			allOne = false
+		}
+	}
+	for t := 1; t <= n; t++ {
+		c.start[t] += c.start[t-1]
+	}
+	if !allOne {
+		c.val = make([]float32, len(occs))
+	}
+	next := slices.Clone(c.start[:n])
+	for _, o := range occs {
+		j := next[o.t]
+		next[o.t]++
+		c.feat[j] = o.f
+		if c.val != nil {
+			c.val[j] = float32(o.v)
+		}
+	}
+	return c
+}
