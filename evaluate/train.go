@@ -1,0 +1,289 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/label"
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/score"
+)
+
+// TrainPage is one page prepared for training: segmented, with labels
+// derived from its gold standard.
+type TrainPage struct {
+	Data    *dataset.Page
+	Kind    dataset.Kind
+	Example label.Example
+	Quality float64 // share of gold tokens the alignment matched
+}
+
+// LoadOptions configures LoadTraining.
+type LoadOptions struct {
+	// MinQuality drops pages whose gold aligns worse than this (a gold text
+	// the page does not contain teaches the labeller nothing). Default 0.5.
+	MinQuality float64
+	// Limit keeps at most this many pages per set (0: all).
+	Limit int
+	Jobs  int
+	// Progress, when set, is called after each page.
+	Progress func(set string, done, total int)
+}
+
+// LoadTraining reads data sets, segments every page with the default
+// ingest and segment options and aligns its blocks with the gold. It
+// returns the usable pages and the number of pages skipped per set.
+func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*TrainPage, map[string]int, error) {
+	if opts.MinQuality == 0 {
+		opts.MinQuality = 0.5
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
+	}
+	c, err := sluice.New(sluice.Options{Filter: sluice.DefaultFilter})
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []*TrainPage
+	skipped := map[string]int{}
+	for _, name := range sets {
+		set, err := dataset.Open(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		var pages []*dataset.Page
+		for p, err := range set.Pages() {
+			if err != nil {
+				skipped[set.Name]++
+				continue
+			}
+			pages = append(pages, p)
+			if opts.Limit > 0 && len(pages) >= opts.Limit {
+				break
+			}
+		}
+		res := make([]*TrainPage, len(pages))
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		work := make(chan int)
+		done := 0
+		for range opts.Jobs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range work {
+					res[i] = prepare(ctx, c, pages[i], set.Kind)
+					if opts.Progress != nil {
+						mu.Lock()
+						done++
+						opts.Progress(set.Name, done, len(pages))
+						mu.Unlock()
+					}
+				}
+			}()
+		}
+		for i := range pages {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
+		for _, tp := range res {
+			if tp == nil || tp.Quality < opts.MinQuality {
+				skipped[set.Name]++
+				continue
+			}
+			out = append(out, tp)
+		}
+	}
+	return out, skipped, ctx.Err()
+}
+
+func prepare(ctx context.Context, c *sluice.Cleaner, p *dataset.Page, kind dataset.Kind) *TrainPage {
+	if strings.TrimSpace(p.Gold.Text) == "" {
+		return nil
+	}
+	seg, err := c.Segment(ctx, sluice.Input{Data: p.HTML, URL: p.URL})
+	if err != nil || len(seg.Page.Blocks) == 0 {
+		return nil
+	}
+	labels, q := label.Align(seg.Page, &p.Gold, kind)
+	return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels}, Quality: q}
+}
+
+// Folds assigns pages to k folds so that pages of one site never fall in
+// two folds (sites from dataset.Page.Site; pages without one are their own
+// group). Groups are dealt largest first to the smallest fold, in an order
+// fixed by a hash of the group name, so folds are balanced and stable.
+func Folds(pages []*TrainPage, k int) []int {
+	groups := map[string][]int{}
+	for i, p := range pages {
+		g := p.Data.Set + "/" + p.Data.Site
+		if p.Data.Site == "" {
+			g = p.Data.Set + "#" + p.Data.ID
+		}
+		groups[g] = append(groups[g], i)
+	}
+	names := make([]string, 0, len(groups))
+	for n := range groups {
+		names = append(names, n)
+	}
+	hash := func(s string) uint64 { h := fnv.New64a(); h.Write([]byte(s)); return h.Sum64() }
+	sort.Slice(names, func(i, j int) bool {
+		a, b := len(groups[names[i]]), len(groups[names[j]])
+		if a != b {
+			return a > b
+		}
+		return hash(names[i]) < hash(names[j])
+	})
+	fold := make([]int, len(pages))
+	sizes := make([]int, k)
+	for _, n := range names {
+		f := 0
+		for j := 1; j < k; j++ {
+			if sizes[j] < sizes[f] {
+				f = j
+			}
+		}
+		for _, i := range groups[n] {
+			fold[i] = f
+		}
+		sizes[f] += len(groups[n])
+	}
+	return fold
+}
+
+// CVResult is the outcome of a cross-validation.
+type CVResult struct {
+	Folds []FoldResult `json:"folds"`
+	// Overall pools the test pages of every fold.
+	Overall FoldResult `json:"overall"`
+}
+
+// FoldResult holds the scores of one fold's test pages (or of all).
+type FoldResult struct {
+	Fold      int           `json:"fold"`
+	Pages     int           `json:"pages"`
+	TrainTime time.Duration `json:"train_time_ns"`
+	// Accuracy is block labelling accuracy over the five labels, Content
+	// over content vs noise, against the aligned gold labels.
+	Accuracy float64 `json:"accuracy"`
+	Content  float64 `json:"content_accuracy"`
+	// Sets holds, per data set, the cleaning scores of the test pages.
+	Sets map[string]*SetScores `json:"sets"`
+
+	confusion score.Confusion
+}
+
+// SetScores are the cleaning scores of one set's test pages.
+type SetScores struct {
+	Metric    string                    `json:"metric"`
+	Main      score.Report              `json:"main"`
+	Labelled  score.Report              `json:"cleaneval_labelled,omitempty"`
+	PageTypes map[string]*score.Summary `json:"-"`
+	main      score.Summary
+	labelled  score.Summary
+}
+
+// CrossValidate trains k labellers, each on all folds but one, and scores
+// each on its held-out fold.
+func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.TrainConfig, threshold float64, logf func(string, ...any)) (*CVResult, error) {
+	if k < 2 {
+		return nil, fmt.Errorf("cross-validation needs at least 2 folds, not %d", k)
+	}
+	if threshold == 0 {
+		threshold = 0.5
+	}
+	fold := Folds(pages, k)
+	res := &CVResult{Overall: FoldResult{Fold: -1, Sets: map[string]*SetScores{}}}
+	for f := range k {
+		var train []label.Example
+		var test []*TrainPage
+		for i, p := range pages {
+			if fold[i] == f {
+				test = append(test, p)
+			} else {
+				train = append(train, p.Example)
+			}
+		}
+		t0 := time.Now()
+		lab, err := label.Train(ctx, train, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f, err)
+		}
+		fr := FoldResult{Fold: f, Pages: len(test), TrainTime: time.Since(t0), Sets: map[string]*SetScores{}}
+		for _, p := range test {
+			scorePage(lab, p, threshold, &fr)
+			scorePage(lab, p, threshold, &res.Overall)
+		}
+		fr.finish()
+		if logf != nil {
+			logf("fold %d: %d test pages, trained in %s, accuracy %.2f, content accuracy %.2f", f, fr.Pages, fr.TrainTime.Round(time.Second), 100*fr.Accuracy, 100*fr.Content)
+		}
+		res.Folds = append(res.Folds, fr)
+		res.Overall.TrainTime += fr.TrainTime
+		res.Overall.Pages += fr.Pages
+	}
+	res.Overall.finish()
+	return res, nil
+}
+
+// scorePage labels a test page and adds its scores to fr.
+func scorePage(lab *label.Labeller, p *TrainPage, threshold float64, fr *FoldResult) {
+	pg := clonePage(p.Example.Page)
+	lab.Label(pg, threshold)
+	pred := make([]page.Label, len(pg.Blocks))
+	for i := range pg.Blocks {
+		pred[i] = pg.Blocks[i].Label
+	}
+	for i, g := range p.Example.Labels {
+		fr.confusion.Add(g, pred[i])
+	}
+	ss := fr.Sets[p.Data.Set]
+	if ss == nil {
+		ss = &SetScores{Metric: Main(p.Kind), PageTypes: map[string]*score.Summary{}}
+		fr.Sets[p.Data.Set] = ss
+	}
+	m, _ := Lookup(ss.Metric)
+	out := OutputOf(pg)
+	c := m.Score(out, &p.Data.Gold)
+	ss.main.Add(c)
+	if pt := p.Data.Gold.PageType; pt != "" {
+		if ss.PageTypes[pt] == nil {
+			ss.PageTypes[pt] = &score.Summary{}
+		}
+		ss.PageTypes[pt].Add(c)
+	}
+	if p.Kind == dataset.CleanEval {
+		ss.labelled.Add(score.CleanEval(out.CleanEval, GoldCleanEval(&p.Data.Gold), score.Labelled))
+	}
+}
+
+func (fr *FoldResult) finish() {
+	fr.Accuracy = fr.confusion.Accuracy()
+	fr.Content = fr.confusion.ContentAccuracy()
+	for _, ss := range fr.Sets {
+		ss.Main = ss.main.Report()
+		if ss.labelled.Pages() > 0 {
+			ss.Labelled = ss.labelled.Report()
+		}
+	}
+}
+
+// Confusion returns the block-label confusion matrix of the fold.
+func (fr *FoldResult) Confusion() *score.Confusion { return &fr.confusion }
+
+// clonePage copies a page's blocks so that labelling does not change the
+// training copy.
+func clonePage(p *page.Page) *page.Page {
+	c := *p
+	c.Blocks = append([]page.Block(nil), p.Blocks...)
+	return &c
+}

@@ -1,0 +1,11 @@
+// Package label is the decide stage's trained block labeller: a linear-chain
+// CRF (package crf) over the blocks of a page, in the manner of Victor
+// (seed, chapters 3 and 4), giving each block a page.Label: other, heading,
+// paragraph, list item or continuation.
+//
+// An Extractor turns a page into one list of CRF attributes per block (the
+// block's markup, text, group, position and document features, and the
+// scores of a few cheap filters), each numeric feature mapped to a finite
+// set of names by a Bucket. Feature groups can be switched off one by one
+// for ablations (see Groups).
+package label

@@ -1,0 +1,714 @@
+package label
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/segment"
+)
+
+func pageOf(t testing.TB, src string) *page.Page {
+	t.Helper()
+	doc, err := ingest.Parse([]byte(src), ingest.DefaultOptions())
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return segment.Segment(doc, segment.DefaultOptions())
+}
+
+func extractor(t testing.TB, cfg FeatureConfig) *Extractor {
+	t.Helper()
+	e, err := NewExtractor(cfg)
+	if err != nil {
+		t.Fatalf("NewExtractor: %v", err)
+	}
+	return e
+}
+
+// blockOf returns the index of the block whose text starts with prefix.
+func blockOf(t *testing.T, p *page.Page, prefix string) int {
+	t.Helper()
+	for i, b := range p.Blocks {
+		if strings.HasPrefix(b.Text, prefix) {
+			return i
+		}
+	}
+	t.Fatalf("no block starts with %q", prefix)
+	return -1
+}
+
+func names(attrs []crf.Attr) []string {
+	s := make([]string, len(attrs))
+	for i, a := range attrs {
+		s[i] = a.Name
+	}
+	return s
+}
+
+func has(attrs []crf.Attr, name string) bool {
+	return slices.ContainsFunc(attrs, func(a crf.Attr) bool { return a.Name == name })
+}
+
+// value returns the name of the attribute with key, or "".
+func value(attrs []crf.Attr, key string) string {
+	for _, a := range attrs {
+		if k, v, ok := strings.Cut(a.Name, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+const navPage = `<html><body>
+<div id="top-nav" class="navigation"><ul>
+<li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/about">About us</a></li>
+</ul></div>
+<div class="article-body">
+<h1>The river report</h1>
+<p>The river rose by two metres overnight. Residents near the old bridge were told to leave their homes before noon.</p>
+<p>Officials said the water should fall again by Friday: the rain has stopped upstream.</p>
+<p>Share this</p>
+</div>
+<div id="comments"><p>Share this</p><p>Great article, thanks!</p><p>» Reply</p></div>
+<div class="footer">© 2024 River Times. All rights reserved. Contact: desk@river-times.example, +44 20 7946 0958, updated 12.03.2024 at 14:30.</div>
+</body></html>`
+
+func TestNavListAndParagraph(t *testing.T) {
+	p := pageOf(t, navPage)
+	e := extractor(t, DefaultFeatureConfig())
+	attrs := e.Attrs(p)
+	if len(attrs) != len(p.Blocks) {
+		t.Fatalf("len(Attrs) = %d, want %d blocks", len(attrs), len(p.Blocks))
+	}
+
+	home := attrs[blockOf(t, p, "Home")]
+	for _, want := range []string{"container=li", "container=a", "container=ul", "container=div",
+		"container=class-list", "inner=a", "link=1", "cls=nav", "cls0=nav", "pos.first", "sent.end=alnum", "sent.begin=upper"} {
+		if !has(home, want) {
+			t.Errorf("nav link lacks %s; has %v", want, names(home))
+		}
+	}
+	if has(home, "container=p") || has(home, "cls=comment") {
+		t.Errorf("nav link has a paragraph or comment attribute: %v", names(home))
+	}
+
+	para := attrs[blockOf(t, p, "The river rose")]
+	for _, want := range []string{"container=p", "inner=p", "sent.end=stop", "sent.begin=upper", "sent.count=2",
+		"link=0", "cls=article", "cls=body", "token.alpha=1", "split.p=1", "dup=0"} {
+		if !has(para, want) {
+			t.Errorf("paragraph lacks %s; has %v", want, names(para))
+		}
+	}
+	colon := attrs[blockOf(t, p, "Officials said")]
+	if !has(colon, "sent.end=stop") || !has(colon, "sent.count=1") {
+		t.Errorf("second paragraph: %v", names(colon))
+	}
+	head := attrs[blockOf(t, p, "The river report")]
+	if !has(head, "container=h1") || !has(head, "container=class-header") || !has(head, "inner=h1") {
+		t.Errorf("heading: %v", names(head))
+	}
+	foot := attrs[len(attrs)-1]
+	for _, want := range []string{"pat=copyright", "pat=rights", "pat=email", "pat=phone", "pat=date", "pat=time", "pos.last", "cls=footer"} {
+		if !has(foot, want) {
+			t.Errorf("footer lacks %s; has %v", want, names(foot))
+		}
+	}
+	// Every attribute is named key=value or is a flag, and names repeat
+	// in no list.
+	for i, list := range attrs {
+		seen := map[string]bool{}
+		for _, a := range list {
+			if seen[a.Name] {
+				t.Errorf("block %d: %s twice", i, a.Name)
+			}
+			seen[a.Name] = true
+			if strings.ContainsAny(a.Name, " \t\n&#,:[]") {
+				t.Errorf("block %d: attribute %q has a character CRF templates cannot select", i, a.Name)
+			}
+		}
+	}
+}
+
+func TestDuplicates(t *testing.T) {
+	p := pageOf(t, navPage)
+	attrs := extractor(t, DefaultFeatureConfig()).Attrs(p)
+	var shares []int
+	for i, b := range p.Blocks {
+		if b.Text == "Share this" {
+			shares = append(shares, i)
+		}
+	}
+	if len(shares) != 2 {
+		t.Fatalf("want two \"Share this\" blocks, got %d", len(shares))
+	}
+	first, second := attrs[shares[0]], attrs[shares[1]]
+	if !has(first, "dup=1") || !has(second, "dup=1") {
+		t.Errorf("duplicate counts: %v / %v", value(first, "dup"), value(second, "dup"))
+	}
+	if !has(first, "dup.first") || has(second, "dup.first") {
+		t.Errorf("dup.first on the first only: %v, %v", has(first, "dup.first"), has(second, "dup.first"))
+	}
+
+	// Case, spaces and punctuation do not matter; symbols-only blocks are
+	// compared as they are.
+	p = pageOf(t, `<body><p>Read more…</p><p>READ MORE</p><p>read  more!</p><p>|</p><p>|</p><p>»</p><p>Other</p></body>`)
+	attrs = extractor(t, FeatureConfig{}).Attrs(p)
+	want := []string{"2", "2", "2", "1", "1", "0", "0"}
+	for i, w := range want {
+		if got := value(attrs[i], "dup"); got != w {
+			t.Errorf("block %d %q: dup=%s, want %s", i, p.Blocks[i].Text, got, w)
+		}
+	}
+}
+
+func TestGroupRatios(t *testing.T) {
+	p := pageOf(t, `<body>
+<div id="a"><p>one two three four five six</p><p>seven eight</p></div>
+<div id="b"><p>alpha beta</p><p><a href="/x">link words here</a></p></div>
+<table><tr><td>cell one text</td><td><a href="/y">menu</a> and more</td></tr></table>
+</body>`)
+	attrs := extractor(t, FeatureConfig{}).Attrs(p)
+	// Non-link words: 8 in #a, 2 in #b, 3 + 2 in the table (in body's
+	// div group): 15 in all.
+	var total float64
+	groups := map[int32]float64{}
+	for i, b := range p.Blocks {
+		r := value(attrs[i], "div.ratio")
+		if r == "" {
+			t.Fatalf("block %d has no div.ratio: %v", i, names(attrs[i]))
+		}
+		var v float64
+		fmt.Sscan(r, &v)
+		groups[b.DivGroup] = v
+	}
+	for _, v := range groups {
+		total += v
+	}
+	// Bucketed ratios are lower bounds, so they sum to at most 1.
+	if total > 1 || total < 0.7 {
+		t.Errorf("div ratios of the groups sum to %v", total)
+	}
+	// The exact shares, before bucketing.
+	e := extractor(t, FeatureConfig{Off: map[Group]bool{GroupRatio: false}})
+	s := new(scratch)
+	s.stats = make([]blockStats, len(p.Blocks))
+	var nl float64
+	for i, b := range p.Blocks {
+		scanText(b.Text, &s.stats[i], nil)
+		s.stats[i].nonLink = float64(b.Words) * float64(b.Chars-b.LinkChars) / float64(b.Chars)
+		nl += s.stats[i].nonLink
+	}
+	g := s.groupRatios(p, nl)
+	var sum, tdSum float64
+	for k := 0; k < len(s.groups); k += 2 {
+		sum += s.groups[k].nonLink / nl
+		tdSum += s.groups[k+1].nonLink / nl
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("exact div ratios sum to %v, want 1", sum)
+	}
+	if math.Abs(tdSum-5.0/15) > 0.02 {
+		t.Errorf("td ratios sum to %v, want the table's share 1/3", tdSum)
+	}
+	if math.Abs(g.maxDiv-8.0/15) > 0.01 {
+		t.Errorf("max div ratio = %v, want 8/15", g.maxDiv)
+	}
+	s.resetGroups(p)
+	for i, v := range s.slot {
+		if v != -1 {
+			t.Fatalf("slot %d = %d after reset", i, v)
+		}
+	}
+	_ = e
+
+	first := attrs[0]
+	if !has(first, "div.rel=1") || !has(first, "div.max=0.5") || !has(first, "div.link=0") {
+		t.Errorf("largest group: %v", names(first))
+	}
+	link := attrs[blockOf(t, p, "link words")]
+	if value(link, "div.link") != "0.5" { // 13 link characters of 22
+		t.Errorf("div.link of #b = %s, want 0.5", value(link, "div.link"))
+	}
+	cell := attrs[blockOf(t, p, "cell one")]
+	if value(cell, "td.ratio") == "" || value(cell, "td.max") == "" || !has(cell, "container=td") {
+		t.Errorf("table cell: %v", names(cell))
+	}
+	if value(first, "td.ratio") != "" || value(first, "td.max") == "" {
+		t.Errorf("block outside tables: %v", names(first))
+	}
+}
+
+// keyGroup says which group owns an attribute, from its name.
+func keyGroup(e *Extractor, name string) Group {
+	key, _, _ := strings.Cut(name, "=")
+	for _, g := range Groups() {
+		if slices.Contains(e.Keys(g), key) {
+			return g
+		}
+	}
+	return ""
+}
+
+func TestGroupsOff(t *testing.T) {
+	p := pageOf(t, navPage)
+	all := extractor(t, DefaultFeatureConfig())
+	full := all.Attrs(p)
+	for i, list := range full {
+		for _, a := range list {
+			if keyGroup(all, a.Name) == "" {
+				t.Errorf("block %d: attribute %s is in no group's Keys", i, a.Name)
+			}
+		}
+	}
+	for _, g := range Groups() {
+		cfg := DefaultFeatureConfig()
+		cfg.Off[g] = true
+		e := extractor(t, cfg)
+		if e.Keys(g) != nil {
+			t.Errorf("Keys(%s) of a group switched off = %v", g, e.Keys(g))
+		}
+		got := e.Attrs(p)
+		if len(got) != len(p.Blocks) {
+			t.Fatalf("%s off: %d lists for %d blocks", g, len(got), len(p.Blocks))
+		}
+		removed := 0
+		for i := range full {
+			var want []crf.Attr
+			for _, a := range full[i] {
+				if keyGroup(all, a.Name) != g {
+					want = append(want, a)
+				}
+			}
+			removed += len(full[i]) - len(want)
+			if !slices.Equal(got[i], want) {
+				t.Errorf("%s off, block %d:\n got %v\nwant %v", g, i, names(got[i]), names(want))
+			}
+		}
+		if removed == 0 {
+			t.Errorf("switching %s off removed nothing", g)
+		}
+	}
+}
+
+func TestDeterministicAndConcurrent(t *testing.T) {
+	p := pageOf(t, syntheticPage(rand.New(rand.NewPCG(1, 2)), 300))
+	e := extractor(t, DefaultFeatureConfig())
+	want := e.Attrs(p)
+	if len(want) != len(p.Blocks) {
+		t.Fatalf("len(Attrs) = %d, want %d", len(want), len(p.Blocks))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				got := e.Attrs(p)
+				for i := range want {
+					if !slices.Equal(got[i], want[i]) {
+						errs <- fmt.Sprintf("block %d: %v != %v", i, names(got[i]), names(want[i]))
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// Another page in between leaves no trace.
+	e.Attrs(pageOf(t, navPage))
+	again := e.Attrs(p)
+	for i := range want {
+		if !slices.Equal(again[i], want[i]) {
+			t.Fatalf("block %d differs after another page", i)
+		}
+	}
+}
+
+func TestEmptyPage(t *testing.T) {
+	e := extractor(t, DefaultFeatureConfig())
+	if got := e.Attrs(&page.Page{}); len(got) != 0 {
+		t.Errorf("Attrs of an empty page = %v", got)
+	}
+	p := &page.Page{Blocks: []page.Block{{Text: "", Node: -1, DivGroup: -1, TdGroup: -1}, {Text: "x", Node: 7, DivGroup: 99, TdGroup: -5}}}
+	if got := e.Attrs(p); len(got) != 2 {
+		t.Errorf("Attrs of a page without nodes: %d lists", len(got))
+	}
+}
+
+func TestNewExtractorErrors(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  FeatureConfig
+		want string
+	}{
+		{FeatureConfig{Off: map[Group]bool{"colour": true}}, `unknown feature group "colour"`},
+		{FeatureConfig{Buckets: map[string][]float64{"wordz": {0}}}, `unknown bucket key "wordz"`},
+		{FeatureConfig{Buckets: map[string][]float64{"words": {0, 2, 1}}}, "increasing"},
+		{FeatureConfig{Buckets: map[string][]float64{"words": {}}}, "no bounds"},
+		{FeatureConfig{Buckets: map[string][]float64{"f.ccb": {0}}}, "names no configured filter"},
+		{FeatureConfig{Filters: []string{"nosuch"}}, "nosuch"},
+		{FeatureConfig{Filters: []string{"lqf", "lqf"}}, "same filter"},
+	} {
+		_, err := NewExtractor(tc.cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewExtractor(%+v) = %v, want an error with %q", tc.cfg, err, tc.want)
+		}
+	}
+}
+
+func TestFilterFeatures(t *testing.T) {
+	p := pageOf(t, navPage)
+	cfg := FeatureConfig{Filters: []string{"lqf", "union(dsc,bte)"}, Buckets: map[string][]float64{"f.lqf": {0, 0.5}}}
+	e := extractor(t, cfg)
+	if got := e.Keys(FilterScore); !slices.Equal(got, []string{"f.lqf", "f.union(dsc_bte)"}) {
+		t.Errorf("filter keys = %v", got)
+	}
+	attrs := e.Attrs(p)
+	for i, list := range attrs {
+		v := value(list, "f.lqf")
+		if v != "0" && v != "0.5" {
+			t.Errorf("block %d: f.lqf=%q, want one of the configured buckets", i, v)
+		}
+		if value(list, "f.union(dsc_bte)") == "" {
+			t.Errorf("block %d lacks the union filter", i)
+		}
+	}
+	home := attrs[blockOf(t, p, "Home")]
+	if !has(home, "f.lqf=0") {
+		t.Errorf("lqf keeps the nav link: %v", names(home))
+	}
+}
+
+func TestScanText(t *testing.T) {
+	for _, tc := range []struct {
+		text                  string
+		sents                 int32
+		begin, end            uint8
+		alpha, num, tokOther  int32
+		tokAlpha, tokNum, mix int32
+	}{
+		{"Hello world. Bye", 2, beginUpper, endAlnum, 13, 0, 0, 3, 0, 0},
+		{"the price is 3.50 dollars!", 1, beginLower, endStop, 17, 3, 0, 4, 1, 0},
+		{"“Quoted.”", 1, beginUpper, endStop, 6, 0, 0, 1, 0, 0},
+		{"Contact:", 1, beginUpper, endColon, 7, 0, 0, 1, 0, 0},
+		{"read more...", 1, beginLower, endEllipsis, 8, 0, 0, 2, 0, 0},
+		{"你好。再见。", 2, beginLetter, endStop, 4, 0, 0, 1, 0, 0},
+		{"| » 42 a1", 1, beginOther, endAlnum, 1, 3, 2, 0, 1, 1},
+		{"", 0, beginOther, endOther, 0, 0, 0, 0, 0, 0},
+	} {
+		var st blockStats
+		scanText(tc.text, &st, nil)
+		if st.sents != tc.sents || st.begin != tc.begin || st.end != tc.end || st.alpha != tc.alpha || st.num != tc.num ||
+			st.tokOther != tc.tokOther || st.tokAlpha != tc.tokAlpha || st.tokNum != tc.tokNum || st.tokMix != tc.mix {
+			t.Errorf("%q: sents %d begin %s end %s alpha %d num %d tokens alpha/num/mix/other %d/%d/%d/%d",
+				tc.text, st.sents, beginNames[st.begin], endNames[st.end], st.alpha, st.num,
+				st.tokAlpha, st.tokNum, st.tokMix, st.tokOther)
+		}
+	}
+}
+
+func TestPatterns(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"See https://example.org/a for details", []string{"pat=url"}},
+		{"www.Example.com", []string{"pat=url"}},
+		{"Write to jane.doe@example.co.uk.", []string{"pat=email"}},
+		{"@home with friends", nil},
+		{"Posted 2024-03-12 09:15", []string{"pat=date", "pat=time"}},
+		{"12.3.2024", []string{"pat=date"}},
+		{"3/12/24", []string{"pat=date"}},
+		{"März 12, 2024", []string{"pat=date"}},
+		{"2024年3月12日", []string{"pat=date"}},
+		{"Version 1.2.3 released", nil},
+		{"Call +49 30 1234567 now", []string{"pat=phone"}},
+		{"(555) 123-4567", []string{"pat=phone"}},
+		{"Population 1.234.567", nil},
+		{"pi is 3.14159265", nil},
+		{"Copyright 1999 ACME", []string{"pat=copyright"}},
+		{"© ACME. Tous droits réservés.", []string{"pat=copyright", "pat=rights"}},
+		{"Alle Rechte vorbehalten", []string{"pat=rights"}},
+		{"We reserve a table", nil},
+		{"版权所有", []string{"pat=rights"}},
+		{"It was 10 to 12 when we left", nil},
+	} {
+		var st blockStats
+		scanText(tc.text, &st, nil)
+		set := patterns(tc.text, &st, int32(len(strings.Fields(tc.text))))
+		var got []string
+		for k, n := range patternNames {
+			if set&(1<<k) != 0 {
+				got = append(got, n)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestBullet(t *testing.T) {
+	for text, want := range map[string]int{
+		"• item": bulletDot, "·Item": bulletDot, "- item": bulletDash, "-5 degrees": noBullet,
+		"* star": bulletStar, "» more": bulletArrow, "> quote": bulletArrow, "1. First": bulletNum,
+		"12) twelve": bulletNum, "(3) three": bulletNum, "2024. A year": noBullet, "3.4 Feature extraction": bulletSection,
+		"1.2.3. Deep": bulletSection, "a) first": bulletAlpha, "(b) second": bulletAlpha, "iv. fourth": bulletRoman,
+		"IV) fourth": bulletRoman, "Inc.": noBullet, "etc. and": noBullet, "3.5 million": bulletSection,
+		"Hello": noBullet, "": noBullet, "1.5": noBullet,
+	} {
+		if got := bullet(text); got != want {
+			t.Errorf("bullet(%q) = %s, want %s", text, bulletNames[got], bulletNames[want])
+		}
+	}
+}
+
+func TestCues(t *testing.T) {
+	cue := func(v string) []string {
+		var s []string
+		m := cues(v)
+		for i := range cueTable {
+			if m&(1<<i) != 0 {
+				s = append(s, cueTable[i].cue)
+			}
+		}
+		return s
+	}
+	for v, want := range map[string][]string{
+		"mainContent":          {"content", "main"},
+		"site-navigation nav2": {"nav"},
+		"post_body entry":      {"post", "entry", "body"},
+		"commentlist":          {"comment"},
+		"col-md-8 row":         nil,
+		"ad-slot":              {"ad"},
+		"ADVERT":               {"ad"},
+		"footnote":             nil,
+		"breadcrumbs":          {"breadcrumb"},
+	} {
+		got := cue(v)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("cues(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// syntheticPage writes a news-like page with about blocks text blocks:
+// navigation, an article, a sidebar of related links, comments, a footer.
+func syntheticPage(rng *rand.Rand, blocks int) string {
+	words := strings.Fields("the river report officials said water would fall again by friday residents bridge " +
+		"council meeting budget school road project city museum opening week summer festival music night " +
+		"market prices rose sharply after rain storm weather station report north south east west")
+	sentence := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			w := words[rng.IntN(len(words))]
+			if i == 0 {
+				w = strings.ToUpper(w[:1]) + w[1:]
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(w)
+		}
+		b.WriteString(".")
+		return b.String()
+	}
+	var b strings.Builder
+	n := 0
+	b.WriteString(`<!DOCTYPE html><html><head><title>Synthetic</title></head><body><div id="page">`)
+	b.WriteString(`<header class="site-header"><div class="logo"><a href="/">River Times</a></div><nav class="main-nav"><ul>`)
+	for i := range blocks / 10 {
+		fmt.Fprintf(&b, `<li class="menu-item"><a href="/s/%d">Section %d</a></li>`, i, i)
+		n++
+	}
+	b.WriteString(`</ul></nav></header><main><article class="post"><h1 class="entry-title">` + sentence(6) + `</h1>`)
+	b.WriteString(`<div class="byline">By Jane Doe, 12 March 2024, 14:30</div><div class="entry-content">`)
+	n += 2
+	for n < blocks*6/10 {
+		switch rng.IntN(8) {
+		case 0:
+			fmt.Fprintf(&b, "<h2>%s</h2>", sentence(4))
+		case 1:
+			b.WriteString("<ul>")
+			for range 3 {
+				fmt.Fprintf(&b, "<li>%s</li>", sentence(5))
+				n++
+			}
+			b.WriteString("</ul>")
+		case 2:
+			fmt.Fprintf(&b, "<p>%s<br>%s</p>", sentence(8), sentence(12))
+			n++
+		default:
+			fmt.Fprintf(&b, "<p>%s %s <a href=\"/x\">%s</a> %s</p>", sentence(15), sentence(20), sentence(3), sentence(10))
+		}
+		n++
+	}
+	b.WriteString(`</div><div class="share-buttons"><a href="#">Share</a> | <a href="#">Tweet</a></div></article>`)
+	b.WriteString(`<aside class="sidebar"><div class="widget related"><h3>Related</h3><ul>`)
+	for n < blocks*75/100 {
+		fmt.Fprintf(&b, `<li><a href="/r/%d">%s</a> <span class="date">2024-03-%02d</span></li>`, n, sentence(6), 1+n%28)
+		n += 2
+	}
+	b.WriteString(`</ul></div></aside><section id="comments" class="comments"><ol>`)
+	for n < blocks*95/100 {
+		fmt.Fprintf(&b, `<li class="comment"><div class="comment-author">user%d</div><div class="comment-meta">12.03.2024 at 10:%02d</div><p>%s</p><a href="#">Reply</a></li>`,
+			n, n%60, sentence(12))
+		n += 4
+	}
+	b.WriteString(`</ol></section></main><footer class="site-footer"><table><tr>`)
+	for n < blocks {
+		fmt.Fprintf(&b, `<td><a href="/f/%d">Footer link %d</a></td>`, n, n)
+		n++
+	}
+	b.WriteString(`</tr></table><p>© 2024 River Times. All rights reserved. Call +44 20 7946 0958.</p></footer></div></body></html>`)
+	return b.String()
+}
+
+func BenchmarkAttrs(b *testing.B) {
+	p := pageOf(b, syntheticPage(rand.New(rand.NewPCG(1, 2)), 300))
+	for _, bc := range []struct {
+		name string
+		cfg  func() FeatureConfig
+	}{
+		{"default", DefaultFeatureConfig},
+		{"nofilters", func() FeatureConfig { c := DefaultFeatureConfig(); c.Filters = nil; return c }},
+		{"filtersonly", func() FeatureConfig {
+			c := DefaultFeatureConfig()
+			for _, g := range Groups() {
+				c.Off[g] = g != FilterScore
+			}
+			return c
+		}},
+		{"ccb", func() FeatureConfig { c := DefaultFeatureConfig(); c.Filters = append(c.Filters, "ccb"); return c }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			e := extractor(b, bc.cfg())
+			attrs := 0
+			for _, l := range e.Attrs(p) {
+				attrs += len(l)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				e.Attrs(p)
+			}
+			b.ReportMetric(float64(len(p.Blocks)), "blocks")
+			b.ReportMetric(float64(attrs)/float64(len(p.Blocks)), "attrs/block")
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}
+
+// sharedPages reads up to n pages of each shared data set that has plain
+// HTML files, for a benchmark on real pages; nil when the data is absent.
+func sharedPages(b *testing.B, n int) []*page.Page {
+	var pages []*page.Page
+	for _, dir := range []string{"../../shared/data/cleaneval-dev/html", "../../shared/data/l3s-gn1/original"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
+		slices.Sort(files)
+		for _, f := range files[:min(n, len(files))] {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pages = append(pages, pageOf(b, string(src)))
+		}
+	}
+	return pages
+}
+
+// BenchmarkAttrsShared measures Attrs on real pages of the shared data
+// (skipped without it); ns/op is per page.
+func BenchmarkAttrsShared(b *testing.B) {
+	pages := sharedPages(b, 100)
+	if len(pages) == 0 {
+		b.Skip("no shared data")
+	}
+	blocks := 0
+	for _, p := range pages {
+		blocks += len(p.Blocks)
+	}
+	e := extractor(b, DefaultFeatureConfig())
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		e.Attrs(pages[i%len(pages)])
+		i++
+	}
+	b.ReportMetric(float64(blocks)/float64(len(pages)), "blocks/page")
+}
+
+func TestConfigJSONRoundTrip(t *testing.T) {
+	cfg := DefaultFeatureConfig()
+	cfg.Off[Pattern] = true
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back FeatureConfig
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	p := pageOf(t, navPage)
+	want := extractor(t, cfg).Attrs(p)
+	got := extractor(t, back).Attrs(p)
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Fatalf("block %d: %v after a JSON round trip, want %v", i, names(got[i]), names(want[i]))
+		}
+	}
+}
+
+func TestMalformedPage(t *testing.T) {
+	// A node table that is not a tree in pre-order must not hang or panic.
+	p := &page.Page{
+		Nodes:  []page.Node{{Tag: "body", Parent: 1, Class: "main"}, {Tag: "div", Atom: atom.Div, Parent: 0, Class: "nav"}},
+		Blocks: []page.Block{{Text: "Home", Node: 1, DivGroup: 1, TdGroup: -1, Words: 1, Chars: 4}, {Text: "x", Node: 0, DivGroup: 0, TdGroup: 0, Words: 1, Chars: 1}},
+	}
+	attrs := extractor(t, DefaultFeatureConfig()).Attrs(p)
+	if len(attrs) != 2 || !has(attrs[0], "container=div") {
+		t.Errorf("attrs = %v", attrs)
+	}
+}
+
+func FuzzScanText(f *testing.F) {
+	for _, s := range []string{"Hello world. Bye", "你好。再见。", "© 2024 ACME, +1 (555) 123-4567", "1.2.3. x", "a@b.", "\t\tcode();", "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var st blockStats
+		scanText(s, &st, nil)
+		if int(st.runes) != utf8.RuneCountInString(s) {
+			t.Errorf("%q: %d runes, want %d", s, st.runes, utf8.RuneCountInString(s))
+		}
+		if st.alpha+st.num+st.punct+st.white+st.other != st.runes || st.tokAlpha+st.tokNum+st.tokMix+st.tokOther != st.tokens {
+			t.Errorf("%q: counts do not add up: %+v", s, st)
+		}
+		if st.tokens > int32(len(strings.Fields(s)))+int32(strings.Count(s, "\t")) || st.sents > st.runes {
+			t.Errorf("%q: %d tokens, %d sentences", s, st.tokens, st.sents)
+		}
+		patterns(s, &st, int32(len(strings.Fields(s))))
+		bullet(s)
+		cues(s)
+	})
+}

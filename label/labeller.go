@@ -1,0 +1,146 @@
+package label
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/page"
+)
+
+// Labeller is a trained block labeller: a linear-chain CRF over the block
+// features of Extractor. It is safe for concurrent use.
+type Labeller struct {
+	crf    *crf.Model
+	ext    *Extractor
+	cfg    FeatureConfig
+	labels []page.Label // CRF label index → page label
+	other  int          // CRF index of page.Other, -1 if absent
+}
+
+// Labels are the CRF label names, in the order of Victor's five.
+var Labels = []string{"other", "heading", "paragraph", "list", "continuation"}
+
+// NewLabeller wraps a trained CRF and the feature configuration it was
+// trained with.
+func NewLabeller(m *crf.Model, cfg FeatureConfig) (*Labeller, error) {
+	ext, err := NewExtractor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	l := &Labeller{crf: m, ext: ext, cfg: cfg, other: -1}
+	for i, name := range m.Labels() {
+		lab, ok := page.ParseLabel(name)
+		if !ok {
+			return nil, fmt.Errorf("label: model label %q is not one of %v", name, Labels)
+		}
+		if lab == page.Other {
+			l.other = i
+		}
+		l.labels = append(l.labels, lab)
+	}
+	if l.other < 0 {
+		return nil, errors.New("label: model has no \"other\" label")
+	}
+	return l, nil
+}
+
+// Features returns the feature configuration of the model.
+func (l *Labeller) Features() FeatureConfig { return l.cfg }
+
+// CRF returns the underlying model.
+func (l *Labeller) CRF() *crf.Model { return l.crf }
+
+// Label sets every block's Score to the model's probability that it is
+// content (one minus the marginal of "other") and its Label: blocks scoring
+// below threshold are Other; the others get the most probable of the
+// content labels (heading, paragraph, list item, continuation). With
+// threshold 0.5 this is close to the Viterbi path; a higher threshold trades
+// recall for precision.
+func (l *Labeller) Label(p *page.Page, threshold float64) {
+	if len(p.Blocks) == 0 {
+		return
+	}
+	attrs := l.ext.Attrs(p)
+	marg := l.crf.Marginals(attrs)
+	prevKept := false
+	for i := range p.Blocks {
+		m := marg[i]
+		b := &p.Blocks[i]
+		b.Score = 1 - m[l.other]
+		if b.Score < threshold {
+			b.Label = page.Other
+			prevKept = false
+			continue
+		}
+		best, bp := page.Paragraph, -1.0
+		for k, v := range m {
+			if k != l.other && v > bp {
+				best, bp = l.labels[k], v
+			}
+		}
+		if best == page.Continuation && !prevKept {
+			best = page.Paragraph
+		}
+		b.Label = best
+		prevKept = true
+	}
+}
+
+// modelMagic starts a sluice model file: the feature configuration (JSON)
+// then the CRF model.
+const modelMagic = "SLUICEM1"
+
+// MarshalBinary encodes the labeller as a model file.
+func (l *Labeller) MarshalBinary() ([]byte, error) {
+	cfg, err := json.Marshal(l.cfg)
+	if err != nil {
+		return nil, err
+	}
+	m, err := l.crf.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.WriteString(modelMagic)
+	binary.Write(&buf, binary.LittleEndian, uint32(len(cfg)))
+	buf.Write(cfg)
+	buf.Write(m)
+	return buf.Bytes(), nil
+}
+
+// Save writes the model file to w.
+func (l *Labeller) Save(w io.Writer) error {
+	data, err := l.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+// Load reads a model file written by Save.
+func Load(data []byte) (*Labeller, error) {
+	if len(data) < len(modelMagic)+4 || string(data[:len(modelMagic)]) != modelMagic {
+		return nil, errors.New("label: not a sluice model file (it should start with " + modelMagic + "; train one with sluice train)")
+	}
+	data = data[len(modelMagic):]
+	n := binary.LittleEndian.Uint32(data)
+	data = data[4:]
+	if uint64(n) > uint64(len(data)) {
+		return nil, errors.New("label: model file truncated in its feature configuration")
+	}
+	var cfg FeatureConfig
+	if err := json.Unmarshal(data[:n], &cfg); err != nil {
+		return nil, fmt.Errorf("label: model feature configuration: %w", err)
+	}
+	m, err := crf.Unmarshal(data[n:])
+	if err != nil {
+		return nil, err
+	}
+	return NewLabeller(m, cfg)
+}

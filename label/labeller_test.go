@@ -1,0 +1,103 @@
+package label
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/segment"
+)
+
+// trainPage builds a page whose nav links are Other and whose article
+// blocks are content, labelled from the markup.
+func trainPage(t *testing.T, n int) Example {
+	t.Helper()
+	var sb strings.Builder
+	sb.WriteString(`<body><ul class="nav">`)
+	for i := range 5 {
+		sb.WriteString(`<li><a href="/x">Menu item ` + strings.Repeat("x", i+n%3) + `</a></li>`)
+	}
+	sb.WriteString(`</ul><div class="article"><h1>Heading number ` + strings.Repeat("y", n%4+1) + `</h1>`)
+	for i := range 3 {
+		sb.WriteString(`<p>This is a paragraph of the article with enough words to look like text, number ` + strings.Repeat("z", i+1) + `.</p>`)
+	}
+	sb.WriteString(`</div><div class="footer"><a href="/t">Terms</a> | <a href="/p">Privacy</a></div></body>`)
+	doc, err := ingest.Parse([]byte(sb.String()), ingest.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := segment.Segment(doc, segment.DefaultOptions())
+	labels := make([]page.Label, len(p.Blocks))
+	for i, b := range p.Blocks {
+		switch {
+		case strings.HasPrefix(b.Text, "Heading"):
+			labels[i] = page.Heading
+		case strings.HasPrefix(b.Text, "This is"):
+			labels[i] = page.Paragraph
+		default:
+			labels[i] = page.Other
+		}
+	}
+	return Example{Page: p, Labels: labels}
+}
+
+func TestTrainLabelSaveLoad(t *testing.T) {
+	var ex []Example
+	for n := range 12 {
+		ex = append(ex, trainPage(t, n))
+	}
+	lab, err := Train(context.Background(), ex, TrainConfig{MaxIterations: 60, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := lab.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := trainPage(t, 99)
+	for _, l := range []*Labeller{lab, loaded} {
+		p := test.Page
+		l.Label(p, 0.5)
+		for i, b := range p.Blocks {
+			if b.Label != test.Labels[i] {
+				t.Errorf("block %q: label %v, want %v (score %.2f)", b.Text, b.Label, test.Labels[i], b.Score)
+			}
+			if b.Score < 0 || b.Score > 1 {
+				t.Errorf("score %v outside [0,1]", b.Score)
+			}
+		}
+	}
+	// A higher threshold never keeps more.
+	p := trainPage(t, 7).Page
+	lab.Label(p, 0.5)
+	kept := 0
+	for _, b := range p.Blocks {
+		if b.Label != page.Other {
+			kept++
+		}
+	}
+	lab.Label(p, 0.99)
+	for _, b := range p.Blocks {
+		if b.Label != page.Other {
+			kept--
+		}
+	}
+	if kept < 0 {
+		t.Errorf("a higher threshold kept more blocks")
+	}
+}
+
+func TestLoadRejectsOtherFiles(t *testing.T) {
+	for _, data := range [][]byte{nil, []byte("SLUICEM1"), []byte("not a model at all"), []byte("SLUICEM1\xff\xff\xff\x7f{}")} {
+		if _, err := Load(data); err == nil {
+			t.Errorf("Load(%q) succeeded", data)
+		}
+	}
+}
