@@ -1,0 +1,206 @@
+package warc
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Record types of the WARC specification (the values of WARC-Type).
+const (
+	TypeWarcinfo     = "warcinfo"
+	TypeResponse     = "response"
+	TypeResource     = "resource"
+	TypeRequest      = "request"
+	TypeMetadata     = "metadata"
+	TypeRevisit      = "revisit"
+	TypeConversion   = "conversion"
+	TypeContinuation = "continuation"
+)
+
+// Names of the WARC header fields this package reads or writes.
+const (
+	FieldType          = "WARC-Type"
+	FieldRecordID      = "WARC-Record-ID"
+	FieldDate          = "WARC-Date"
+	FieldContentLength = "Content-Length"
+	FieldContentType   = "Content-Type"
+	FieldTargetURI     = "WARC-Target-URI"
+	FieldIPAddress     = "WARC-IP-Address"
+	FieldRefersTo      = "WARC-Refers-To"
+	FieldBlockDigest   = "WARC-Block-Digest"
+	FieldPayloadDigest = "WARC-Payload-Digest"
+	FieldWarcinfoID    = "WARC-Warcinfo-ID"
+	FieldFilename      = "WARC-Filename"
+	FieldTruncated     = "WARC-Truncated"
+)
+
+// Record is one record of a WARC or ARC file.
+//
+// Content holds the record block in memory (for a response record: the HTTP
+// status line, headers and body as the crawler received them). It is a
+// []byte and not an io.Reader by measurement: on a 50 MB crawl compressed
+// record by record (BenchmarkReadWARC against BenchmarkReadWARCHeadersOnly,
+// which skips the blocks) keeping every block costs about 6% of the read
+// time, gzip decoding being the rest; and the consumers of this package
+// (HTTP parsing, HTML cleaning) need the whole block in memory anyway. In
+// exchange a record stays valid after the iteration moves on and can be
+// handed to another goroutine. Memory stays bounded by
+// Options.MaxRecordBytes; Options.HeadersOnly skips the blocks.
+type Record struct {
+	// Type is the WARC-Type: response, request, resource, metadata,
+	// warcinfo, conversion, revisit, continuation or a later type. ARC
+	// records are "response", except the ARC file header (filedesc://),
+	// which is "warcinfo".
+	Type string
+	// Header holds the named fields in file order. For ARC records it holds
+	// fields synthesised from the URL record line: WARC-Type,
+	// WARC-Target-URI, WARC-Date, WARC-IP-Address, Content-Type and
+	// Content-Length.
+	Header Header
+	// Version is the version line of a WARC record ("WARC/1.0",
+	// "WARC/1.1") or "ARC/1" or "ARC/2" for ARC records. The Writer writes
+	// "WARC/1.0" when it is set to that, "WARC/1.1" otherwise.
+	Version string
+	// TargetURI is the WARC-Target-URI without enclosing angle brackets.
+	TargetURI string
+	// Date is the WARC-Date (or the ARC archive date); zero if absent or
+	// unparseable.
+	Date time.Time
+	// Offset is the byte offset of the record in the file: of its first byte
+	// in a plain file, of its gzip member in a file compressed record by
+	// record. Length is the number of bytes the record occupies there,
+	// trailing CRLF CRLF (or ARC newline) included; for a gzip member, its
+	// compressed length.
+	//
+	// When several records share one gzip member (a file compressed as one
+	// gzip stream), a record has no offset in the file of its own: Shared is
+	// then set and Offset and Length count decompressed bytes from the start
+	// of the member, which begins at MemberOffset in the file.
+	//
+	// MemberOffset is the file offset of the gzip member that holds the
+	// record (equal to Offset when the member holds this record only), or -1
+	// in a plain file.
+	Offset, Length int64
+	Shared         bool
+	MemberOffset   int64
+	// Content is the record block, or its first Options.MaxRecordBytes bytes
+	// when Truncated is set (the rest was skipped). It is nil when
+	// Options.HeadersOnly is set.
+	Content []byte
+	// Truncated reports that the block was longer than
+	// Options.MaxRecordBytes and Content holds its start only. (A record
+	// that the crawler itself truncated says so in its WARC-Truncated field.)
+	Truncated bool
+}
+
+// ID returns the record's WARC-Record-ID, such as
+// "<urn:uuid:0f1e2d3c-...>", or "" if it has none (ARC records have none).
+// It is the value a conversion or revisit record names in WARC-Refers-To.
+func (r *Record) ID() string { return r.Header.Get(FieldRecordID) }
+
+// RecordID returns the WARC-Record-ID of rec (see Record.ID); "" for nil.
+func RecordID(rec *Record) string {
+	if rec == nil {
+		return ""
+	}
+	return rec.ID()
+}
+
+// ContentType returns the record's Content-Type field (of the block: for an
+// HTTP response record "application/http; msgtype=response").
+func (r *Record) ContentType() string { return r.Header.Get(FieldContentType) }
+
+// IsRevisit reports whether the record is a revisit record: it stands for an
+// earlier capture (named by WARC-Refers-To) and carries no payload of its own.
+func (r *Record) IsRevisit() bool { return strings.EqualFold(r.Type, TypeRevisit) }
+
+// Options configures a Reader. The zero value gives the documented defaults.
+type Options struct {
+	// MaxRecordBytes caps the bytes of a record block held in
+	// Record.Content; a longer block is read up to the cap, marked
+	// Truncated, and the rest is skipped. Default (0): 64 MiB.
+	MaxRecordBytes int64
+	// MaxHeaderBytes caps the size of a WARC record header (or of an ARC
+	// URL line); a longer one is reported as damage. Default (0): 1 MiB.
+	MaxHeaderBytes int
+	// ResyncWindow is how many bytes from the start of the current record
+	// (and of the current gzip member) the reader keeps so that, after
+	// damage, it can rescan them for the next record. If the input is an
+	// io.Seeker the reader seeks back instead when the bytes are no longer
+	// kept; otherwise records that started inside a damaged region longer
+	// than the window are lost (the damage is still reported). Default (0):
+	// 8 MiB; at least 256 KiB.
+	ResyncWindow int
+	// HeadersOnly leaves Content nil: blocks are checked for length and
+	// skipped without being kept (for indexing).
+	HeadersOnly bool
+	// VerifyDigests checks a sha1 WARC-Block-Digest against the block; a
+	// record whose block does not match is reported as a *RecordError
+	// instead of being returned. Blocks longer than MaxRecordBytes are
+	// still checked over their whole length.
+	VerifyDigests bool
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxRecordBytes = 64 << 20
+	DefaultMaxHeaderBytes = 1 << 20
+	DefaultResyncWindow   = 8 << 20
+	minResyncWindow       = 256 << 10
+)
+
+func (o Options) withDefaults() Options {
+	if o.MaxRecordBytes <= 0 {
+		o.MaxRecordBytes = DefaultMaxRecordBytes
+	}
+	if o.MaxHeaderBytes <= 0 {
+		o.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	if o.ResyncWindow <= 0 {
+		o.ResyncWindow = DefaultResyncWindow
+	}
+	o.ResyncWindow = max(o.ResyncWindow, minResyncWindow)
+	return o
+}
+
+// ErrNotArchive is wrapped by the error a Reader yields (as its only item)
+// for input that is neither a WARC nor an ARC file; the message says what the
+// input looks like.
+var ErrNotArchive = errors.New("not a WARC or ARC archive")
+
+// RecordError reports a damaged record, or damaged bytes between records.
+// The reader yields it and goes on with the next record it can find.
+type RecordError struct {
+	// Offset is the file offset of the damaged record, of the gzip member
+	// that holds it, or of the unreadable bytes.
+	Offset int64
+	// InMember is, for damage found inside a gzip member after its first
+	// record, the decompressed offset of the damaged record within the
+	// member; -1 otherwise.
+	InMember int64
+	// Reason says what is wrong, in words.
+	Reason string
+	// Err is the underlying error, if any (such as a gzip or flate error).
+	Err error
+}
+
+// Error says where the damage is and what it is.
+func (e *RecordError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "warc: offset %d", e.Offset)
+	if e.InMember >= 0 {
+		fmt.Fprintf(&b, " (decompressed offset %d in the gzip member)", e.InMember)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Reason)
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *RecordError) Unwrap() error { return e.Err }
