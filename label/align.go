@@ -29,9 +29,8 @@ import (
 //     the run nearest the neighbouring match (a headline repeated in a
 //     teaser and above the article goes with the article); gaps between two
 //     matches of at most dpCells token pairs are solved exactly with a
-//     longest-common-subsequence table. There is no "popular token" rule:
-//     on a short gold it hides long runs of common words behind short runs
-//     of rare ones.
+//     longest-common-subsequence table. Words frequent on both sides of a
+//     long page do not start runs (difflib's "popular" rule), for speed.
 //  2. The matches are cut into chains (each following the previous one in
 //     the gold, or both following closely) and short chains that are not a
 //     whole gold segment or whole blocks are dropped: a menu's "News"
@@ -72,7 +71,8 @@ const ContentThreshold = 0.5
 // in [0, 1]. A low quality means the gold does not match the page (a gold
 // text the page does not contain, a page saved differently from the one
 // annotated), so training should skip the page. A gold without main content
-// gives every block Other and quality 1.
+// gives every block Other and quality 1. Align does not modify p and is
+// safe for concurrent use.
 func Align(p *page.Page, g *dataset.Gold, kind dataset.Kind) (labels []page.Label, quality float64) {
 	al := getAligner()
 	defer putAligner(al)
@@ -107,9 +107,13 @@ func Align(p *page.Page, g *dataset.Gold, kind dataset.Kind) (labels []page.Labe
 
 // AlignClasses returns, for each block of p, the L3S-GN1 class (0 to 5,
 // dataset.ClassBoilerplate to dataset.ClassComments) of the annotated spans
-// its tokens are aligned with: the class most of its aligned tokens have,
+// its tokens are aligned with: the class most of its aligned words have,
 // or -1 when none is aligned (or g has no spans). It is the gold of the
-// block-accuracy evaluation on L3S-GN1.
+// block-accuracy evaluation on L3S-GN1. About a tenth of the blocks of
+// l3s-gn1 get -1: text that the annotated copy of the page does not have,
+// mostly image alt text and menus written by scripts, which the data set's
+// convention (unannotated text is boilerplate) would count as class 0.
+// Hidden spans keep their class here, while Align never calls them content.
 func AlignClasses(p *page.Page, g *dataset.Gold) []int {
 	al := getAligner()
 	defer putAligner(al)
@@ -141,7 +145,7 @@ func structureLabels(p *page.Page, content []bool) []page.Label {
 			q.Blocks[i].Score = 1
 		}
 	}
-	structure.Label(&q, 0.5)
+	structure.Label(&q, structure.Threshold)
 	labels := make([]page.Label, len(q.Blocks))
 	for i := range q.Blocks {
 		labels[i] = q.Blocks[i].Label
@@ -187,7 +191,8 @@ type aligner struct {
 	start, pos      []int32
 	prev, cur       []int32
 	prevSet, curSet []int32
-	popular         []bool // symbols too frequent in sb to start a run
+	popular         []bool  // symbols too frequent to start a run
+	cntA            []int32 // occurrences of each symbol in sa
 	anyPopular      bool
 	stack           []alignRegion
 	table           []uint16
@@ -380,11 +385,20 @@ const dpCells = 1 << 12
 // page).
 const maxPasses = 3
 
-// A symbol that occurs more than max(popularMin, len/popularShare) times
-// in the gold tokens of a pass is "popular": it cannot start a longest
-// run, only extend one (difflib's autojunk rule, with a floor so that it
-// applies only to large golds, where it keeps the alignment near linear).
-var popularMin, popularShare = 300, 200
+// A symbol is "popular" in a pass when it occurs more than
+// max(popularMin, len/popularShare) times among the pass's gold tokens, or
+// more than popularPairMinB times there and so often on the page too that
+// it makes more than popularPairs pairs of equal tokens. A popular symbol
+// cannot start a longest run, only extend one. This is difflib's autojunk
+// rule, with floors high enough that it applies only to large golds and
+// frequent words ("the" on a long page), where it keeps the alignment
+// close to linear; on a short gold difflib's 1% rule hides long runs of
+// common words behind short runs of rare ones.
+const (
+	popularMin, popularShare = 1000, 100
+	popularPairMinB          = 50
+	popularPairs             = 20000
+)
 
 // minChain is the length from which a chain of matches is kept whatever it
 // covers; see keepChain.
@@ -576,7 +590,7 @@ func (al *aligner) wordsIn(lo, hi int32, c []tokenPair, pageSide bool) bool {
 }
 
 // index builds, for the pass's gold tokens sb, the positions of each
-// symbol: pos[start[s]:start[s+1]], ascending.
+// symbol (pos[start[s]:start[s+1]], ascending) and marks the popular ones.
 func (al *aligner) index() {
 	nsym := len(al.ids)
 	al.start = alignBuf(al.start, nsym+1)
@@ -601,8 +615,15 @@ func (al *aligner) index() {
 	clear(al.popular)
 	al.anyPopular = false
 	limit := int32(max(popularMin, len(al.sb)/popularShare))
+	al.cntA = alignBuf(al.cntA, nsym)
+	cntA := al.cntA
+	clear(cntA)
+	for _, s := range al.sa {
+		cntA[s]++
+	}
 	for s := range nsym {
-		if al.start[s+1]-al.start[s] > limit {
+		nb := al.start[s+1] - al.start[s]
+		if nb > limit || nb > popularPairMinB && int64(nb)*int64(cntA[s]) > popularPairs {
 			al.popular[s] = true
 			al.anyPopular = true
 		}
@@ -614,8 +635,10 @@ func (al *aligner) index() {
 }
 
 // longest returns the longest run sa[x:x+k] == sb[y:y+k] inside region r
-// (difflib's find_longest_match without junk). Among equally long runs the
-// first (or, with last, the last) wins.
+// (difflib's find_longest_match without junk). With skipPopular, popular
+// symbols cannot start or be inside the run found, which is then extended
+// over equal tokens of any kind. Among equally long runs the first (or,
+// with last, the last) wins.
 func (al *aligner) longest(r alignRegion, last, skipPopular bool) (bestx, besty, bestk int) {
 	a, b := al.sa, al.sb
 	skipPopular = skipPopular && al.anyPopular
@@ -782,12 +805,8 @@ func (al *aligner) segmentLabels(content []bool) []page.Label {
 			lastSeg = al.bSeg[j]
 		}
 		if first < 0 {
-			// Only possible for a block of punctuation: it goes with the
-			// previous one.
+			// Not reached: a content block has aligned tokens.
 			labels[k] = page.Paragraph
-			if prevSeg >= 0 {
-				labels[k] = page.Continuation
-			}
 			continue
 		}
 		seg := al.bSeg[first]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"sync"
@@ -494,7 +495,76 @@ func TestAlignSharedData(t *testing.T) {
 		}
 	}
 	if pages > 0 {
-		t.Logf("aligned %d pages in %.1fs of CPU time (%.2f ms a page)", pages,
+		t.Logf("Align: %d pages in %.1fs (%.2f ms a page; wall time of the calls, summed over workers)", pages,
 			float64(alignNanos)/1e9, float64(alignNanos)/1e6/float64(pages))
 	}
+}
+
+// FuzzAlign checks that Align accepts any blocks and gold: one label per
+// block, a quality in [0, 1], and no content without gold.
+func FuzzAlign(f *testing.F) {
+	f.Add("Home\nRivers of the North\nThe rivers run cold.\nand fast", "Rivers of the North\n\nThe rivers run cold. and fast", uint8(0))
+	f.Add("a a a\nb\na b a b", "a b\n\na", uint8(1))
+	f.Add("| » |\n* * *\n\u00e9t\u00e9 na\u0308ive", "* * *\n\n\u00c9T\u00c9", uint8(2))
+	f.Fuzz(func(t *testing.T, blocks, gold string, kind uint8) {
+		p := &page.Page{}
+		for _, b := range strings.Split(blocks, "\n") {
+			p.Blocks = append(p.Blocks, page.Block{Text: b, DivGroup: -1, TdGroup: -1})
+		}
+		g := &dataset.Gold{Text: gold}
+		k := []dataset.Kind{dataset.CleanEval, dataset.WCXB, dataset.L3S}[kind%3]
+		switch k {
+		case dataset.CleanEval:
+			for i, s := range strings.Split(gold, "\n\n") {
+				g.Segments = append(g.Segments, dataset.Segment{Label: page.Label(1 + i%3), Text: s})
+			}
+		case dataset.L3S:
+			for i, s := range strings.Fields(gold) {
+				g.Spans = append(g.Spans, dataset.Span{Class: i % 6, Text: s, Block: i / 3})
+			}
+		}
+		labels, q := label.Align(p, g, k)
+		if len(labels) != len(p.Blocks) {
+			t.Fatalf("%d labels for %d blocks", len(labels), len(p.Blocks))
+		}
+		if !(q >= 0 && q <= 1) {
+			t.Fatalf("quality %v", q)
+		}
+		if strings.TrimSpace(gold) == "" {
+			for i, l := range labels {
+				if l != page.Other {
+					t.Fatalf("block %d is %v with an empty gold", i, l)
+				}
+			}
+		}
+		if cl := label.AlignClasses(p, g); len(cl) != len(p.Blocks) {
+			t.Fatalf("%d classes for %d blocks", len(cl), len(p.Blocks))
+		}
+	})
+}
+
+// BenchmarkAlign aligns a synthetic page of 600 blocks (about 15,000
+// words drawn from a Zipf distribution, as in text) with a gold holding
+// every third block.
+func BenchmarkAlign(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	zipf := rand.NewZipf(r, 1.1, 1, 4999)
+	p := &page.Page{}
+	var gold []string
+	for i := range 600 {
+		var sb strings.Builder
+		for range 5 + i%45 {
+			fmt.Fprintf(&sb, "w%d ", zipf.Uint64())
+		}
+		p.Blocks = append(p.Blocks, page.Block{Text: sb.String(), DivGroup: -1, TdGroup: -1})
+		if i%3 == 0 {
+			gold = append(gold, sb.String())
+		}
+	}
+	g := &dataset.Gold{Text: strings.Join(gold, "\n\n")}
+	b.ReportAllocs()
+	for b.Loop() {
+		label.Align(p, g, dataset.WCXB)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 }

@@ -225,3 +225,53 @@ func TestApplyAnnotation(t *testing.T) {
 		t.Errorf("error %v, want one naming annotated block 2", err)
 	}
 }
+
+// FuzzReadAnnotation checks that any input either fails with an
+// *AnnotationError or reads blocks that WriteAnnotation writes back to an
+// annotation that reads the same.
+func FuzzReadAnnotation(f *testing.F) {
+	for _, s := range []string{
+		"[p] A paragraph.\n[c] goes on\n",
+		"\uFEFF[h] Title\r\n\r\n[l]\tItem\n[o]\n",
+		"[paragraph] long name\n[X] bad\n",
+		"[p]glued", "[p fine", "no label", "[p] a\rb\u2028c\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		ann, err := label.ReadAnnotation(strings.NewReader(in))
+		if err != nil {
+			var ae *label.AnnotationError
+			if !errors.As(err, &ae) || ae.Line < 1 {
+				t.Fatalf("error %v is not an *AnnotationError with a line", err)
+			}
+			return
+		}
+		p := &page.Page{}
+		labels := make([]page.Label, len(ann))
+		for i, a := range ann {
+			p.Blocks = append(p.Blocks, page.Block{Text: a.Text})
+			labels[i] = a.Label
+		}
+		var buf bytes.Buffer
+		if err := label.WriteAnnotation(&buf, p, labels); err != nil {
+			t.Fatal(err)
+		}
+		again, err := label.ReadAnnotation(&buf)
+		if err != nil {
+			t.Fatalf("reading back %q: %v", buf.String(), err)
+		}
+		if len(again) != len(ann) {
+			t.Fatalf("read back %d blocks, want %d", len(again), len(ann))
+		}
+		spaced := strings.NewReplacer("\r", " ", "\u2028", " ", "\u2029", " ", "\u0085", " ")
+		for i := range ann {
+			if again[i].Label != ann[i].Label || again[i].Text != spaced.Replace(ann[i].Text) {
+				t.Fatalf("block %d read back as %+v, want %+v", i, again[i], ann[i])
+			}
+		}
+		if _, err := label.ApplyAnnotation(p, ann); err != nil {
+			t.Fatalf("ApplyAnnotation on its own page: %v", err)
+		}
+	})
+}
