@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unicode/utf8"
 
 	"golang.org/x/net/html/atom"
 
@@ -395,124 +394,6 @@ func TestFilterFeatures(t *testing.T) {
 	}
 }
 
-func TestScanText(t *testing.T) {
-	for _, tc := range []struct {
-		text                  string
-		sents                 int32
-		begin, end            uint8
-		alpha, num, tokOther  int32
-		tokAlpha, tokNum, mix int32
-	}{
-		{"Hello world. Bye", 2, beginUpper, endAlnum, 13, 0, 0, 3, 0, 0},
-		{"the price is 3.50 dollars!", 1, beginLower, endStop, 17, 3, 0, 4, 1, 0},
-		{"“Quoted.”", 1, beginUpper, endStop, 6, 0, 0, 1, 0, 0},
-		{"Contact:", 1, beginUpper, endColon, 7, 0, 0, 1, 0, 0},
-		{"read more...", 1, beginLower, endEllipsis, 8, 0, 0, 2, 0, 0},
-		{"你好。再见。", 2, beginLetter, endStop, 4, 0, 0, 1, 0, 0},
-		{"| » 42 a1", 1, beginOther, endAlnum, 1, 3, 2, 0, 1, 1},
-		{"", 0, beginOther, endOther, 0, 0, 0, 0, 0, 0},
-	} {
-		var st blockStats
-		scanText(tc.text, &st, nil)
-		if st.sents != tc.sents || st.begin != tc.begin || st.end != tc.end || st.alpha != tc.alpha || st.num != tc.num ||
-			st.tokOther != tc.tokOther || st.tokAlpha != tc.tokAlpha || st.tokNum != tc.tokNum || st.tokMix != tc.mix {
-			t.Errorf("%q: sents %d begin %s end %s alpha %d num %d tokens alpha/num/mix/other %d/%d/%d/%d",
-				tc.text, st.sents, beginNames[st.begin], endNames[st.end], st.alpha, st.num,
-				st.tokAlpha, st.tokNum, st.tokMix, st.tokOther)
-		}
-	}
-}
-
-func TestPatterns(t *testing.T) {
-	for _, tc := range []struct {
-		text string
-		want []string
-	}{
-		{"See https://example.org/a for details", []string{"pat=url"}},
-		{"www.Example.com", []string{"pat=url"}},
-		{"Write to jane.doe@example.co.uk.", []string{"pat=email"}},
-		{"@home with friends", nil},
-		{"Posted 2024-03-12 09:15", []string{"pat=date", "pat=time"}},
-		{"12.3.2024", []string{"pat=date"}},
-		{"3/12/24", []string{"pat=date"}},
-		{"März 12, 2024", []string{"pat=date"}},
-		{"2024年3月12日", []string{"pat=date"}},
-		{"Version 1.2.3 released", nil},
-		{"Call +49 30 1234567 now", []string{"pat=phone"}},
-		{"(555) 123-4567", []string{"pat=phone"}},
-		{"Population 1.234.567", nil},
-		{"pi is 3.14159265", nil},
-		{"25 29 10 9 26 12", nil},
-		{"Tel. 030 1234567", []string{"pat=phone"}},
-		{"555-1234 567", []string{"pat=phone"}},
-		{"Copyright 1999 ACME", []string{"pat=copyright"}},
-		{"© ACME. Tous droits réservés.", []string{"pat=copyright", "pat=rights"}},
-		{"Alle Rechte vorbehalten", []string{"pat=rights"}},
-		{"We reserve a table", nil},
-		{"版权所有", []string{"pat=rights"}},
-		{"It was 10 to 12 when we left", nil},
-	} {
-		var st blockStats
-		scanText(tc.text, &st, nil)
-		set := patterns(tc.text, &st, int32(len(strings.Fields(tc.text))))
-		var got []string
-		for k, n := range patternNames {
-			if set&(1<<k) != 0 {
-				got = append(got, n)
-			}
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%q: %v, want %v", tc.text, got, tc.want)
-		}
-	}
-}
-
-func TestBullet(t *testing.T) {
-	for text, want := range map[string]int{
-		"• item": bulletDot, "·Item": bulletDot, "- item": bulletDash, "-5 degrees": noBullet,
-		"* star": bulletStar, "» more": bulletArrow, "> quote": bulletArrow, "1. First": bulletNum,
-		"12) twelve": bulletNum, "(3) three": bulletNum, "2024. A year": noBullet, "3.4 Feature extraction": bulletSection,
-		"1.2.3. Deep": bulletSection, "a) first": bulletAlpha, "(b) second": bulletAlpha, "iv. fourth": bulletRoman,
-		"IV) fourth": bulletRoman, "Inc.": noBullet, "etc. and": noBullet, "3.5 million": bulletSection,
-		"Hello": noBullet, "": noBullet, "1.5": noBullet,
-	} {
-		if got := bullet(text); got != want {
-			t.Errorf("bullet(%q) = %s, want %s", text, bulletNames[got], bulletNames[want])
-		}
-	}
-}
-
-func TestCues(t *testing.T) {
-	cue := func(v string) []string {
-		var s []string
-		m := cues(v)
-		for i := range cueTable {
-			if m&(1<<i) != 0 {
-				s = append(s, cueTable[i].cue)
-			}
-		}
-		return s
-	}
-	for v, want := range map[string][]string{
-		"mainContent":          {"content", "main"},
-		"site-navigation nav2": {"nav"},
-		"post_body entry":      {"post", "entry", "body"},
-		"commentlist":          {"comment"},
-		"col-md-8 row":         nil,
-		"ad-slot":              {"ad"},
-		"ADVERT":               {"ad"},
-		"footnote":             nil,
-		"breadcrumbs":          {"breadcrumb"},
-	} {
-		got := cue(v)
-		slices.Sort(got)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("cues(%q) = %v, want %v", v, got, want)
-		}
-	}
-}
-
 // syntheticPage writes a news-like page with about blocks text blocks:
 // navigation, an article, a sidebar of related links, comments, a footer.
 func syntheticPage(rng *rand.Rand, blocks int) string {
@@ -690,26 +571,4 @@ func TestMalformedPage(t *testing.T) {
 	if len(attrs) != 2 || !has(attrs[0], "container=div") {
 		t.Errorf("attrs = %v", attrs)
 	}
-}
-
-func FuzzScanText(f *testing.F) {
-	for _, s := range []string{"Hello world. Bye", "你好。再见。", "© 2024 ACME, +1 (555) 123-4567", "1.2.3. x", "a@b.", "\t\tcode();", "\xff\xfe"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var st blockStats
-		scanText(s, &st, nil)
-		if int(st.runes) != utf8.RuneCountInString(s) {
-			t.Errorf("%q: %d runes, want %d", s, st.runes, utf8.RuneCountInString(s))
-		}
-		if st.alpha+st.num+st.punct+st.white+st.other != st.runes || st.tokAlpha+st.tokNum+st.tokMix+st.tokOther != st.tokens {
-			t.Errorf("%q: counts do not add up: %+v", s, st)
-		}
-		if st.tokens > int32(len(strings.Fields(s)))+int32(strings.Count(s, "\t")) || st.sents > st.runes {
-			t.Errorf("%q: %d tokens, %d sentences", s, st.tokens, st.sents)
-		}
-		patterns(s, &st, int32(len(strings.Fields(s))))
-		bullet(s)
-		cues(s)
-	})
 }
