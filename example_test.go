@@ -11,15 +11,15 @@ import (
 
 func ExampleCleaner_Clean() {
 	page := []byte(`<html><head><title>Mills</title></head><body>
-<ul class="nav"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/about">About</a></li></ul>
-<h1>The mill wheel turns again</h1>
+<header><nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/about">About</a></li></ul></nav></header>
+<article><h1>The mill wheel turns again</h1>
 <p>After sixty years of silence the wheel of the old corn mill turned again
 this spring, thanks to four summers of work by local volunteers who rebuilt
 the launder, recast the broken cogs and re-dressed the stones by hand.</p>
-<p>Visitors can watch it grind flour on the second Sunday of every month.</p>
-<p class="footer"><a href="/terms">Terms</a> | <a href="/privacy">Privacy</a></p>
+<p>Visitors can watch it grind flour on the second Sunday of every month.</p></article>
+<footer><p><a href="/terms">Terms</a> | <a href="/privacy">Privacy</a></p></footer>
 </body></html>`)
-	c, err := sluice.New(sluice.Options{})
+	c, err := sluice.New(sluice.Options{}) // the embedded trained model
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -37,4 +37,30 @@ the launder, recast the broken cogs and re-dressed the stones by hand.</p>
 	// <p> After sixty years of silence the wheel of the old corn mill turned again this spring, thanks to four summers of work by local volunteers who rebuilt the launder, recast the broken cogs and re-dressed the stones by hand.
 	//
 	// <p> Visitors can watch it grind flour on the second Sunday of every month.
+}
+
+// A heuristic filter pipeline instead of the trained model: CombinE-style
+// serial composition of the link quota filter and WC Cleaner's target node.
+func ExampleOptions_filter() {
+	page := []byte(`<html><body>
+<ul class="nav"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/about">About</a></li></ul>
+<div><h1>The mill wheel turns again</h1>
+<p>After sixty years of silence the wheel of the old corn mill turned again
+this spring, thanks to four summers of work by local volunteers.</p></div>
+<p class="footer"><a href="/terms">Terms</a> | <a href="/privacy">Privacy</a></p>
+</body></html>`)
+	c, err := sluice.New(sluice.Options{Filter: "lqf>targetnode"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := c.Clean(context.Background(), sluice.Input{Data: page})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Text())
+	// Output:
+	// The mill wheel turns again
+	// After sixty years of silence the wheel of the old corn mill turned again this spring, thanks to four summers of work by local volunteers.
 }

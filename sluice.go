@@ -17,6 +17,7 @@ import (
 
 	"github.com/sluice-project/sluice/filter"
 	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/segment"
 	"github.com/sluice-project/sluice/structure"
@@ -33,10 +34,15 @@ const FallbackFilter = "targetnode"
 
 // Options configure a Cleaner. The zero value means the documented defaults.
 type Options struct {
-	// Filter is a filter pipeline expression (see package filter: a name
+	// Filter, when set, cleans with a heuristic filter pipeline instead of
+	// the trained labeller: a filter expression (see package filter: a name
 	// such as "bte", "a>b" for serial, "union(a,b)", "vote(a,b,c:2;2)").
-	// Default: DefaultFilter.
+	// DefaultFilter is the best pipeline measured.
 	Filter string
+	// Model is a model file written by "sluice train" (label.Labeller's
+	// Save). Default, when neither Model nor Filter is set: the model
+	// embedded in sluice, trained on the shared data sets.
+	Model []byte
 	// Drop lists the elements removed before segmentation ("#comment" for
 	// comments). Default: ingest.DefaultDrop.
 	Drop []string
@@ -60,6 +66,7 @@ type Options struct {
 // Cleaner cleans pages. It holds only configuration and is safe for
 // concurrent use.
 type Cleaner struct {
+	labeller  *label.Labeller // nil: filter and structure decide
 	filter    filter.Filter
 	fallback  filter.Filter
 	ingest    ingest.Options
@@ -69,6 +76,22 @@ type Cleaner struct {
 
 // New builds a Cleaner; it fails on an unknown filter expression.
 func New(opts Options) (*Cleaner, error) {
+	var lab *label.Labeller
+	switch {
+	case opts.Filter != "":
+	case opts.Model != nil:
+		l, err := label.Load(opts.Model)
+		if err != nil {
+			return nil, err
+		}
+		lab = l
+	default:
+		l, err := defaultLabeller()
+		if err != nil {
+			return nil, err
+		}
+		lab = l
+	}
 	expr := opts.Filter
 	if expr == "" {
 		expr = DefaultFilter
@@ -81,7 +104,7 @@ func New(opts Options) (*Cleaner, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cleaner{filter: f, fallback: fb, ingest: ingest.DefaultOptions(), segment: segment.DefaultOptions(), threshold: opts.Threshold}
+	c := &Cleaner{labeller: lab, filter: f, fallback: fb, ingest: ingest.DefaultOptions(), segment: segment.DefaultOptions(), threshold: opts.Threshold}
 	if opts.Drop != nil {
 		c.ingest.Drop = opts.Drop
 	}
@@ -100,8 +123,14 @@ func New(opts Options) (*Cleaner, error) {
 	return c, nil
 }
 
-// Filter returns the canonical expression of the cleaner's filter pipeline.
-func (c *Cleaner) Filter() string { return c.filter.Name() }
+// Filter returns what decides content: "model" for the trained labeller,
+// else the canonical expression of the filter pipeline.
+func (c *Cleaner) Filter() string {
+	if c.labeller != nil {
+		return "model"
+	}
+	return c.filter.Name()
+}
 
 // Input is one page to clean.
 type Input struct {
@@ -160,6 +189,13 @@ func (c *Cleaner) Segment(ctx context.Context, in Input) (*Result, error) {
 // Score runs the cleaner's filter pipeline and labeller over an already
 // segmented page, setting every block's Score and Label.
 func (c *Cleaner) Score(p *page.Page) {
+	if c.labeller != nil {
+		c.labeller.Label(p, c.threshold)
+		if keptAny(p) || len(p.Blocks) == 0 {
+			return
+		}
+		// The model kept nothing: fall back as the pipelines do.
+	}
 	scores := filter.Run(c.filter, p)
 	if !anyAtLeast(scores, c.threshold) {
 		scores = filter.Run(c.fallback, p)
@@ -198,6 +234,15 @@ func (r *Result) Text() string {
 
 // DefaultDrop returns the elements removed before segmentation by default.
 func DefaultDrop() []string { return append([]string(nil), ingest.DefaultDrop...) }
+
+func keptAny(p *page.Page) bool {
+	for i := range p.Blocks {
+		if p.Blocks[i].Label != page.Other {
+			return true
+		}
+	}
+	return false
+}
 
 func anyAtLeast(scores []float64, t float64) bool {
 	for _, s := range scores {

@@ -30,20 +30,24 @@ Examples:
   sluice clean --format cleaneval --cleaneval-header page.html
   curl -s https://example.org/ | sluice clean --format markdown
   sluice clean -o out/ --format json -j 4 pages/
-  sluice clean --filter 'lqf>dsc' page.html.gz
+  sluice clean --filter 'lqf>targetnode' page.html.gz   # a heuristic pipeline instead of the model
+  sluice clean --model my.model --precision page.html
   sluice clean --format json --include-dropped page.html | jq '.blocks[] | select(.label=="other") | .text'
 
+By default blocks are labelled by the embedded trained model (a CRF over
+block features); --filter uses a heuristic pipeline instead.
 Formats: cleaneval, text, markdown, json, html. Filters: see "sluice filters".
 Exit status: 0 when every input was cleaned, 1 when any failed (each failure
 is reported on standard error with the input's name), 2 for a usage error.
 `
 
 type cleanFlags struct {
-	format, filter, outDir, contentType, url, drop string
-	header, urlLine, dropped, keepHidden, noAlt    bool
-	abbr, quiet                                    bool
-	jobs                                           int
-	threshold                                      float64
+	format, filter, model, outDir, contentType, url, drop string
+	precision, recall                                     bool
+	header, urlLine, dropped, keepHidden, noAlt           bool
+	abbr, quiet                                           bool
+	jobs                                                  int
+	threshold                                             float64
 }
 
 func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -51,7 +55,10 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("clean", cleanHelp, stderr)
 	fs.StringVar(&f.format, "format", "text", "output `format`: cleaneval, text, markdown, json or html")
 	fs.StringVar(&f.format, "f", "text", "short for --format")
-	fs.StringVar(&f.filter, "filter", sluice.DefaultFilter, "filter pipeline `expression` (see \"sluice filters\")")
+	fs.StringVar(&f.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\"; the best measured is "+sluice.DefaultFilter+")")
+	fs.StringVar(&f.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
+	fs.BoolVar(&f.precision, "precision", false, "favour precision: keep only blocks the model is sure of (threshold 0.75)")
+	fs.BoolVar(&f.recall, "recall", false, "favour recall: keep blocks the model is unsure of too (threshold 0.25)")
 	fs.StringVar(&f.outDir, "o", "", "write one output file per input into `DIR` (created if needed)")
 	fs.BoolVar(&f.header, "cleaneval-header", false, "cleaneval format: the \"URL:\" line and the <text id=URL title=...> wrapper, as Victor writes them")
 	fs.BoolVar(&f.urlLine, "cleaneval-url", false, "cleaneval format: only the \"URL:\" line, as the CleanEval gold files have it")
@@ -70,6 +77,27 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return flagExit(err)
 	}
 	opts := sluice.Options{Filter: f.filter, KeepHidden: f.keepHidden, NoImageAlt: f.noAlt, AbbrTitles: f.abbr, Threshold: f.threshold}
+	switch {
+	case f.precision && f.recall:
+		fmt.Fprintln(stderr, "sluice clean: --precision and --recall pull opposite ways; give one")
+		return exitUsage
+	case f.precision:
+		opts.Threshold = 0.75
+	case f.recall:
+		opts.Threshold = 0.25
+	}
+	if f.model != "" {
+		if f.filter != "" {
+			fmt.Fprintln(stderr, "sluice clean: --model and --filter are two ways to decide; give one")
+			return exitUsage
+		}
+		data, err := os.ReadFile(f.model)
+		if err != nil {
+			fmt.Fprintf(stderr, "sluice clean: --model: %v\n", err)
+			return exitUsage
+		}
+		opts.Model = data
+	}
 	if f.threshold <= 0 || f.threshold > 1 {
 		fmt.Fprintf(stderr, "sluice clean: --threshold %g: must be above 0 and at most 1\n", f.threshold)
 		return exitUsage
@@ -79,7 +107,11 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cl, err := sluice.New(opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "sluice clean: --filter: %v\n", err)
+		what := "--filter"
+		if f.model != "" {
+			what = "--model " + f.model
+		}
+		fmt.Fprintf(stderr, "sluice clean: %s: %v\n", what, err)
 		return exitUsage
 	}
 	r, err := render.Lookup(f.format, render.Options{CleanEvalHeader: f.header || f.urlLine, CleanEvalWrapper: f.header, IncludeDropped: f.dropped})

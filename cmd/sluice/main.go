@@ -36,6 +36,7 @@ Commands:
   clean     clean HTML pages (files, directories, .gz, or stdin)
   eval      score cleaned outputs against a gold standard
   bench     run filter pipelines over the evaluation data sets
+  train     train the block labeller on data sets with gold standards
   filters   list the content filters and how to combine them
   version   print the version
 
@@ -61,6 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdClean(rest, stdin, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
+	case "train":
+		return cmdTrain(rest, stdout, stderr)
 	case "eval":
 		return cmdEval(rest, stdout, stderr)
 	case "filters":
