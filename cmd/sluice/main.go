@@ -34,6 +34,7 @@ Usage:
 
 Commands:
   clean     clean HTML pages (files, directories, .gz, or stdin)
+  corpus    clean the pages of WARC/ARC archives and directories into a corpus
   eval      score cleaned outputs against a gold standard
   bench     run filter pipelines over the evaluation data sets
   train     train the block labeller on data sets with gold standards
@@ -60,6 +61,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "clean":
 		return cmdClean(rest, stdin, stdout, stderr)
+	case "corpus":
+		return cmdCorpus(rest, stdin, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
 	case "train":

@@ -1,0 +1,320 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/corpus"
+)
+
+const corpusHelp = `
+Usage: sluice corpus -o DIR [flags] INPUT...
+
+Builds a text corpus from crawl archives: cleans every HTML page of the
+inputs on all cores and writes the cleaned pages into DIR. Inputs are WARC and
+ARC files (plain, .gz per record or whole), directories (walked for archives
+and for HTML files: .html, .htm, .xhtml, .shtml, .txt and their .gz), single
+HTML files, or "-" for a list of inputs on standard input, one per line.
+
+Output formats (--format):
+  jsonl      DIR/part-NNNNN.jsonl, one JSON object per page: url, host, date,
+             title, text, blocks (label, text, score), source (file, offset,
+             length, record_id: where the record is in its archive)
+  cleaneval  DIR/corpus.txt, one stream: a "<doc>" line, "URL: ..." and the
+             page in the CleanEval format, for each page
+  warc       DIR/part-NNNNN.warc.gz, a warcinfo record and one conversion
+             record per page (its plain text), WARC-Refers-To its source record
+
+Every record read is accounted for, in the summary printed at the end and in
+DIR/summary.json: cleaned; skipped (not a response, not HTML, status NNN,
+revisit, empty, too large, duplicate, no text); or failed (archive: damage in
+the archive, such as a truncated gzip member, garbage between records or a
+wrong Content-Length; http: a response that cannot be parsed; read: an HTML
+file that cannot be read; clean: a page that cannot be cleaned). Each failure
+is reported on standard error with its input and offset (-v: the skipped
+records too; -q: neither).
+
+Running again with the same DIR resumes: the inputs finished before (listed
+in DIR/manifest.json) are skipped, and the output of an input left unfinished
+(by an interrupt or a crash) is dropped and written again. --force starts the
+output over.
+
+Examples:
+  sluice corpus -o out crawl-00001.warc.gz crawl-00002.warc.gz
+  sluice corpus -o out --format cleaneval pages/
+  find /data/crawl -name '*.warc.gz' | sluice corpus -o out -
+  sluice corpus -o out --format warc --max-record 4M -j 8 crawls/
+  sluice corpus -o out --filter 'lqf>targetnode' crawl.warc.gz   # a heuristic pipeline instead of the model
+  jq -r 'select(.host == "example.com") | .text' out/part-*.jsonl
+
+Exit status: 0 when every input was read to its end (records may still have
+been skipped or failed: see the summary), 1 when an input could not be read,
+the output could not be written or the run was interrupted (run the same
+command again to resume), 2 for a usage error.
+`
+
+type corpusFlags struct {
+	out, format, filter, model, maxRecord, partSize string
+	jobs, partRecords                               int
+	force, resume, quiet, verbose, jsonSummary      bool
+}
+
+func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f corpusFlags
+	fs := newFlagSet("corpus", corpusHelp, stderr)
+	fs.StringVar(&f.out, "o", "", "write the corpus into `DIR` (required; created if needed)")
+	fs.StringVar(&f.format, "format", corpus.FormatJSONL, "output `format`: jsonl, cleaneval or warc")
+	fs.StringVar(&f.format, "f", corpus.FormatJSONL, "short for --format")
+	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "clean this many pages in parallel")
+	fs.StringVar(&f.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
+	fs.IntVar(&f.partRecords, "part-records", corpus.DefaultPartRecords, "start a new part after `N` pages (jsonl, warc)")
+	fs.StringVar(&f.partSize, "part-size", "512M", "start a new part after `SIZE` bytes (jsonl, warc)")
+	fs.StringVar(&f.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\")")
+	fs.StringVar(&f.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
+	fs.BoolVar(&f.force, "force", false, "start the output over: remove the corpus files already in DIR")
+	fs.BoolVar(&f.resume, "resume", true, "resume the output in DIR (--resume=false is --force)")
+	fs.BoolVar(&f.quiet, "q", false, "do not report failed records one by one")
+	fs.BoolVar(&f.verbose, "v", false, "report skipped records one by one too")
+	fs.BoolVar(&f.jsonSummary, "json", false, "print the summary as JSON (as in DIR/summary.json)")
+	args, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "sluice corpus: "+format+"\n", a...)
+		return exitUsage
+	}
+	if f.out == "" {
+		return usageErr("-o DIR is required: the directory the corpus goes to (see sluice corpus --help)")
+	}
+	if len(args) == 0 {
+		return usageErr("no inputs: give WARC or ARC files, directories, or - for a list on standard input")
+	}
+	maxRecord, err := parseSize(f.maxRecord)
+	if err != nil {
+		return usageErr("--max-record: %v", err)
+	}
+	partSize, err := parseSize(f.partSize)
+	if err != nil {
+		return usageErr("--part-size: %v", err)
+	}
+	if f.partRecords <= 0 {
+		return usageErr("--part-records %d: must be at least 1", f.partRecords)
+	}
+	switch f.format {
+	case corpus.FormatJSONL, corpus.FormatCleanEval, corpus.FormatWARC:
+	default:
+		return usageErr("--format: unknown output format %q; the formats are %s", f.format, strings.Join(corpus.Formats(), ", "))
+	}
+	opts := sluice.Options{Filter: f.filter}
+	if f.model != "" {
+		if f.filter != "" {
+			return usageErr("--model and --filter are two ways to decide; give one")
+		}
+		data, err := os.ReadFile(f.model)
+		if err != nil {
+			return usageErr("--model: %v", err)
+		}
+		opts.Model = data
+	}
+	cl, err := sluice.New(opts)
+	if err != nil {
+		what := "--filter"
+		if f.model != "" {
+			what = "--model " + f.model
+		}
+		return usageErr("%s: %v", what, err)
+	}
+	var inputs []string
+	for _, a := range args {
+		if a != "-" {
+			inputs = append(inputs, a)
+			continue
+		}
+		list, err := corpus.ReadList(stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "sluice corpus: -: %v\n", err)
+			return exitFailed
+		}
+		inputs = append(inputs, list...)
+	}
+
+	bar := newCorpusBar(stderr)
+	ropts := corpus.Options{
+		Cleaner:        cl,
+		Format:         f.format,
+		Jobs:           max(1, f.jobs),
+		MaxRecordBytes: maxRecord,
+		PartRecords:    f.partRecords,
+		PartBytes:      partSize,
+		Force:          f.force || !f.resume,
+		Progress:       bar.update,
+		Notice:         func(s string) { bar.println("sluice corpus: " + s) },
+		Report: func(p corpus.Problem) {
+			if f.quiet || !p.Failed && !f.verbose {
+				return
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "sluice corpus: %s", p.Input)
+			if p.Offset >= 0 {
+				fmt.Fprintf(&b, ": offset %d", p.Offset)
+			}
+			if p.URI != "" {
+				fmt.Fprintf(&b, " (%s)", p.URI)
+			}
+			what := "skipped"
+			if p.Failed {
+				what = "failed"
+			}
+			fmt.Fprintf(&b, ": %s: %s", what, p.Reason)
+			if p.Detail != "" {
+				fmt.Fprintf(&b, ": %s", p.Detail)
+			}
+			bar.println(b.String())
+		},
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(corpus.GCPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(corpus.MemoryLimit)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := corpus.Run(ctx, f.out, inputs, ropts)
+	bar.finish()
+	if sum == nil {
+		fmt.Fprintf(stderr, "sluice corpus: %v\n", err)
+		return exitFailed
+	}
+	if f.jsonSummary {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(sum)
+	} else {
+		sum.WriteText(stdout)
+	}
+	for _, e := range sum.InputErrors {
+		fmt.Fprintf(stderr, "sluice corpus: %s: %s\n", e.Input, e.Error)
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "sluice corpus: interrupted; the finished inputs are recorded in %s/manifest.json: run the same command again to resume\n", f.out)
+		return exitFailed
+	case err != nil:
+		fmt.Fprintf(stderr, "sluice corpus: %v\n", err)
+		return exitFailed
+	case len(sum.InputErrors) > 0:
+		return exitFailed
+	}
+	return exitOK
+}
+
+// parseSize reads a size in bytes with an optional K, M or G suffix (KiB,
+// MiB, GiB; "B", "iB" and lower case accepted).
+func parseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(t, "K"):
+		mult, t = 1<<10, t[:len(t)-1]
+	case strings.HasSuffix(t, "M"):
+		mult, t = 1<<20, t[:len(t)-1]
+	case strings.HasSuffix(t, "G"):
+		mult, t = 1<<30, t[:len(t)-1]
+	}
+	n, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q is not a size such as 16M, 512K or 1048576", s)
+	}
+	return int64(n * float64(mult)), nil
+}
+
+// corpusBar draws the progress of a corpus run on one line of a terminal:
+// the share of the input bytes read, records/s, MB/s and the time left. It
+// draws nothing when w is not a terminal; lines printed through it go above
+// the bar.
+type corpusBar struct {
+	mu      sync.Mutex
+	w       io.Writer
+	enabled bool
+	drawn   bool
+	last    string
+}
+
+func newCorpusBar(w io.Writer) *corpusBar {
+	b := &corpusBar{w: w}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		b.enabled = true
+	}
+	return b
+}
+
+func (b *corpusBar) update(p corpus.Progress) {
+	if !b.enabled || p.Done {
+		return
+	}
+	const width = 24
+	frac := 0.0
+	if p.TotalBytes > 0 {
+		frac = min(1, float64(p.Bytes)/float64(p.TotalBytes))
+	}
+	fill := int(frac * width)
+	secs := p.Elapsed.Seconds()
+	var rate, mbs float64
+	if secs > 0 {
+		rate, mbs = float64(p.Records)/secs, float64(p.Bytes)/1e6/secs
+	}
+	eta := ""
+	if frac > 0.001 && frac < 1 {
+		left := time.Duration(secs * (1 - frac) / frac * float64(time.Second))
+		eta = " ETA " + left.Round(time.Second).String()
+	}
+	line := fmt.Sprintf("corpus [%s%s] %3.0f%% input %d/%d, %d records (%d cleaned, %d failed) %.0f rec/s %.1f MB/s%s",
+		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), frac*100, p.Inputs, p.InputsTotal,
+		p.Records, p.Cleaned, p.Failed, rate, mbs, eta)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.last = line
+	fmt.Fprintf(b.w, "\r%s\x1b[K", line)
+	b.drawn = true
+}
+
+// println prints a line above the bar.
+func (b *corpusBar) println(s string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\x1b[K")
+	}
+	fmt.Fprintln(b.w, s)
+	if b.drawn {
+		fmt.Fprintf(b.w, "%s\x1b[K", b.last)
+	}
+}
+
+// finish clears the bar.
+func (b *corpusBar) finish() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\x1b[K")
+		b.drawn = false
+	}
+}

@@ -1,0 +1,244 @@
+package corpus
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/warc"
+)
+
+// benchRecords is the size of the benchmark archive; SLUICE_BENCH_RECORDS
+// changes it (to check that memory does not grow with the input).
+func benchRecords() int {
+	if n, err := strconv.Atoi(os.Getenv("SLUICE_BENCH_RECORDS")); err == nil && n > 0 {
+		return n
+	}
+	return 2000
+}
+
+// benchShared returns the CleanEval development pages, or nil.
+var benchShared = sync.OnceValue(func() [][]byte {
+	shared, err := loadShared()
+	if err != nil {
+		return nil
+	}
+	return shared
+})
+
+// benchPage returns page i of the benchmark: the CleanEval development
+// pages repeated, each copy made distinct by an HTML comment (which
+// cleaning drops) so that none is a duplicate.
+func benchPage(shared [][]byte, i int) []byte {
+	p := shared[i%len(shared)]
+	return append(p[:len(p):len(p)], fmt.Sprintf("\n<!-- copy %d -->\n", i/len(shared))...)
+}
+
+// benchArchive writes the benchmark pages as a WARC, gzip per record,
+// response records, into dir.
+func benchArchive(b *testing.B, dir string) (string, int64) {
+	shared := benchShared()
+	if shared == nil {
+		b.Skip("no shared data (../shared/data/cleaneval-dev)")
+	}
+	path := filepath.Join(dir, "bench.warc.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := warc.NewWriter(f, true)
+	for i := range benchRecords() {
+		p := benchPage(shared, i)
+		block := fmt.Appendf(nil, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(p))
+		rec := responseRecord(fmt.Sprintf("http://bench.example/%d", i), append(block, p...))
+		if err := w.WriteRecord(rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	return path, st.Size()
+}
+
+// BenchmarkCorpus runs the engine end to end (read, decompress, parse HTTP,
+// clean with the default pipeline on GOMAXPROCS workers, render, write) on
+// a WARC of the CleanEval development pages repeated to 2,000 records, gzip
+// per record, with the GC settings of sluice corpus (see setGC); one op is
+// one run over the whole archive. Compare its pages/s with
+// BenchmarkCleanSingle's from the same invocation:
+//
+//	go test -run '^$' -bench 'Corpus|CleanSingle' ./corpus
+//
+// peak-heap-MB is the largest live heap (runtime/metrics, sampled every
+// 2 ms), sys-MB the memory the process got from the OS by the end.
+func BenchmarkCorpus(b *testing.B) {
+	defer setGC()()
+	path, size := benchArchive(b, b.TempDir())
+	for _, format := range Formats() {
+		b.Run(format, func(b *testing.B) {
+			dir := b.TempDir()
+			n := benchRecords()
+			c := testCleaner(b)
+			runtime.GC()
+			stop := sampleHeap()
+			b.SetBytes(size)
+			cpu0 := cpuTime()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				out := filepath.Join(dir, fmt.Sprintf("out%d", i))
+				i++
+				sum, err := Run(context.Background(), out, []string{path}, Options{Cleaner: c, Format: format})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if sum.Cleaned != int64(n) {
+					b.Fatalf("cleaned %d of %d: %+v", sum.Cleaned, n, sum)
+				}
+				b.StopTimer()
+				os.RemoveAll(out)
+				b.StartTimer()
+			}
+			cpu := cpuTime() - cpu0
+			peak := stop()
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "pages/s")
+			b.ReportMetric(cpu.Seconds()*1e3/float64(n*b.N), "cpu-ms/page")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.Sys)/(1<<20), "sys-MB")
+		})
+	}
+}
+
+// BenchmarkCleanSingle cleans the same pages with Cleaner.Clean on one
+// goroutine, no reading or writing: the yardstick of BenchmarkCorpus.
+func BenchmarkCleanSingle(b *testing.B) {
+	defer setGC()()
+	shared := benchShared()
+	if shared == nil {
+		b.Skip("no shared data (../shared/data/cleaneval-dev)")
+	}
+	pages := make([][]byte, benchRecords())
+	for i := range pages {
+		pages[i] = benchPage(shared, i)
+	}
+	c := testCleaner(b)
+	var size int64
+	for _, p := range pages {
+		size += int64(len(p))
+	}
+	ctx := context.Background()
+	b.SetBytes(size)
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := c.Clean(ctx, sluice.Input{Data: p, ContentType: "text/html"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cpu := cpuTime() - cpu0
+	b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
+	b.ReportMetric(cpu.Seconds()*1e3/float64(len(pages)*b.N), "cpu-ms/page")
+}
+
+// BenchmarkCleanParallel cleans the same pages with Cleaner.Clean on
+// GOMAXPROCS goroutines, no reading or writing: the ceiling of
+// BenchmarkCorpus on this machine (it shows what the machine gives to
+// parallel work: on a shared or throttled machine, less than GOMAXPROCS
+// times BenchmarkCleanSingle).
+func BenchmarkCleanParallel(b *testing.B) {
+	defer setGC()()
+	shared := benchShared()
+	if shared == nil {
+		b.Skip("no shared data (../shared/data/cleaneval-dev)")
+	}
+	pages := make([][]byte, benchRecords())
+	for i := range pages {
+		pages[i] = benchPage(shared, i)
+	}
+	c := testCleaner(b)
+	ctx := context.Background()
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for b.Loop() {
+		var wg sync.WaitGroup
+		next := make(chan []byte)
+		for range runtime.GOMAXPROCS(0) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for p := range next {
+					if _, err := c.Clean(ctx, sluice.Input{Data: p, ContentType: "text/html"}); err != nil {
+						b.Error(err)
+					}
+				}
+			}()
+		}
+		for _, p := range pages {
+			next <- p
+		}
+		close(next)
+		wg.Wait()
+	}
+	cpu := cpuTime() - cpu0
+	b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
+	b.ReportMetric(cpu.Seconds()*1e3/float64(len(pages)*b.N), "cpu-ms/page")
+}
+
+// setGC sets the garbage collector as sluice corpus does (GCPercent,
+// MemoryLimit), for BenchmarkCorpus and BenchmarkCleanSingle alike, and
+// returns a function that restores it. SLUICE_BENCH_GOGC=default leaves it
+// alone.
+func setGC() func() {
+	if os.Getenv("SLUICE_BENCH_GOGC") == "default" {
+		return func() {}
+	}
+	pct := debug.SetGCPercent(GCPercent)
+	lim := debug.SetMemoryLimit(MemoryLimit)
+	return func() {
+		debug.SetGCPercent(pct)
+		debug.SetMemoryLimit(lim)
+	}
+}
+
+// sampleHeap samples the heap until the returned function is called, which
+// returns the largest value seen.
+func sampleHeap() func() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(s)
+			peak = max(peak, s[0].Value.Uint64())
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		<-finished
+		return peak
+	}
+}

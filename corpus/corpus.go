@@ -1,0 +1,570 @@
+package corpus
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/page"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxRecordBytes = 16 << 20
+	DefaultPartRecords    = 50_000
+	DefaultPartBytes      = 512 << 20
+	DefaultInFlightBytes  = 32 << 20
+	DefaultDedupWindow    = 1 << 20
+)
+
+// GC settings that sluice corpus runs with, unless the GOGC and GOMEMLIMIT
+// environment variables say otherwise (see runtime/debug). A run holds
+// little live memory (a few pages in flight and the duplicate hashes: some
+// 15 MB) but allocates about 1 MB per page cleaned: with the default GOGC of
+// 100 the collector ran 240 times over the 2,000 pages of BenchmarkCorpus,
+// taking about 7% of the CPU from the workers. GCPercent 400 makes it four
+// times rarer; MemoryLimit keeps the heap under it all the same.
+const (
+	GCPercent   = 400
+	MemoryLimit = 400 << 20
+)
+
+// Options configure Run. The zero value means the documented defaults.
+type Options struct {
+	// Cleaner cleans the pages; it is shared by the workers. Default: the
+	// default sluice.Cleaner (the embedded model).
+	Cleaner *sluice.Cleaner
+	// Format is the output format: FormatJSONL (the default),
+	// FormatCleanEval or FormatWARC.
+	Format string
+	// Jobs is the number of pages cleaned at once. Default: GOMAXPROCS.
+	Jobs int
+	// MaxRecordBytes caps a record: an archive record whose block, or an
+	// HTML file whose (decompressed) content, is longer is skipped as "too
+	// large" without being held in memory. Default: 16 MiB.
+	MaxRecordBytes int64
+	// PartRecords and PartBytes: a new part is started when the current
+	// one holds this many pages or bytes (jsonl and warc formats).
+	// Defaults: 50,000 pages, 512 MiB.
+	PartRecords int
+	PartBytes   int64
+	// InFlightBytes bounds the payload bytes held between the reader and
+	// the writer. Default: 32 MiB (a single larger record is still let
+	// through, alone).
+	InFlightBytes int64
+	// DedupWindow is the number of payload hashes remembered for duplicate
+	// detection (see the "duplicate" reason): a payload is a duplicate if
+	// it was seen among the last DedupWindow to 2*DedupWindow distinct
+	// payloads. Default: 1<<20 (about 40 MB at most). Negative turns
+	// duplicate detection off.
+	DedupWindow int
+	// Force starts the output over: the output files in the directory are
+	// removed first. Without it, Run resumes (see Run).
+	Force bool
+	// Progress, if set, is called from one goroutine at most ten times a
+	// second while the run goes, and once at its end with Done set.
+	Progress func(Progress)
+	// Report, if set, is called for every record that is skipped or
+	// failed, in input order, from one goroutine.
+	Report func(Problem)
+	// Notice, if set, receives messages about the run as a whole: inputs
+	// skipped because they are finished, output cut back to resume.
+	Notice func(string)
+}
+
+// Progress is a snapshot of a running Run.
+type Progress struct {
+	Input       string // the input being written
+	Inputs      int    // inputs begun, of InputsTotal
+	InputsTotal int
+	Records     int64 // records read and written, of which:
+	Cleaned     int64
+	Skipped     int64
+	Failed      int64
+	Bytes       int64 // input bytes read, of TotalBytes
+	TotalBytes  int64
+	Elapsed     time.Duration
+	Done        bool // the last call
+}
+
+// Problem is a record that was skipped or failed.
+type Problem struct {
+	Input string
+	// Offset is the record's offset in the input (see Source), or of the
+	// damaged bytes; -1 when unknown.
+	Offset   int64
+	URI      string
+	RecordID string
+	Failed   bool   // failed, or else skipped
+	Reason   string // the bucket, as counted in the Summary
+	Detail   string // what exactly, when there is more to say
+}
+
+func (o *Options) withDefaults() error {
+	if o.Cleaner == nil {
+		c, err := sluice.New(sluice.Options{})
+		if err != nil {
+			return err
+		}
+		o.Cleaner = c
+	}
+	switch o.Format {
+	case "":
+		o.Format = FormatJSONL
+	case FormatJSONL, FormatCleanEval, FormatWARC:
+	default:
+		return fmt.Errorf("corpus: unknown output format %q (the formats are jsonl, cleaneval and warc)", o.Format)
+	}
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if o.MaxRecordBytes <= 0 {
+		o.MaxRecordBytes = DefaultMaxRecordBytes
+	}
+	if o.PartRecords <= 0 {
+		o.PartRecords = DefaultPartRecords
+	}
+	if o.PartBytes <= 0 {
+		o.PartBytes = DefaultPartBytes
+	}
+	if o.InFlightBytes <= 0 {
+		o.InFlightBytes = DefaultInFlightBytes
+	}
+	if o.DedupWindow == 0 {
+		o.DedupWindow = DefaultDedupWindow
+	}
+	return nil
+}
+
+// Kinds of item.
+const (
+	kRecord = iota
+	kStart  // an input begins
+	kEnd    // an input was read to its end (or to an input-level error)
+)
+
+// item is one record on its way from the reader to the writer, or an input
+// boundary.
+type item struct {
+	seq    uint64
+	kind   int
+	in     *input
+	weight int64 // held in the in-flight budget
+	pos    int64 // how far into the input this record ends, for progress
+	err    error // kEnd: the input-level error, if any
+
+	src   Source
+	uri   string
+	date  time.Time
+	ctype string
+	body  []byte // to clean; nil once decided
+
+	skipped, failed bool // neither: cleaned
+	reason, detail  string
+	out             []byte // the rendered page
+}
+
+// Run cleans the pages of inputs into the output directory out and
+// returns the summary of the run, which it also writes to out/summary.json.
+//
+// Inputs are paths: WARC and ARC files (plain, gzip per record or gzip
+// whole; recognised by their name, .warc, .warc.gz, .arc, .arc.gz, or by
+// their first bytes), HTML files (plain or gzip), and directories, walked in
+// lexical order for archives and HTML files (.html, .htm, .xhtml, .shtml,
+// .txt and their .gz). Every archive is an input of its own; the HTML files
+// of a directory form one input; an HTML file named in inputs is one.
+//
+// Run reads the response and resource records of archives whose HTTP status
+// is 2xx (or absent) and whose Content-Type is HTML or XHTML (or absent and
+// the payload looks like HTML), and skips the others with a reason (see
+// Counts). The output is in input order.
+//
+// Resuming: unless Options.Force is set, a Run on a directory that holds
+// the output of an earlier one continues it. Inputs the manifest lists as
+// finished are not read again (they are listed in Summary.AlreadyDone; an
+// input that changed since, by size or modification time, is reported in
+// Summary.InputErrors and not read either: use Force to rebuild); the parts
+// are cut back to the lengths the manifest recorded with those inputs, and
+// output files it does not list are removed, so that the output of an input
+// an interrupted run did not finish is dropped and written again, whole. The
+// output of two formats or two cleaners is never mixed: Run refuses.
+//
+// The error is for the run as a whole: the output directory cannot be used
+// or written, or ctx was cancelled (the inputs finished so far are recorded
+// in the manifest all the same). Problems with inputs and records are in
+// the Summary.
+func Run(ctx context.Context, out string, inputs []string, opts Options) (*Summary, error) {
+	if err := opts.withDefaults(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	outAbs, err := filepath.Abs(out)
+	if err != nil {
+		return nil, err
+	}
+	cleaner := opts.Cleaner.Filter()
+	m, notices, err := prepare(out, opts.Format, cleaner, opts.Force)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: output directory: %w", err)
+	}
+	notice := func(s string) {
+		if opts.Notice != nil {
+			opts.Notice(s)
+		}
+	}
+	for _, n := range notices {
+		notice(n)
+	}
+	ins, ierrs := discover(inputs, outAbs)
+	sum := &Summary{Run: m.Runs, Format: opts.Format, InputErrors: ierrs}
+	var todo []*input
+	var total int64
+	for _, in := range ins {
+		if e := m.find(in.abs); e != nil {
+			if e.Size == in.size && e.ModTime.Equal(in.modTime) && e.Files == in.files && e.Kind == in.kind {
+				sum.AlreadyDone = append(sum.AlreadyDone, in.path)
+				notice(fmt.Sprintf("%s: finished by run %d, skipped", in.path, e.Run))
+			} else {
+				sum.InputErrors = append(sum.InputErrors, InputError{in.path, fmt.Sprintf(
+					"changed since run %d finished it (size or modification time): not read again, its output from then is in the parts; use --force to rebuild the output", e.Run)})
+			}
+			continue
+		}
+		todo = append(todo, in)
+		total += in.size
+	}
+	sum.Inputs = len(todo)
+
+	p := &pipeline{opts: opts, m: m, sum: sum, start: start, total: total, inputsTotal: len(todo),
+		sink: newSink(out, opts.Format, m, &opts)}
+	runErr := p.run(ctx, todo, outAbs)
+
+	sum.Seconds = time.Since(start).Seconds()
+	sum.Bytes = p.bytesDone()
+	for _, name := range p.sink.created {
+		for _, kept := range m.Parts {
+			if kept.Name == name {
+				sum.Parts = append(sum.Parts, name)
+			}
+		}
+	}
+	for _, e := range m.Inputs {
+		sum.Total.add(e.Counts)
+	}
+	sum.TotalInputs = len(m.Inputs)
+	if data, err := json.MarshalIndent(sum, "", "  "); err == nil {
+		if err := writeAtomic(filepath.Join(out, summaryName), append(data, '\n')); err != nil && runErr == nil {
+			runErr = fmt.Errorf("corpus: writing %s: %w", summaryName, err)
+		}
+	}
+	if opts.Progress != nil {
+		pr := p.progress()
+		pr.Done = true
+		opts.Progress(pr)
+	}
+	return sum, runErr
+}
+
+// pipeline is one run: the reader, the workers and the writer.
+type pipeline struct {
+	opts        Options
+	m           *manifest
+	sum         *Summary
+	sink        *sink
+	start       time.Time
+	total       int64
+	inputsTotal int
+
+	// writer state
+	cur         *input
+	curPos      int64
+	doneBytes   int64 // sizes of the inputs written to their end
+	inputsSeen  int
+	lastCommit  time.Time
+	commitEvery time.Duration
+	lastProg    time.Time
+}
+
+func (p *pipeline) run(ctx context.Context, todo []*input, outAbs string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	budget := newBudget(p.opts.InFlightBytes)
+	stop := context.AfterFunc(ctx, budget.close)
+	defer stop()
+
+	// The queues are long enough that a goroutine waiting for a CPU (the
+	// Go scheduler may leave it runnable for a 10 ms time slice while the
+	// workers hold both) does not starve the others: the reader keeps
+	// tens of milliseconds of pages queued, the writer has room to fall
+	// behind. The bytes they hold are bounded by the budget.
+	work := make(chan *item, 64+4*p.opts.Jobs)
+	done := make(chan *item, 64+4*p.opts.Jobs)
+
+	var seq uint64
+	var dd *dedup
+	if p.opts.DedupWindow > 0 {
+		dd = newDedup(p.opts.DedupWindow)
+	}
+	rd := &reader{maxRecord: p.opts.MaxRecordBytes, outAbs: outAbs, dd: dd}
+	rd.send = func(it *item) bool {
+		if !budget.acquire(it.weight) {
+			return false
+		}
+		it.seq = seq
+		seq++
+		select {
+		case work <- it:
+			return true
+		case <-ctx.Done():
+			budget.release(it.weight)
+			return false
+		}
+	}
+	go func() {
+		defer close(work)
+		rd.run(ctx, todo)
+	}()
+
+	var wg sync.WaitGroup
+	for range p.opts.Jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := &worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format)}
+			for it := range work {
+				if it.kind == kRecord && it.body != nil {
+					w.clean(it)
+				}
+				done <- it
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+
+	// The writer: results in sequence order through a reorder buffer,
+	// which the budget bounds.
+	var werr error
+	pending := map[uint64]*item{}
+	var next uint64
+	for it := range done {
+		pending[it.seq] = it
+		for {
+			it, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			// After an error or a cancellation the items still in
+			// flight are dropped: the input they belong to stays
+			// unfinished.
+			if werr == nil && ctx.Err() == nil {
+				if werr = p.write(it); werr != nil {
+					cancel()
+				}
+			}
+			budget.release(it.weight)
+		}
+	}
+	// Commit what is finished, even after an error or a cancellation, and
+	// drop the output of an input left unfinished.
+	if err := p.commit(); werr == nil {
+		werr = err
+	}
+	if err := p.sink.closePart(); werr == nil {
+		werr = err
+	}
+	if err := p.sink.rollback(p.m.Parts); werr == nil && err != nil {
+		werr = fmt.Errorf("corpus: dropping the output of the unfinished input: %w", err)
+	}
+	if werr == nil && ctx.Err() != nil {
+		werr = ctx.Err()
+	}
+	return werr
+}
+
+// write handles one item in sequence order.
+func (p *pipeline) write(it *item) error {
+	in := it.in
+	switch it.kind {
+	case kStart:
+		p.cur, p.curPos = in, 0
+		p.inputsSeen++
+	case kEnd:
+		p.doneBytes += in.size
+		p.curPos = 0
+		e := &inputEntry{Path: in.abs, Kind: in.kind, Size: in.size, ModTime: in.modTime, Files: in.files,
+			Run: p.m.Runs, Status: "done", Counts: in.counts}
+		if it.err != nil {
+			p.sum.InputErrors = append(p.sum.InputErrors, InputError{in.path, it.err.Error()})
+			if in.counts.Records == 0 {
+				break // nothing read: not finished, tried again next time
+			}
+			e.Status, e.Error = "incomplete", it.err.Error()
+		} else {
+			p.sum.Finished++
+		}
+		p.m.addInput(e)
+		p.m.Parts = p.sink.snapshot()
+		if time.Since(p.lastCommit) >= p.commitEvery {
+			if err := p.commit(); err != nil {
+				return err
+			}
+		}
+	case kRecord:
+		p.curPos = max(p.curPos, it.pos)
+		c := &in.counts
+		c.Records++
+		p.sum.Records++
+		switch {
+		case it.failed:
+			c.fail(it.reason)
+			p.sum.fail(it.reason)
+		case it.skipped:
+			c.skip(it.reason)
+			p.sum.skip(it.reason)
+		default:
+			if err := p.sink.write(it.out); err != nil {
+				return fmt.Errorf("corpus: writing the output: %w", err)
+			}
+			c.Cleaned++
+			p.sum.Cleaned++
+		}
+		if (it.failed || it.skipped) && p.opts.Report != nil {
+			p.opts.Report(Problem{Input: in.path, Offset: it.src.Offset, URI: it.uri, RecordID: it.src.RecordID,
+				Failed: it.failed, Reason: it.reason, Detail: it.detail})
+		}
+	}
+	if p.opts.Progress != nil && time.Since(p.lastProg) >= 100*time.Millisecond {
+		p.lastProg = time.Now()
+		p.opts.Progress(p.progress())
+	}
+	return nil
+}
+
+// commit makes the parts durable and saves the manifest: the finished
+// inputs and the parts as they were when the last of them finished.
+//
+// It runs at most every commitEvery: a second, or ten times as long as the
+// last commit took (the manifest grows with the inputs), so that committing
+// takes at most a tenth of the writer's time.
+func (p *pipeline) commit() error {
+	start := time.Now()
+	if err := p.sink.sync(); err != nil {
+		return fmt.Errorf("corpus: writing the output: %w", err)
+	}
+	if err := p.m.save(p.sink.dir); err != nil {
+		return fmt.Errorf("corpus: writing the manifest: %w", err)
+	}
+	p.lastCommit = time.Now()
+	p.commitEvery = max(time.Second, 10*p.lastCommit.Sub(start))
+	return nil
+}
+
+func (p *pipeline) bytesDone() int64 { return p.doneBytes + p.curPos }
+
+func (p *pipeline) progress() Progress {
+	pr := Progress{Inputs: p.inputsSeen, InputsTotal: p.inputsTotal, Records: p.sum.Records, Cleaned: p.sum.Cleaned,
+		Skipped: p.sum.SkippedTotal(), Failed: p.sum.FailedTotal(), Bytes: p.bytesDone(), TotalBytes: p.total,
+		Elapsed: time.Since(p.start)}
+	if p.cur != nil {
+		pr.Input = p.cur.path
+	}
+	return pr
+}
+
+// worker cleans and renders pages.
+type worker struct {
+	cleaner *sluice.Cleaner
+	r       *renderer
+}
+
+func (w *worker) clean(it *item) {
+	defer func() {
+		if p := recover(); p != nil {
+			it.out = nil
+			it.failed, it.skipped, it.reason, it.detail = true, false, "clean: panic", fmt.Sprint(p)
+		}
+	}()
+	body := it.body
+	it.body = nil
+	// The run's context is not passed on: a page begun is finished, and
+	// stopping is decided by the reader.
+	res, err := w.cleaner.Clean(context.Background(), sluice.Input{Data: body, ContentType: it.ctype, URL: it.uri})
+	if err != nil {
+		skipped, reason := cleanOutcome(err)
+		it.skipped, it.failed, it.reason, it.detail = skipped, !skipped, reason, err.Error()
+		return
+	}
+	if !keptText(res.Page) {
+		it.skipped, it.reason = true, ReasonNoText
+		return
+	}
+	out, err := w.r.render(it, res)
+	if err != nil {
+		it.failed, it.reason, it.detail = true, "clean: rendering", err.Error()
+		return
+	}
+	it.out = out
+}
+
+func keptText(p *page.Page) bool {
+	for i := range p.Blocks {
+		if p.Blocks[i].Label.Kept() && p.Blocks[i].Text != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// budget is a weighted semaphore: the bytes in flight. A weight larger than
+// the whole budget is let through when nothing else is in flight.
+type budget struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	cap    int64
+	used   int64
+	closed bool
+}
+
+func newBudget(n int64) *budget {
+	b := &budget{cap: n}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+// acquire waits for n bytes; false when the budget was closed.
+func (b *budget) acquire(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for !b.closed && b.used > 0 && b.used+n > b.cap {
+		b.cond.Wait()
+	}
+	if b.closed {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+func (b *budget) release(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+func (b *budget) close() {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}

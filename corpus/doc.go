@@ -1,0 +1,45 @@
+// Package corpus cleans crawl archives and directories of pages into a text
+// corpus: the engine behind "sluice corpus".
+//
+// Run reads its inputs (WARC and ARC files, plain or gzip-compressed;
+// directories of HTML files; single HTML files), picks the records that are
+// HTML pages, cleans them with one shared sluice.Cleaner on several
+// goroutines, and writes the cleaned pages to an output directory in one of
+// three formats (see Formats). It accounts for every record it reads: each
+// one ends up in exactly one bucket of the Summary, cleaned, skipped for a
+// reason or failed for a reason, and the buckets add up to the records read.
+//
+// # Pipeline
+//
+// One reader goroutine reads the inputs one after the other, record by
+// record; it decides what can be decided without cleaning (record type,
+// HTTP status, Content-Type, size, duplicates) and gives every item a
+// sequence number. Options.Jobs workers clean and render the pages. One
+// writer goroutine puts the results back in sequence order (a reorder
+// buffer) and writes them, so the output is in input order whatever the
+// number of workers, and counts them in the Summary.
+//
+// # Memory
+//
+// Memory is bounded whatever the size of the inputs: records are read one at
+// a time with a cap (Options.MaxRecordBytes; a longer record is skipped as
+// "too large"), and the bytes held by items between the reader and the
+// writer (in the work queue, in the workers and in the reorder buffer) are
+// bounded by Options.InFlightBytes: the reader waits when the budget is
+// spent and the writer gives it back as it writes. Results are written as
+// they come and never accumulated; duplicate detection keeps a bounded set of
+// 64-bit hashes (Options.DedupWindow). On top of that, each worker needs
+// about 20 bytes per byte of the page it is cleaning (see
+// sluice.Options.MaxBytes).
+//
+// # Output and resume
+//
+// The output directory holds the parts (part-NNNNN.jsonl, part-NNNNN.warc.gz
+// or one corpus.txt), summary.json and manifest.json. The manifest lists the
+// inputs that are finished and the length of every part at the moment they
+// were: a finished input's output is entirely within those lengths. A later
+// Run on the same directory skips the finished inputs, cuts the parts back to
+// their recorded lengths and removes parts the manifest does not know (the
+// output of inputs that were not finished), then processes the rest into new
+// parts. See Run.
+package corpus

@@ -1,0 +1,344 @@
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/render"
+	"github.com/sluice-project/sluice/warc"
+)
+
+// Output formats.
+const (
+	// FormatJSONL writes part-NNNNN.jsonl files, one Doc per line.
+	FormatJSONL = "jsonl"
+	// FormatCleanEval writes one stream, corpus.txt: each page is a line
+	// "<doc>" (as WC Cleaner's --clave option writes), the line
+	// "URL: <url>", a blank line and the page in the CleanEval format
+	// (render.Stream with render.CleanEval{Header: true}).
+	FormatCleanEval = "cleaneval"
+	// FormatWARC writes part-NNNNN.warc.gz files, gzip per record: a
+	// warcinfo record, then one conversion record per page holding its
+	// plain text (the render "text" format), with WARC-Refers-To naming
+	// the source record and the source's WARC-Target-URI and WARC-Date.
+	FormatWARC = "warc"
+)
+
+// Formats lists the output formats.
+func Formats() []string { return []string{FormatJSONL, FormatCleanEval, FormatWARC} }
+
+// Doc is one line of the jsonl format.
+type Doc struct {
+	// URL is the page's address: the record's WARC-Target-URI, else the
+	// CleanEval wrapper's id of an HTML file.
+	URL  string `json:"url"`
+	Host string `json:"host"`
+	// Date is the capture date (WARC-Date), RFC 3339; absent for HTML
+	// files.
+	Date  string `json:"date,omitempty"`
+	Title string `json:"title"`
+	// Text is the page's kept text in the render "text" format: one
+	// segment per paragraph, a blank line between segments.
+	Text string `json:"text"`
+	// Blocks are the kept blocks.
+	Blocks []DocBlock `json:"blocks"`
+	Source Source     `json:"source"`
+}
+
+// DocBlock is a kept block of a Doc: its label (heading, paragraph, list,
+// continuation), its text and its content score, rounded to 3 decimals.
+type DocBlock struct {
+	Label string  `json:"label"`
+	Text  string  `json:"text"`
+	Score float64 `json:"score"`
+}
+
+// Source says where a page comes from: the input file and, in an archive,
+// the record's offset and length in it (see warc.Record: of its gzip
+// member in a file compressed record by record) and its WARC-Record-ID. For
+// a file compressed as one gzip stream, MemberOffset is the file offset of
+// the member and Offset and Length count decompressed bytes in it. For an
+// HTML file, Offset is 0 and Length its size.
+type Source struct {
+	File         string `json:"file"`
+	Offset       int64  `json:"offset"`
+	Length       int64  `json:"length"`
+	MemberOffset *int64 `json:"member_offset,omitempty"`
+	RecordID     string `json:"record_id,omitempty"`
+}
+
+// renderer turns a cleaned page into the bytes of the output format. Each
+// worker has its own.
+type renderer struct {
+	format string
+	buf    bytes.Buffer
+	text   bytes.Buffer
+	// cleaneval
+	stream *render.Stream
+	// warc
+	ww *warc.Writer
+}
+
+func newRenderer(format string) *renderer {
+	r := &renderer{format: format}
+	switch format {
+	case FormatCleanEval:
+		r.stream = render.NewStream(&r.buf, &render.CleanEval{Header: true})
+	case FormatWARC:
+		r.ww = warc.NewWriter(&r.buf, true)
+	}
+	return r
+}
+
+// render returns the output of one page; it is a new slice.
+func (r *renderer) render(it *item, res *sluice.Result) ([]byte, error) {
+	p := res.Page
+	r.buf.Reset()
+	switch r.format {
+	case FormatCleanEval:
+		if err := r.stream.WritePage(p); err != nil {
+			return nil, err
+		}
+		if err := r.stream.Flush(); err != nil {
+			return nil, err
+		}
+	case FormatJSONL:
+		d := Doc{URL: it.uri, Title: p.Meta.Title, Text: r.plain(p), Source: it.src}
+		if d.URL == "" {
+			d.URL = p.Meta.URL
+		}
+		d.Host = host(d.URL)
+		if !it.date.IsZero() {
+			d.Date = it.date.UTC().Format(time.RFC3339)
+		}
+		d.Blocks = make([]DocBlock, 0, len(p.Blocks)/2)
+		for i := range p.Blocks {
+			b := &p.Blocks[i]
+			if !b.Label.Kept() {
+				continue
+			}
+			s := b.Score
+			if math.IsNaN(s) || math.IsInf(s, 0) {
+				s = 0
+			}
+			d.Blocks = append(d.Blocks, DocBlock{Label: b.Label.String(), Text: b.Text, Score: math.Round(s*1000) / 1000})
+		}
+		enc := json.NewEncoder(&r.buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(&d); err != nil {
+			return nil, err
+		}
+	case FormatWARC:
+		src := &warc.Record{TargetURI: it.uri, Date: it.date}
+		if it.src.RecordID != "" {
+			src.Header.Set(warc.FieldRecordID, it.src.RecordID)
+		}
+		if src.TargetURI == "" {
+			src.TargetURI = p.Meta.URL
+		}
+		if src.TargetURI == "" {
+			if abs, err := filepath.Abs(it.src.File); err == nil {
+				src.TargetURI = (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+			}
+		}
+		if _, err := r.ww.WriteConversion(src, "text/plain; charset=utf-8", []byte(r.plain(p))); err != nil {
+			return nil, err
+		}
+	}
+	return bytes.Clone(r.buf.Bytes()), nil
+}
+
+// plain returns the page in the render "text" format.
+func (r *renderer) plain(p *page.Page) string {
+	r.text.Reset()
+	render.Text{}.Render(&r.text, p)
+	return strings.TrimSuffix(r.text.String(), "\n")
+}
+
+func host(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(pu.Hostname())
+}
+
+// sink writes the rendered pages to the parts of the output directory. Only
+// the writer goroutine uses it.
+//
+// The sink's parts are live: their lengths grow with every page. The
+// manifest holds a snapshot of them taken at the last input boundary (see
+// snapshot), which is what a later run keeps.
+type sink struct {
+	dir         string
+	format      string
+	run         int
+	partRecords int64
+	partBytes   int64
+	warcinfo    warc.Header
+
+	parts   []*partEntry // every part, those of earlier runs included
+	next    int          // number of the next part
+	created []string     // parts created by this run
+
+	cur *partEntry
+	f   *os.File
+	bw  *bufio.Writer
+}
+
+func newSink(dir, format string, m *manifest, o *Options) *sink {
+	s := &sink{dir: dir, format: format, run: m.Runs, partRecords: int64(o.PartRecords), partBytes: o.PartBytes,
+		warcinfo: warcinfoFields(m.Cleaner, m.Runs), next: m.nextPart()}
+	for _, p := range m.Parts {
+		c := *p
+		s.parts = append(s.parts, &c)
+	}
+	return s
+}
+
+// snapshot returns a copy of the parts as they are now.
+func (s *sink) snapshot() []*partEntry {
+	out := make([]*partEntry, len(s.parts))
+	for i, p := range s.parts {
+		c := *p
+		out[i] = &c
+	}
+	return out
+}
+
+// write appends one page's output, opening or rotating parts as needed.
+func (s *sink) write(out []byte) error {
+	if s.cur == nil || s.format != FormatCleanEval && (s.cur.Records >= s.partRecords || s.cur.Bytes >= s.partBytes) {
+		if err := s.open(); err != nil {
+			return err
+		}
+	}
+	if _, err := s.bw.Write(out); err != nil {
+		return err
+	}
+	s.cur.Bytes += int64(len(out))
+	s.cur.Records++
+	return nil
+}
+
+// open closes the current part and opens the next. The cleaneval format has
+// one part, corpus.txt, appended to across runs.
+func (s *sink) open() error {
+	if err := s.closePart(); err != nil {
+		return err
+	}
+	if s.format == FormatCleanEval {
+		for _, p := range s.parts {
+			if p.Name == corpusName {
+				s.cur = p
+			}
+		}
+		flags := os.O_WRONLY | os.O_APPEND
+		if s.cur == nil {
+			s.cur = &partEntry{Name: corpusName, Run: s.run}
+			s.parts = append(s.parts, s.cur)
+			s.created = append(s.created, corpusName)
+			flags |= os.O_CREATE | os.O_EXCL
+		}
+		f, err := os.OpenFile(filepath.Join(s.dir, corpusName), flags, 0o644)
+		if err != nil {
+			s.cur = nil
+			return err
+		}
+		s.f, s.bw = f, bufio.NewWriterSize(f, 256<<10)
+		return nil
+	}
+	ext := ".jsonl"
+	if s.format == FormatWARC {
+		ext = ".warc.gz"
+	}
+	name := fmt.Sprintf("part-%05d%s", s.next, ext)
+	f, err := os.OpenFile(filepath.Join(s.dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	s.next++
+	s.f, s.bw = f, bufio.NewWriterSize(f, 256<<10)
+	s.cur = &partEntry{Name: name, Run: s.run}
+	s.parts = append(s.parts, s.cur)
+	s.created = append(s.created, name)
+	if s.format == FormatWARC {
+		var buf bytes.Buffer
+		w := warc.NewWriter(&buf, true)
+		if _, err := w.WriteWarcinfo(name, s.warcinfo); err != nil {
+			return err
+		}
+		if _, err := s.bw.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		s.cur.Bytes += int64(buf.Len())
+	}
+	return nil
+}
+
+// rollback cuts the closed parts back to the snapshot kept: parts it does
+// not list are removed, longer ones truncated.
+func (s *sink) rollback(kept []*partEntry) error {
+	size := map[string]int64{}
+	for _, p := range kept {
+		size[p.Name] = p.Bytes
+	}
+	for _, p := range s.parts {
+		path := filepath.Join(s.dir, p.Name)
+		n, ok := size[p.Name]
+		switch {
+		case !ok:
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+		case p.Bytes > n:
+			if err := os.Truncate(path, n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sync makes the current part durable up to its recorded length.
+func (s *sink) sync() error {
+	if s.f == nil {
+		return nil
+	}
+	if err := s.bw.Flush(); err != nil {
+		return err
+	}
+	return s.f.Sync()
+}
+
+func (s *sink) closePart() error {
+	if s.f == nil {
+		return nil
+	}
+	err := s.sync()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	s.f, s.bw, s.cur = nil, nil, nil
+	return err
+}
+
+func warcinfoFields(cleaner string, run int) warc.Header {
+	return warc.Header{
+		{Name: "software", Value: "sluice corpus"},
+		{Name: "description", Value: "the main content of web pages, cleaned by sluice: one conversion record per page, its plain text"},
+		{Name: "sluice-cleaner", Value: cleaner},
+		{Name: "sluice-run", Value: strconv.Itoa(run)},
+	}
+}

@@ -1,0 +1,180 @@
+package corpus
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Skip reasons: a record that is not cleaned but is not damaged either.
+// A response with an HTTP status other than 2xx is skipped with the reason
+// "status NNN".
+const (
+	ReasonNotResponse = "not a response" // warcinfo, request, metadata, conversion... records
+	ReasonNotHTML     = "not HTML"       // Content-Type not HTML, or binary content
+	ReasonRevisit     = "revisit"        // a revisit record: no payload of its own
+	ReasonEmpty       = "empty"          // no payload, or only white space
+	ReasonTooLarge    = "too large"      // over Options.MaxRecordBytes
+	ReasonDuplicate   = "duplicate"      // the same payload was seen earlier in the run
+	ReasonNoText      = "no text"        // cleaned, but the page has no text to keep
+)
+
+// Counts sorts records into buckets. Every record read is in exactly one of
+// Cleaned, Skipped and Failed: Records == Cleaned + sum(Skipped) +
+// sum(Failed).
+type Counts struct {
+	// Records is the number of records read: archive records (damaged ones
+	// and unreadable stretches of an archive included, one each) and HTML
+	// files.
+	Records int64 `json:"records"`
+	// Cleaned is the number of pages written to the output.
+	Cleaned int64 `json:"cleaned"`
+	// Skipped counts the records left out on purpose, by reason: "not a
+	// response", "not HTML", "status NNN", "revisit", "empty", "too
+	// large", "duplicate", "no text".
+	Skipped map[string]int64 `json:"skipped"`
+	// Failed counts the records that could not be read or cleaned, by
+	// reason: "archive: ..." (damage in the archive, reported by package
+	// warc), "http: ..." (a response that cannot be parsed or decoded),
+	// "read: ..." (an HTML file that cannot be read), "clean: ...".
+	Failed map[string]int64 `json:"failed"`
+}
+
+func (c *Counts) skip(reason string) {
+	if c.Skipped == nil {
+		c.Skipped = map[string]int64{}
+	}
+	c.Skipped[reason]++
+}
+
+func (c *Counts) fail(reason string) {
+	if c.Failed == nil {
+		c.Failed = map[string]int64{}
+	}
+	c.Failed[reason]++
+}
+
+// add adds o to c.
+func (c *Counts) add(o Counts) {
+	c.Records += o.Records
+	c.Cleaned += o.Cleaned
+	for k, v := range o.Skipped {
+		if c.Skipped == nil {
+			c.Skipped = map[string]int64{}
+		}
+		c.Skipped[k] += v
+	}
+	for k, v := range o.Failed {
+		if c.Failed == nil {
+			c.Failed = map[string]int64{}
+		}
+		c.Failed[k] += v
+	}
+}
+
+// SkippedTotal returns the number of skipped records.
+func (c *Counts) SkippedTotal() int64 { return sum(c.Skipped) }
+
+// FailedTotal returns the number of failed records.
+func (c *Counts) FailedTotal() int64 { return sum(c.Failed) }
+
+// Check reports an error if the buckets do not add up to Records.
+func (c *Counts) Check() error {
+	if got := c.Cleaned + c.SkippedTotal() + c.FailedTotal(); got != c.Records {
+		return fmt.Errorf("corpus: %d records read but %d accounted for (%d cleaned, %d skipped, %d failed)",
+			c.Records, got, c.Cleaned, c.SkippedTotal(), c.FailedTotal())
+	}
+	return nil
+}
+
+func sum(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// Summary reports a Run. It is written to summary.json in the output
+// directory.
+type Summary struct {
+	// Counts are the records of the inputs processed by this run.
+	Counts
+	// Inputs is the number of inputs processed by this run; Finished of
+	// them were read to their end.
+	Inputs   int `json:"inputs"`
+	Finished int `json:"finished"`
+	// AlreadyDone lists the inputs skipped because an earlier run finished
+	// them (see Run).
+	AlreadyDone []string `json:"already_done,omitempty"`
+	// InputErrors are the inputs that could not be read (or not to their
+	// end): missing, unreadable, not an archive, an I/O error.
+	InputErrors []InputError `json:"input_errors,omitempty"`
+	// Bytes is the size of the inputs read (compressed, as on disk).
+	Bytes int64 `json:"bytes"`
+	// Seconds is the wall time of the run.
+	Seconds float64 `json:"seconds"`
+	// Run is the number of this run on the output directory (1 for the
+	// first).
+	Run int `json:"run"`
+	// Format is the output format.
+	Format string `json:"format"`
+	// Parts are the output files written by this run.
+	Parts []string `json:"parts,omitempty"`
+	// Total is the sum over every input finished by this run and the
+	// earlier ones on the same output directory: what the output holds.
+	Total Counts `json:"total"`
+	// TotalInputs is the number of inputs Total covers.
+	TotalInputs int `json:"total_inputs"`
+}
+
+// InputError is an input that could not be read, or not to its end.
+type InputError struct {
+	Input string `json:"input"`
+	Error string `json:"error"`
+}
+
+// WriteText writes the summary for people: the buckets with their reasons,
+// largest first.
+func (s *Summary) WriteText(w io.Writer) error {
+	var b strings.Builder
+	rate := ""
+	if s.Seconds > 0 && s.Records > 0 {
+		rate = fmt.Sprintf(" in %.1fs (%.0f records/s, %.1f MB/s)", s.Seconds, float64(s.Records)/s.Seconds, float64(s.Bytes)/1e6/s.Seconds)
+	}
+	fmt.Fprintf(&b, "%d inputs, %d records%s\n", s.Inputs, s.Records, rate)
+	if len(s.AlreadyDone) > 0 {
+		fmt.Fprintf(&b, "  %d inputs already done by an earlier run, skipped\n", len(s.AlreadyDone))
+	}
+	fmt.Fprintf(&b, "  cleaned  %d\n", s.Cleaned)
+	writeReasons(&b, "skipped", s.Skipped)
+	writeReasons(&b, "failed", s.Failed)
+	for _, e := range s.InputErrors {
+		fmt.Fprintf(&b, "  input error: %s: %s\n", e.Input, e.Error)
+	}
+	if s.Run > 1 || len(s.AlreadyDone) > 0 {
+		fmt.Fprintf(&b, "output (%d inputs, runs 1 to %d): %d records, %d cleaned, %d skipped, %d failed\n",
+			s.TotalInputs, s.Run, s.Total.Records, s.Total.Cleaned, s.Total.SkippedTotal(), s.Total.FailedTotal())
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeReasons(b *strings.Builder, what string, m map[string]int64) {
+	fmt.Fprintf(b, "  %-8s %d\n", what, sum(m))
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(x, y string) int {
+		if m[x] != m[y] {
+			if m[x] > m[y] {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(x, y)
+	})
+	for _, k := range keys {
+		fmt.Fprintf(b, "    %-40s %d\n", k, m[k])
+	}
+}
