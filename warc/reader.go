@@ -2,9 +2,9 @@ package warc
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/gzip"
 	"io"
 	"iter"
 	"os"
