@@ -1,9 +1,8 @@
 package site
 
 import (
-	"golang.org/x/net/html/atom"
-
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/structure"
 )
 
 // Apply corrects a labelled page (by the labeller or a filter pipeline and
@@ -42,7 +41,7 @@ func Remove(p *page.Page, drop []bool) int {
 			continue
 		}
 		if cut && b.Label == page.Continuation {
-			b.Label = segmentKind(p, b.Node)
+			b.Label = structure.Kind(p, b.Node)
 		}
 		cut = false
 	}
@@ -88,10 +87,10 @@ func Rescue(p *page.Page, tmpl []bool) int {
 				continue
 			}
 			b.Score = max(b.Score, 0.5)
-			if i > 0 && p.Blocks[i-1].Label.Kept() && continues(b) {
+			if i > 0 && p.Blocks[i-1].Label.Kept() && structure.Continues(b) {
 				b.Label = page.Continuation
 			} else {
-				b.Label = segmentKind(p, b.Node)
+				b.Label = structure.Kind(p, b.Node)
 			}
 			n++
 		}
@@ -113,34 +112,6 @@ func hasGroup(groups []int32, g int32) bool {
 // mostly outside links.
 func prose(b *page.Block) bool {
 	return b.Words >= rescueWords && 2*b.LinkChars < b.Chars
-}
-
-// continues reports whether nothing but inline tags and at most one <br>
-// separate block b from the block before it (the structure stage's rule).
-func continues(b *page.Block) bool {
-	return b.Split.Block == 0 && b.Split.BR < 2 && b.Split.HR == 0 && !b.Pre
-}
-
-// segmentKind is the label of a block that starts a segment in element n:
-// heading within h1-h6, list item within li, dt or dd (looking up to the
-// nearest cell or section), else paragraph, as the structure stage labels.
-func segmentKind(p *page.Page, n int32) page.Label {
-	l := page.Paragraph
-	p.Ancestors(n, func(_ int32, nd *page.Node) bool {
-		switch nd.Atom {
-		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-			l = page.Heading
-			return false
-		case atom.Li, atom.Dt, atom.Dd:
-			l = page.ListItem
-			return false
-		case atom.Td, atom.Th, atom.Table, atom.Div, atom.Section, atom.Article,
-			atom.Body, atom.Blockquote, atom.Ul, atom.Ol, atom.Dl, atom.Main:
-			return false
-		}
-		return true
-	})
-	return l
 }
 
 // Filter is the site model as a content filter (package filter): it scores

@@ -25,26 +25,27 @@ func Label(p *page.Page, threshold float64) {
 			prevKept = false
 			continue
 		}
-		if prevKept && continues(b) {
+		if prevKept && Continues(b) {
 			b.Label = page.Continuation
 		} else {
-			b.Label = kind(p, b)
+			b.Label = Kind(p, b.Node)
 		}
 		prevKept = true
 	}
 }
 
-// continues reports whether the split evidence before b says it goes on
+// Continues reports whether the split evidence before b says it goes on
 // with the previous block: only inline tags and at most one <br> crossed.
-func continues(b *page.Block) bool {
+func Continues(b *page.Block) bool {
 	return b.Split.Block == 0 && b.Split.BR < 2 && b.Split.HR == 0 && !b.Pre
 }
 
-// kind returns the segment label implied by a block's nearest ancestors,
-// looking up to the enclosing cell or section.
-func kind(p *page.Page, b *page.Block) page.Label {
+// Kind returns the label of a block that starts a segment in element node:
+// heading within h1-h6, list item within li, dt or dd (looking up to the
+// enclosing cell or section), else paragraph.
+func Kind(p *page.Page, node int32) page.Label {
 	l := page.Paragraph
-	p.Ancestors(b.Node, func(_ int32, nd *page.Node) bool {
+	p.Ancestors(node, func(_ int32, nd *page.Node) bool {
 		switch nd.Atom {
 		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 			l = page.Heading
