@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/sluice-project/sluice"
-	"github.com/sluice-project/sluice/filter"
 	"github.com/sluice-project/sluice/render"
 )
 
@@ -65,7 +64,7 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.dropped, "include-dropped", false, "json format: list the dropped blocks too")
 	fs.StringVar(&f.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
 	fs.StringVar(&f.url, "url", "", "the page's `URL` for the metadata (default: the CleanEval wrapper's id)")
-	fs.StringVar(&f.drop, "drop", "", "comma-separated `elements` to remove before cleaning (default: "+strings.Join(sluiceDropDefault(), ",")+")")
+	fs.StringVar(&f.drop, "drop", "", "comma-separated `elements` to remove before cleaning (default: "+strings.Join(sluice.DefaultDrop(), ",")+")")
 	fs.BoolVar(&f.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
 	fs.BoolVar(&f.noAlt, "no-alt", false, "drop the alt text of images")
 	fs.BoolVar(&f.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
@@ -263,30 +262,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-func sluiceDropDefault() []string { return sluice.DefaultDrop() }
-
-func cmdFilters(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("filters", "\nUsage: sluice filters\n\nLists the content filters and the pipeline expression syntax.\n", stderr)
-	if _, err := parseInterspersed(fs, args); err != nil {
-		return flagExit(err)
-	}
-	fmt.Fprintln(stdout, "Filters (use with sluice clean --filter):")
-	for _, n := range filter.Names() {
-		fmt.Fprintf(stdout, "  %s\n", n)
-	}
-	for a, n := range filter.Aliases() {
-		fmt.Fprintf(stdout, "  %s (another name of %s)\n", a, n)
-	}
-	fmt.Fprintf(stdout, `
-Pipelines:
-  a>b             serial: b scores only what a kept (CombinE's LQF_BTE is lqf>bte)
-  union(a,b,...)  a block is kept when any filter keeps it
-  inter(a,b,...)  a block is kept when every filter keeps it
-  vote(a,b,c:2;2) weighted vote: weights after ':', threshold after ';'
-
-Default: %s
-`, sluice.DefaultFilter)
-	return exitOK
 }
