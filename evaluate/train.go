@@ -188,9 +188,33 @@ type SetScores struct {
 	Main      score.Report              `json:"main"`
 	Labelled  score.Report              `json:"cleaneval_labelled,omitempty"`
 	PageTypes map[string]*score.Summary `json:"-"`
+	// Accuracy and Content are the block labelling accuracies of the set's
+	// pages (all labels; content vs noise), against the aligned labels.
+	Accuracy float64 `json:"accuracy"`
+	Content  float64 `json:"content_accuracy"`
+	// Classes holds, for L3S-GN1, the content-vs-noise accuracy of the
+	// blocks of each annotated span class (label.AlignClasses): the
+	// boilerplate class counts as right when dropped, the headline and
+	// full-text classes when kept, and the other classes (supplemental,
+	// related content, comments) are reported as the share kept.
+	Classes   []ClassAccuracy `json:"classes,omitempty"`
 	main      score.Summary
 	labelled  score.Summary
+	confusion score.Confusion
+	classes   [dataset.ClassComments + 1]struct{ blocks, kept int }
 }
+
+// ClassAccuracy is the share of one L3S-GN1 span class's blocks that the
+// labeller kept as content.
+type ClassAccuracy struct {
+	Class  int     `json:"class"`
+	Name   string  `json:"name"`
+	Blocks int     `json:"blocks"`
+	Kept   float64 `json:"kept"`
+}
+
+// l3sClassNames names the L3S-GN1 span classes, as the data set does.
+var l3sClassNames = [...]string{"boilerplate", "headline", "full text", "supplemental", "related content", "user comments"}
 
 // CrossValidate trains k labellers, each on all folds but one, and scores
 // each on its held-out fold.
@@ -243,13 +267,25 @@ func scorePage(lab *label.Labeller, p *TrainPage, threshold float64, fr *FoldRes
 	for i := range pg.Blocks {
 		pred[i] = pg.Blocks[i].Label
 	}
-	for i, g := range p.Example.Labels {
-		fr.confusion.Add(g, pred[i])
-	}
 	ss := fr.Sets[p.Data.Set]
 	if ss == nil {
 		ss = &SetScores{Metric: Main(p.Kind), PageTypes: map[string]*score.Summary{}}
 		fr.Sets[p.Data.Set] = ss
+	}
+	for i, g := range p.Example.Labels {
+		fr.confusion.Add(g, pred[i])
+		ss.confusion.Add(g, pred[i])
+	}
+	if p.Kind == dataset.L3S {
+		for i, c := range label.AlignClasses(p.Example.Page, &p.Data.Gold) {
+			if c < 0 || c >= len(ss.classes) {
+				continue
+			}
+			ss.classes[c].blocks++
+			if pred[i] != page.Other {
+				ss.classes[c].kept++
+			}
+		}
 	}
 	m, _ := Lookup(ss.Metric)
 	out := OutputOf(pg)
@@ -270,6 +306,14 @@ func (fr *FoldResult) finish() {
 	fr.Accuracy = fr.confusion.Accuracy()
 	fr.Content = fr.confusion.ContentAccuracy()
 	for _, ss := range fr.Sets {
+		ss.Accuracy = ss.confusion.Accuracy()
+		ss.Content = ss.confusion.ContentAccuracy()
+		ss.Classes = ss.Classes[:0]
+		for c, n := range ss.classes {
+			if n.blocks > 0 {
+				ss.Classes = append(ss.Classes, ClassAccuracy{Class: c, Name: l3sClassNames[c], Blocks: n.blocks, Kept: float64(n.kept) / float64(n.blocks)})
+			}
+		}
 		ss.Main = ss.main.Report()
 		if ss.labelled.Pages() > 0 {
 			ss.Labelled = ss.labelled.Report()

@@ -205,7 +205,10 @@ func printCV(w io.Writer, r *evaluate.CVResult) {
 		if ss.Labelled.Pages > 0 {
 			fmt.Fprintf(w, "  labelled F1 %.2f", 100*ss.Labelled.Macro.F1)
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  blocks: accuracy %.2f, content-vs-noise %.2f\n", 100*ss.Accuracy, 100*ss.Content)
+		for _, c := range ss.Classes {
+			fmt.Fprintf(w, "    class %d %-16s %7d blocks  kept %.2f%%\n", c.Class, c.Name, c.Blocks, 100*c.Kept)
+		}
 		var types []string
 		for t := range ss.PageTypes {
 			types = append(types, t)

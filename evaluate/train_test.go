@@ -1,0 +1,63 @@
+package evaluate
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/label"
+)
+
+// TestCrossValidateReportsPerSet cross-validates a tiny labeller on a few
+// pages of two shared sets and checks the per-set block accuracies and the
+// L3S-GN1 span-class table.
+func TestCrossValidateReportsPerSet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	for _, s := range []string{"l3s-gn1", "cleaneval-dev"} {
+		if _, err := dataset.Open(s); err != nil {
+			t.Skipf("no shared data: %v", err)
+		}
+	}
+	ctx := context.Background()
+	pages, _, err := LoadTraining(ctx, []string{"l3s-gn1", "cleaneval-dev"}, LoadOptions{Limit: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := CrossValidate(ctx, pages, 2, label.TrainConfig{MaxIterations: 5}, 0.5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Folds) != 2 || res.Overall.Pages != len(pages) {
+		t.Fatalf("got %d folds and %d pages, want 2 and %d", len(res.Folds), res.Overall.Pages, len(pages))
+	}
+	blocks := 0
+	for name, ss := range res.Overall.Sets {
+		if ss.Accuracy <= 0 || ss.Accuracy > 1 || ss.Content < ss.Accuracy || ss.Content > 1 {
+			t.Errorf("%s: accuracy %v, content accuracy %v", name, ss.Accuracy, ss.Content)
+		}
+		if name != "l3s-gn1" && len(ss.Classes) > 0 {
+			t.Errorf("%s has span classes: %v", name, ss.Classes)
+		}
+	}
+	l3s := res.Overall.Sets["l3s-gn1"]
+	if l3s == nil || len(l3s.Classes) == 0 {
+		t.Fatalf("no span-class table for l3s-gn1: %+v", l3s)
+	}
+	for _, c := range l3s.Classes {
+		if c.Blocks <= 0 || c.Kept < 0 || c.Kept > 1 || c.Name != l3sClassNames[c.Class] {
+			t.Errorf("bad class row %+v", c)
+		}
+		blocks += c.Blocks
+	}
+	all := 0
+	for _, p := range pages {
+		if p.Data.Set == "l3s-gn1" {
+			all += len(p.Example.Page.Blocks)
+		}
+	}
+	if blocks > all || blocks < all/2 {
+		t.Errorf("span classes cover %d of %d l3s blocks", blocks, all)
+	}
+}
