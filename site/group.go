@@ -68,8 +68,8 @@ func (b *Batch[T]) Apply(i int) (dropped, rescued int) {
 // files before multiple-file cleaning, but in bounded memory: it buffers up
 // to BatchSize pages per host and MaxPending pages in all, and hands back a
 // host's pages as a Batch, with the model of that host, when its buffer is
-// full, when the buffers overflow (the host waiting longest goes first), or
-// at Flush.
+// full, when the buffers overflow (the host waiting longest goes first), on
+// Release (the same, asked by the caller) or at Flush.
 //
 // The trade-off: the first pages of a host wait until its buffer fills, so
 // batches come out in another order than the pages went in, and a small
@@ -134,15 +134,38 @@ func (g *Grouper[T]) Add(host string, item T, p *page.Page) []Batch[T] {
 	if len(h.pages) >= g.opts.BatchSize {
 		out = append(out, g.release(host, h))
 	}
-	for g.pending > g.opts.MaxPending && len(g.waiting) > 0 {
-		ref := g.waiting[0]
-		g.waiting = g.waiting[1:]
-		if w := g.hosts[ref.host]; w != nil && w.gen == ref.gen && len(w.pages) > 0 {
-			out = append(out, g.release(ref.host, w))
+	for g.pending > g.opts.MaxPending {
+		b, ok := g.oldest()
+		if !ok {
+			break
 		}
+		out = append(out, b)
 	}
 	g.forget()
 	return out
+}
+
+// Release hands back the pages of the host that has waited longest, as an
+// overflow of MaxPending does, for a caller that bounds the buffers by
+// another measure too (bytes of memory, say). ok is false when no page is
+// buffered.
+func (g *Grouper[T]) Release() (b Batch[T], ok bool) {
+	b, ok = g.oldest()
+	g.forget()
+	return b, ok
+}
+
+// oldest releases the host at the head of the waiting queue, skipping
+// stale entries.
+func (g *Grouper[T]) oldest() (Batch[T], bool) {
+	for len(g.waiting) > 0 {
+		ref := g.waiting[0]
+		g.waiting = g.waiting[1:]
+		if h := g.hosts[ref.host]; h != nil && h.gen == ref.gen && len(h.pages) > 0 {
+			return g.release(ref.host, h), true
+		}
+	}
+	return Batch[T]{}, false
 }
 
 // release hands back host's buffered pages as a batch and keeps what the

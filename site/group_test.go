@@ -110,3 +110,32 @@ func TestGrouperRemembersHost(t *testing.T) {
 		t.Errorf("forgotten host: batches %q", hostsOf(bs))
 	}
 }
+
+func TestGrouperRelease(t *testing.T) {
+	g := site.NewGrouper[int](site.GroupOptions{BatchSize: 10})
+	if _, ok := g.Release(); ok {
+		t.Error("Release on an empty Grouper handed back a batch")
+	}
+	for i, h := range []string{"a", "b", "a", "c"} {
+		g.Add(h, i, article(t, i))
+	}
+	var got []string
+	for {
+		b, ok := g.Release()
+		if !ok {
+			break
+		}
+		got = append(got, hostsOf([]site.Batch[int]{b})...)
+	}
+	if want := []string{"a [0 2]", "b [1]", "c [3]"}; !slices.Equal(got, want) {
+		t.Errorf("Release: %q, want %q", got, want)
+	}
+	if g.Pending() != 0 {
+		t.Errorf("Pending = %d after releasing everything", g.Pending())
+	}
+	// The host is remembered: its next batch counts the pages released.
+	g.Add("a", 4, article(t, 4))
+	if bs := g.Flush(); len(bs) != 1 || bs[0].Model.Pages() != 3 {
+		t.Errorf("after Release: %q", hostsOf(bs))
+	}
+}
