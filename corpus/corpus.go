@@ -11,6 +11,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/site"
 )
 
 // Defaults of Options.
@@ -20,6 +21,7 @@ const (
 	DefaultPartBytes      = 512 << 20
 	DefaultInFlightBytes  = 32 << 20
 	DefaultDedupWindow    = 1 << 20
+	DefaultSiteBytes      = 128 << 20
 )
 
 // GC settings that sluice corpus runs with, unless the GOGC and GOMEMLIMIT
@@ -63,6 +65,38 @@ type Options struct {
 	// payloads. Default: 1<<20 (about 40 MB at most). Negative turns
 	// duplicate detection off.
 	DedupWindow int
+	// Site cleans the pages of one host against each other with a site
+	// model (package site): cleaned pages are held by host, and a host's
+	// pages are corrected with the model built from them (the kept blocks
+	// that recur on many of the host's pages, its template, are dropped,
+	// and a page's own prose next to its content is kept) before they are
+	// written. Pages are grouped within one input: the held pages are
+	// written when their host has SiteGroup.BatchSize of them, when the
+	// buffers are full (SiteGroup.MaxPending pages or SiteBytes, the host
+	// waiting longest first), and at the end of the input. The output is
+	// then in input order from one input to the next but not within an
+	// input, where a host's pages come out together. A page whose address
+	// has no host, or whose host's model cannot judge it (fewer than three
+	// pages in its batch and the host's earlier batches, or nothing seen
+	// on two of them), is written as cleaned page by page.
+	Site bool
+	// SiteGroup configures the grouping and the site models: the pages
+	// of a host held for one model (BatchSize, default 32), the pages
+	// held in all (MaxPending, default 4,096), the hosts remembered
+	// between batches (MaxHosts, default 1,024) and the model's threshold
+	// (Model). Zero values mean the defaults of package site.
+	SiteGroup site.GroupOptions
+	// SiteBytes caps the memory of the pages held for their site models,
+	// as estimated from their blocks and elements (a cleaned page takes
+	// about 1.5 to 3 times the bytes of its HTML). Default: 128 MiB. It
+	// adds to the in-flight budget: with Site, the memory of a run is
+	// bounded by InFlightBytes (which then counts the cleaned page an item
+	// holds on its way to the writer, when that is larger than its
+	// payload) plus SiteBytes. A cap too small for the crawl makes small
+	// batches and weak models: a host whose pages leave one at a time
+	// never has a model (the Grouper keeps only what two pages of a batch
+	// share).
+	SiteBytes int64
 	// Force starts the output over: the output files in the directory are
 	// removed first. Without it, Run resumes (see Run).
 	Force bool
@@ -138,6 +172,9 @@ func (o *Options) withDefaults() error {
 	if o.DedupWindow == 0 {
 		o.DedupWindow = DefaultDedupWindow
 	}
+	if o.SiteBytes <= 0 {
+		o.SiteBytes = DefaultSiteBytes
+	}
 	return nil
 }
 
@@ -167,6 +204,22 @@ type item struct {
 	skipped, failed bool // neither: cleaned
 	reason, detail  string
 	out             []byte // the rendered page
+
+	// With Options.Site: the cleaned page, held until its host's model
+	// corrects it (out is nil until then), the bytes it is reckoned to
+	// take, and what the model did to it.
+	page *page.Page
+	held int64
+	site *DocSite
+}
+
+// url returns the page's address: the record's, else the one the page
+// gives (the CleanEval wrapper's id).
+func (it *item) url(p *page.Page) string {
+	if it.uri == "" && p != nil {
+		return p.Meta.URL
+	}
+	return it.uri
 }
 
 // Run cleans the pages of inputs into the output directory out and
@@ -182,7 +235,8 @@ type item struct {
 // Run reads the response and resource records of archives whose HTTP status
 // is 2xx (or absent) and whose Content-Type is HTML or XHTML (or absent and
 // the payload looks like HTML), and skips the others with a reason (see
-// Counts). The output is in input order.
+// Counts). The output is in input order; with Options.Site, in input order
+// from one input to the next but grouped by host within an input.
 //
 // Resuming: unless Options.Force is set, a Run on a directory that holds
 // the output of an earlier one continues it. Inputs the manifest lists as
@@ -208,7 +262,7 @@ func Run(ctx context.Context, out string, inputs []string, opts Options) (*Summa
 		return nil, err
 	}
 	cleaner := opts.Cleaner.Filter()
-	m, notices, err := prepare(out, opts.Format, cleaner, opts.Force)
+	m, notices, err := prepare(out, opts.Format, cleaner, opts.Site, opts.Force)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: output directory: %w", err)
 	}
@@ -222,6 +276,9 @@ func Run(ctx context.Context, out string, inputs []string, opts Options) (*Summa
 	}
 	ins, ierrs := discover(inputs, outAbs)
 	sum := &Summary{Run: m.Runs, Format: opts.Format, InputErrors: ierrs}
+	if opts.Site {
+		sum.Site = &SiteCounts{}
+	}
 	var todo []*input
 	var total int64
 	for _, in := range ins {
@@ -242,6 +299,9 @@ func Run(ctx context.Context, out string, inputs []string, opts Options) (*Summa
 
 	p := &pipeline{opts: opts, m: m, sum: sum, start: start, total: total, inputsTotal: len(todo),
 		sink: newSink(out, opts.Format, m, &opts)}
+	if opts.Site {
+		p.site = newSiteStage(&opts, sum.Site)
+	}
 	runErr := p.run(ctx, todo, outAbs)
 
 	sum.Seconds = time.Since(start).Seconds()
@@ -276,6 +336,7 @@ type pipeline struct {
 	m           *manifest
 	sum         *Summary
 	sink        *sink
+	site        *siteStage // nil without Options.Site
 	start       time.Time
 	total       int64
 	inputsTotal int
@@ -336,6 +397,9 @@ func (p *pipeline) run(ctx context.Context, todo []*input, outAbs string) error 
 		go func() {
 			defer wg.Done()
 			w := &worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format)}
+			if p.site != nil {
+				w.hold = budget.grow
+			}
 			for it := range work {
 				if it.kind == kRecord && it.body != nil {
 					w.clean(it)
@@ -399,6 +463,13 @@ func (p *pipeline) write(it *item) error {
 		p.cur, p.curPos = in, 0
 		p.inputsSeen++
 	case kEnd:
+		// The pages of the input held for their site models are written
+		// before the input is recorded as finished.
+		if p.site != nil {
+			if err := p.site.flush(p.emit); err != nil {
+				return err
+			}
+		}
 		p.doneBytes += in.size
 		p.curPos = 0
 		e := &inputEntry{Path: in.abs, Kind: in.kind, Size: in.size, ModTime: in.modTime, Files: in.files,
@@ -421,31 +492,46 @@ func (p *pipeline) write(it *item) error {
 		}
 	case kRecord:
 		p.curPos = max(p.curPos, it.pos)
-		c := &in.counts
-		c.Records++
-		p.sum.Records++
-		switch {
-		case it.failed:
-			c.fail(it.reason)
-			p.sum.fail(it.reason)
-		case it.skipped:
-			c.skip(it.reason)
-			p.sum.skip(it.reason)
-		default:
-			if err := p.sink.write(it.out); err != nil {
-				return fmt.Errorf("corpus: writing the output: %w", err)
-			}
-			c.Cleaned++
-			p.sum.Cleaned++
+		var err error
+		if it.page != nil {
+			err = p.site.add(it, p.emit)
+		} else {
+			err = p.emit(it)
 		}
-		if (it.failed || it.skipped) && p.opts.Report != nil {
-			p.opts.Report(Problem{Input: in.path, Offset: it.src.Offset, URI: it.uri, RecordID: it.src.RecordID,
-				Failed: it.failed, Reason: it.reason, Detail: it.detail})
+		if err != nil {
+			return err
 		}
 	}
 	if p.opts.Progress != nil && time.Since(p.lastProg) >= 100*time.Millisecond {
 		p.lastProg = time.Now()
 		p.opts.Progress(p.progress())
+	}
+	return nil
+}
+
+// emit counts a record in its bucket and writes its output, if any.
+func (p *pipeline) emit(it *item) error {
+	in := it.in
+	c := &in.counts
+	c.Records++
+	p.sum.Records++
+	switch {
+	case it.failed:
+		c.fail(it.reason)
+		p.sum.fail(it.reason)
+	case it.skipped:
+		c.skip(it.reason)
+		p.sum.skip(it.reason)
+	default:
+		if err := p.sink.write(it.out); err != nil {
+			return fmt.Errorf("corpus: writing the output: %w", err)
+		}
+		c.Cleaned++
+		p.sum.Cleaned++
+	}
+	if (it.failed || it.skipped) && p.opts.Report != nil {
+		p.opts.Report(Problem{Input: in.path, Offset: it.src.Offset, URI: it.uri, RecordID: it.src.RecordID,
+			Failed: it.failed, Reason: it.reason, Detail: it.detail})
 	}
 	return nil
 }
@@ -485,12 +571,17 @@ func (p *pipeline) progress() Progress {
 type worker struct {
 	cleaner *sluice.Cleaner
 	r       *renderer
+	// hold, set with Options.Site, makes the worker keep the cleaned
+	// pages of hosts for the site stage instead of rendering them; it
+	// adds to the in-flight budget what a page takes beyond its item's
+	// weight.
+	hold func(n int64)
 }
 
 func (w *worker) clean(it *item) {
 	defer func() {
 		if p := recover(); p != nil {
-			it.out = nil
+			it.out, it.page = nil, nil
 			it.failed, it.skipped, it.reason, it.detail = true, false, "clean: panic", fmt.Sprint(p)
 		}
 	}()
@@ -508,7 +599,15 @@ func (w *worker) clean(it *item) {
 		it.skipped, it.reason = true, ReasonNoText
 		return
 	}
-	out, err := w.r.render(it, res)
+	if w.hold != nil && host(it.url(res.Page)) != "" {
+		it.page = res.Page
+		if n := pageBytes(res.Page) + itemOverhead; n > it.weight {
+			w.hold(n - it.weight)
+			it.weight = n
+		}
+		return
+	}
+	out, err := w.r.render(it, res.Page)
 	if err != nil {
 		it.failed, it.reason, it.detail = true, "clean: rendering", err.Error()
 		return
@@ -553,6 +652,14 @@ func (b *budget) acquire(n int64) bool {
 	}
 	b.used += n
 	return true
+}
+
+// grow adds n bytes at once, without waiting: for an item that takes more
+// once it is cleaned. Later acquires wait until the excess is released.
+func (b *budget) grow(n int64) {
+	b.mu.Lock()
+	b.used += n
+	b.mu.Unlock()
 }
 
 func (b *budget) release(n int64) {

@@ -19,6 +19,13 @@
 // buffer) and writes them, so the output is in input order whatever the
 // number of workers, and counts them in the Summary.
 //
+// With Options.Site the workers do not render the pages of hosts: the
+// writer holds them by host (site.Grouper), corrects each host's batch with
+// the site model built from it, renders and writes it. The pages of an
+// input are all written before its end is recorded; within an input they
+// come out by host, in batches. The output is still the same whatever the
+// number of workers.
+//
 // # Memory
 //
 // Memory is bounded whatever the size of the inputs: records are read one at
@@ -30,7 +37,10 @@
 // they come and never accumulated; duplicate detection keeps a bounded set of
 // 64-bit hashes (Options.DedupWindow). On top of that, each worker needs
 // about 20 bytes per byte of the page it is cleaning (see
-// sluice.Options.MaxBytes).
+// sluice.Options.MaxBytes). With Options.Site, the budget counts a cleaned
+// page on its way to the writer (when it is larger than its payload), and
+// the pages the writer holds for their site models are bounded on their
+// own by Options.SiteBytes (and SiteGroup.MaxPending).
 //
 // # Output and resume
 //

@@ -42,6 +42,10 @@ type manifest struct {
 	// Cleaner is what decided content (sluice.Cleaner.Filter): the output
 	// of two cleaners is not mixed in one directory.
 	Cleaner string `json:"cleaner"`
+	// Site says that the pages were corrected with the site models of
+	// their hosts (Options.Site): the output of runs with and without is
+	// not mixed either.
+	Site bool `json:"site,omitempty"`
 	// Runs counts the runs on the directory, this one included.
 	Runs int `json:"runs"`
 	// Parts are the output files with their committed lengths: every byte
@@ -140,7 +144,7 @@ func writeAtomic(path string, data []byte) error {
 // cleaner, cuts the parts back to their committed lengths and removes the
 // output files the manifest does not list (the output of inputs an earlier
 // run did not finish). With force it removes every output file first.
-func prepare(dir, format, cleaner string, force bool) (*manifest, []string, error) {
+func prepare(dir, format, cleaner string, site, force bool) (*manifest, []string, error) {
 	var notices []string
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
@@ -161,7 +165,7 @@ func prepare(dir, format, cleaner string, force bool) (*manifest, []string, erro
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, err
 	}
-	m := &manifest{Version: manifestVersion, Format: format, Cleaner: cleaner}
+	m := &manifest{Version: manifestVersion, Format: format, Cleaner: cleaner, Site: site}
 	switch {
 	case force:
 		for _, name := range append(ours, manifestName, summaryName) {
@@ -188,6 +192,13 @@ func prepare(dir, format, cleaner string, force bool) (*manifest, []string, erro
 		}
 		if m.Cleaner != cleaner {
 			return nil, nil, fmt.Errorf("%s holds output cleaned with %q, not %q; give the same --filter/--model to resume it, another directory, or --force to start it over", dir, m.Cleaner, cleaner)
+		}
+		if m.Site != site {
+			with, without := "with", "without"
+			if !m.Site {
+				with, without = without, with
+			}
+			return nil, nil, fmt.Errorf("%s holds output cleaned %s the site model (--site), not %s; give the same options to resume it, another directory, or --force to start it over", dir, with, without)
 		}
 		listed := map[string]bool{}
 		for _, p := range m.Parts {

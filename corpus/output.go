@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/warc"
@@ -54,6 +53,19 @@ type Doc struct {
 	// Blocks are the kept blocks.
 	Blocks []DocBlock `json:"blocks"`
 	Source Source     `json:"source"`
+	// Site is there when the page was corrected with the site model of
+	// its host (Options.Site).
+	Site *DocSite `json:"site,omitempty"`
+}
+
+// DocSite says what the site model of a page's host did to it: the number
+// of the host's pages the model was built from (the page included), the
+// kept blocks it dropped as template and the dropped blocks it kept as the
+// page's own prose (see site.Model.Apply).
+type DocSite struct {
+	Pages   int `json:"pages"`
+	Dropped int `json:"dropped"`
+	Rescued int `json:"rescued"`
 }
 
 // DocBlock is a kept block of a Doc: its label (heading, paragraph, list,
@@ -102,8 +114,7 @@ func newRenderer(format string) *renderer {
 }
 
 // render returns the output of one page; it is a new slice.
-func (r *renderer) render(it *item, res *sluice.Result) ([]byte, error) {
-	p := res.Page
+func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 	r.buf.Reset()
 	switch r.format {
 	case FormatCleanEval:
@@ -114,10 +125,7 @@ func (r *renderer) render(it *item, res *sluice.Result) ([]byte, error) {
 			return nil, err
 		}
 	case FormatJSONL:
-		d := Doc{URL: it.uri, Title: p.Meta.Title, Text: r.plain(p), Source: it.src}
-		if d.URL == "" {
-			d.URL = p.Meta.URL
-		}
+		d := Doc{URL: it.url(p), Title: p.Meta.Title, Text: r.plain(p), Source: it.src, Site: it.site}
 		d.Host = host(d.URL)
 		if !it.date.IsZero() {
 			d.Date = it.date.UTC().Format(time.RFC3339)
@@ -140,12 +148,9 @@ func (r *renderer) render(it *item, res *sluice.Result) ([]byte, error) {
 			return nil, err
 		}
 	case FormatWARC:
-		src := &warc.Record{TargetURI: it.uri, Date: it.date}
+		src := &warc.Record{TargetURI: it.url(p), Date: it.date}
 		if it.src.RecordID != "" {
 			src.Header.Set(warc.FieldRecordID, it.src.RecordID)
-		}
-		if src.TargetURI == "" {
-			src.TargetURI = p.Meta.URL
 		}
 		if src.TargetURI == "" {
 			if abs, err := filepath.Abs(it.src.File); err == nil {
@@ -199,7 +204,7 @@ type sink struct {
 
 func newSink(dir, format string, m *manifest, o *Options) *sink {
 	s := &sink{dir: dir, format: format, run: m.Runs, partRecords: int64(o.PartRecords), partBytes: o.PartBytes,
-		warcinfo: warcinfoFields(m.Cleaner, m.Runs), next: m.nextPart()}
+		warcinfo: warcinfoFields(m.Cleaner, m.Runs, m.Site), next: m.nextPart()}
 	for _, p := range m.Parts {
 		c := *p
 		s.parts = append(s.parts, &c)
@@ -334,11 +339,15 @@ func (s *sink) closePart() error {
 	return err
 }
 
-func warcinfoFields(cleaner string, run int) warc.Header {
-	return warc.Header{
+func warcinfoFields(cleaner string, run int, site bool) warc.Header {
+	h := warc.Header{
 		{Name: "software", Value: "sluice corpus"},
 		{Name: "description", Value: "the main content of web pages, cleaned by sluice: one conversion record per page, its plain text"},
 		{Name: "sluice-cleaner", Value: cleaner},
 		{Name: "sluice-run", Value: strconv.Itoa(run)},
 	}
+	if site {
+		h = append(h, warc.Field{Name: "sluice-site", Value: "pages corrected with the site model of their host"})
+	}
+	return h
 }

@@ -123,11 +123,25 @@ type Summary struct {
 	Format string `json:"format"`
 	// Parts are the output files written by this run.
 	Parts []string `json:"parts,omitempty"`
+	// Site is what the site models did in this run (Options.Site only).
+	Site *SiteCounts `json:"site,omitempty"`
 	// Total is the sum over every input finished by this run and the
 	// earlier ones on the same output directory: what the output holds.
 	Total Counts `json:"total"`
 	// TotalInputs is the number of inputs Total covers.
 	TotalInputs int `json:"total_inputs"`
+}
+
+// SiteCounts sum up what the site models did (Options.Site): the pages
+// corrected with the model of their host (the others were cleaned page by
+// page: their host had too few pages, or they had no host), the kept blocks
+// dropped as template and the dropped blocks kept as the pages' own prose.
+// A page whose every kept block was template is among the pages corrected,
+// and skipped as "no text".
+type SiteCounts struct {
+	Pages   int64 `json:"pages"`
+	Dropped int64 `json:"dropped"`
+	Rescued int64 `json:"rescued"`
 }
 
 // InputError is an input that could not be read, or not to its end.
@@ -149,6 +163,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  %d inputs already done by an earlier run, skipped\n", len(s.AlreadyDone))
 	}
 	fmt.Fprintf(&b, "  cleaned  %d\n", s.Cleaned)
+	if s.Site != nil {
+		fmt.Fprintf(&b, "  site model: %d pages corrected by the other pages of their host, %d blocks dropped, %d rescued\n", s.Site.Pages, s.Site.Dropped, s.Site.Rescued)
+	}
 	writeReasons(&b, "skipped", s.Skipped)
 	writeReasons(&b, "failed", s.Failed)
 	for _, e := range s.InputErrors {

@@ -1,0 +1,137 @@
+package corpus
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/site"
+)
+
+// siteStage is the writer's side of Options.Site: it holds the cleaned
+// pages of an input by host in a site.Grouper, corrects each batch the
+// Grouper hands back with the batch's site model, renders the pages and
+// passes them on to be counted and written. Only the writer goroutine uses
+// it.
+type siteStage struct {
+	g        *site.Grouper[*item]
+	maxBytes int64
+	held     int64 // pageBytes of the pages held
+	r        *renderer
+	counts   *SiteCounts
+}
+
+func newSiteStage(o *Options, counts *SiteCounts) *siteStage {
+	return &siteStage{g: site.NewGrouper[*item](o.SiteGroup), maxBytes: o.SiteBytes,
+		r: newRenderer(o.Format), counts: counts}
+}
+
+// add holds a cleaned page under its host and emits the batches that are
+// ready: the host's when it has a batch's worth of pages, and those of the
+// hosts waiting longest while the pages held are over the page or byte
+// caps.
+func (s *siteStage) add(it *item, emit func(*item) error) error {
+	it.held = pageBytes(it.page)
+	s.held += it.held
+	bs := s.g.Add(host(it.url(it.page)), it, it.page)
+	for _, b := range bs {
+		s.unhold(b)
+	}
+	for s.held > s.maxBytes {
+		b, ok := s.g.Release()
+		if !ok {
+			break
+		}
+		s.unhold(b)
+		bs = append(bs, b)
+	}
+	return s.emit(bs, emit)
+}
+
+// flush emits every page held: the input ends.
+func (s *siteStage) flush(emit func(*item) error) error {
+	bs := s.g.Flush()
+	for _, b := range bs {
+		s.unhold(b)
+	}
+	return s.emit(bs, emit)
+}
+
+func (s *siteStage) unhold(b site.Batch[*item]) {
+	for _, it := range b.Items {
+		s.held -= it.held
+	}
+}
+
+// emit corrects, renders and emits the pages of the batches, in order.
+func (s *siteStage) emit(bs []site.Batch[*item], emit func(*item) error) error {
+	for _, b := range bs {
+		use := usable(b.Model)
+		for i, it := range b.Items {
+			s.finish(&b, i, it, use)
+			b.Pages[i] = nil
+			if err := emit(it); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// usable reports whether a model can judge one of its own pages by the
+// others: it has pages enough, and fingerprints seen on two of them or more
+// (a host whose pages came one at a time has none: the Grouper keeps only
+// those between batches). A batch whose model cannot is written as cleaned
+// page by page, without the rescue of prose either.
+func usable(m *site.Model) bool {
+	return m != nil && m.Len() > 0 && m.Need(true) <= m.Pages()-1
+}
+
+// finish corrects page i of the batch with its model (when use) and renders
+// it; a page left without text is skipped as "no text".
+func (s *siteStage) finish(b *site.Batch[*item], i int, it *item, use bool) {
+	p := it.page
+	it.page = nil
+	defer func() {
+		if r := recover(); r != nil {
+			it.out, it.site = nil, nil
+			it.failed, it.skipped, it.reason, it.detail = true, false, "clean: panic", fmt.Sprint(r)
+		}
+	}()
+	if use {
+		dropped, rescued := b.Apply(i)
+		it.site = &DocSite{Pages: b.Model.Pages(), Dropped: dropped, Rescued: rescued}
+		s.counts.Pages++
+		s.counts.Dropped += int64(dropped)
+		s.counts.Rescued += int64(rescued)
+		if !keptText(p) {
+			it.skipped, it.reason = true, ReasonNoText
+			it.detail = fmt.Sprintf("every kept block is template of %s (the site model of %d of its pages)", b.Host, b.Model.Pages())
+			return
+		}
+	}
+	out, err := s.r.render(it, p)
+	if err != nil {
+		it.failed, it.reason, it.detail = true, "clean: rendering", err.Error()
+		return
+	}
+	it.out = out
+}
+
+// pageBytes estimates the memory a cleaned page takes: its blocks and
+// element summaries with the strings they hold, and a quarter more for the
+// rounding of allocations (on the CleanEval and CleanPortalEval pages the
+// heap grew by 1.1 to 1.25 times the sum of the sizes). A page takes 1.3
+// (CleanPortalEval) to 2.3 (CleanEval) times the bytes of its HTML.
+func pageBytes(p *page.Page) int64 {
+	n := int64(unsafe.Sizeof(*p)) + int64(len(p.Meta.Title)+len(p.Meta.URL)+len(p.Meta.Description))
+	n += int64(cap(p.Blocks)) * int64(unsafe.Sizeof(page.Block{}))
+	for i := range p.Blocks {
+		n += int64(len(p.Blocks[i].Text))
+	}
+	n += int64(cap(p.Nodes)) * int64(unsafe.Sizeof(page.Node{}))
+	for i := range p.Nodes {
+		n += int64(len(p.Nodes[i].ID) + len(p.Nodes[i].Class))
+	}
+	return n + n/4
+}
