@@ -66,11 +66,11 @@ type Options struct {
 	// duplicate detection off.
 	DedupWindow int
 	// Site cleans the pages of one host against each other with a site
-	// model (package site): cleaned pages are held by host, and a host's
-	// pages are corrected with the model built from them (the kept blocks
-	// that recur on many of the host's pages, its template, are dropped,
-	// and a page's own prose next to its content is kept) before they are
-	// written. Pages are grouped within one input: the held pages are
+	// model (package site): cleaned pages are held by host (www.example.org
+	// counts as example.org), and a host's pages are corrected with the
+	// model built from them (the kept blocks that recur on many of the
+	// host's pages, its template, are dropped, and a page's own prose next
+	// to its content is kept) before they are written. Pages are grouped within one input: the held pages are
 	// written when their host has SiteGroup.BatchSize of them, when the
 	// buffers are full (SiteGroup.MaxPending pages or SiteBytes, the host
 	// waiting longest first), and at the end of the input. The output is

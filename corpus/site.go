@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/sluice-project/sluice/page"
@@ -33,7 +34,7 @@ func newSiteStage(o *Options, counts *SiteCounts) *siteStage {
 func (s *siteStage) add(it *item, emit func(*item) error) error {
 	it.held = pageBytes(it.page)
 	s.held += it.held
-	bs := s.g.Add(host(it.url(it.page)), it, it.page)
+	bs := s.g.Add(siteKey(it.url(it.page)), it, it.page)
 	for _, b := range bs {
 		s.unhold(b)
 	}
@@ -76,6 +77,16 @@ func (s *siteStage) emit(bs []site.Batch[*item], emit func(*item) error) error {
 		}
 	}
 	return nil
+}
+
+// siteKey returns the host a page is grouped under: the host of its
+// address without a leading "www.", which names the same site.
+func siteKey(u string) string {
+	h := host(u)
+	if k, ok := strings.CutPrefix(h, "www."); ok && k != "" {
+		return k
+	}
+	return h
 }
 
 // usable reports whether a model can judge one of its own pages by the
