@@ -181,6 +181,7 @@ func prepare(dir, format, cleaner string, site, force bool) (*manifest, []string
 			return nil, nil, fmt.Errorf("%s holds %s but no %s: it is not the output of sluice corpus, or its manifest was removed; remove those files, choose another directory, or use --force to overwrite them", dir, ours[0], manifestName)
 		}
 	default:
+		m = &manifest{} // what the file says, not what this run is
 		if err := json.Unmarshal(data, m); err != nil {
 			return nil, nil, fmt.Errorf("%s: %v: the file is damaged; use --force to start the output over", mpath, err)
 		}

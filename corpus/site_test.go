@@ -327,6 +327,12 @@ func TestSiteResume(t *testing.T) {
 	if _, err := Run(context.Background(), out, inputs, o); err == nil || !strings.Contains(err.Error(), "with the site model (--site)") {
 		t.Errorf("resuming without Site: %v", err)
 	}
+	plain := filepath.Join(dir, "plain")
+	runCorpus(t, plain, inputs[:1], Options{})
+	o.Site = true
+	if _, err := Run(context.Background(), plain, inputs, o); err == nil || !strings.Contains(err.Error(), "without the site model (--site)") {
+		t.Errorf("resuming output made without Site: %v", err)
+	}
 	sum, _ := runCorpus(t, out, inputs, Options{Site: true, PartRecords: 7})
 	if len(sum.AlreadyDone) != 1 || sum.Finished != 2 {
 		t.Errorf("resumed run: already done %v, finished %d", sum.AlreadyDone, sum.Finished)
