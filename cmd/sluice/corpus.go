@@ -20,6 +20,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/corpus"
+	"github.com/sluice-project/sluice/site"
 )
 
 const corpusHelp = `
@@ -49,6 +50,15 @@ file that cannot be read; clean: a page that cannot be cleaned). Each failure
 is reported on standard error with its input and offset (-v: the skipped
 records too; -q: neither).
 
+--site cleans the pages of one host against each other: the cleaned pages
+of an input are held by host, and each host's pages are corrected with a
+model of what recurs on them (menus, boxes, notes and footers that the
+page-by-page cleaner keeps) before they are written. The pages held are
+bounded (--site-batch pages per host, --site-memory in all). Within an input
+the output then comes by host, not in input order; a page whose host has had
+fewer than three pages held is cleaned page by page. jsonl documents say
+what the model did: "site": {"pages": N, "dropped": N, "rescued": N}.
+
 Running again with the same DIR resumes: the inputs finished before (listed
 in DIR/manifest.json) are skipped, and the output of an input left unfinished
 (by an interrupt or a crash) is dropped and written again. --force starts the
@@ -60,6 +70,7 @@ Examples:
   find /data/crawl -name '*.warc.gz' | sluice corpus -o out -
   sluice corpus -o out --format warc --max-record 4M -j 8 crawls/
   sluice corpus -o out --filter 'lqf>targetnode' crawl.warc.gz   # a heuristic pipeline instead of the model
+  sluice corpus -o out --site --site-memory 512M crawl.warc.gz     # pages of a host against each other
   jq -r 'select(.host == "example.com") | .text' out/part-*.jsonl
 
 Exit status: 0 when every input was read to its end (records may still have
@@ -69,9 +80,9 @@ command again to resume), 2 for a usage error.
 `
 
 type corpusFlags struct {
-	out, format, filter, model, maxRecord, partSize string
-	jobs, partRecords                               int
-	force, resume, quiet, verbose, jsonSummary      bool
+	out, format, filter, model, maxRecord, partSize, siteMemory string
+	jobs, partRecords, siteBatch                                int
+	force, resume, quiet, verbose, jsonSummary, site            bool
 }
 
 func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -86,6 +97,9 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.partSize, "part-size", "512M", "start a new part after `SIZE` bytes (jsonl, warc)")
 	fs.StringVar(&f.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\")")
 	fs.StringVar(&f.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
+	fs.BoolVar(&f.site, "site", false, "clean the pages of one host against each other: drop what recurs on many of them (see above)")
+	fs.IntVar(&f.siteBatch, "site-batch", site.DefaultBatchSize, "with --site: correct a host's pages `N` at a time")
+	fs.StringVar(&f.siteMemory, "site-memory", "128M", "with --site: hold at most `SIZE` of cleaned pages (K, M, G)")
 	fs.BoolVar(&f.force, "force", false, "start the output over: remove the corpus files already in DIR")
 	fs.BoolVar(&f.resume, "resume", true, "resume the output in DIR (--resume=false is --force)")
 	fs.BoolVar(&f.quiet, "q", false, "do not report failed records one by one")
@@ -115,6 +129,13 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if f.partRecords <= 0 {
 		return usageErr("--part-records %d: must be at least 1", f.partRecords)
+	}
+	siteMemory, err := parseSize(f.siteMemory)
+	if err != nil {
+		return usageErr("--site-memory: %v", err)
+	}
+	if f.siteBatch <= 0 {
+		return usageErr("--site-batch %d: must be at least 1", f.siteBatch)
 	}
 	switch f.format {
 	case corpus.FormatJSONL, corpus.FormatCleanEval, corpus.FormatWARC:
@@ -163,6 +184,9 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		PartRecords:    f.partRecords,
 		PartBytes:      partSize,
 		Force:          f.force || !f.resume,
+		Site:           f.site,
+		SiteGroup:      site.GroupOptions{BatchSize: f.siteBatch},
+		SiteBytes:      siteMemory,
 		Progress:       bar.update,
 		Notice:         func(s string) { bar.println("sluice corpus: " + s) },
 		Report: func(p corpus.Problem) {
@@ -192,7 +216,11 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		debug.SetGCPercent(corpus.GCPercent)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(corpus.MemoryLimit)
+		limit := int64(corpus.MemoryLimit)
+		if f.site {
+			limit += 2 * siteMemory // the pages held, and room to collect
+		}
+		debug.SetMemoryLimit(limit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
