@@ -14,16 +14,26 @@ import (
 // <text id=...> wrapper (or else the gold's URL: line), the site from a
 // cleanportaleval file name, and the gold.
 func readCleanEval(p *Page, gold []byte) error {
-	p.Gold.Raw = decodeText(gold)
 	var goldURL string
-	goldURL, p.Gold.Segments = parseCleanEval(p.Gold.Raw)
-	p.Gold.Text = segmentsText(p.Gold.Segments)
+	p.Gold, goldURL = ReadCleanEvalGold(gold)
 	p.URL = wrapperURL(p.HTML)
 	if p.URL == "" {
 		p.URL = goldURL
 	}
 	p.Site = siteFromName(p.ID)
 	return nil
+}
+
+// ReadCleanEvalGold reads a gold file in CleanEval format, as the cleaneval
+// sets' gold files are read (see Gold): a "URL:" line, then segments opened
+// by <p>, <h> or <l>. It returns the gold, with Raw, Text and Segments set,
+// and the URL of its URL: line ("" when it has none). Text before the first
+// tag, or in a file without tags, is a paragraph.
+func ReadCleanEvalGold(b []byte) (g Gold, url string) {
+	g.Raw = decodeText(b)
+	url, g.Segments = parseCleanEval(g.Raw)
+	g.Text = segmentsText(g.Segments)
+	return g, url
 }
 
 // siteFromName returns the site a cleanportaleval file name starts with:

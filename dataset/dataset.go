@@ -16,6 +16,10 @@
 //	wcxb         html/NNNN.html.gz and gold/NNNN.json: wcxb-dev
 //	readability  html/N.html and expected/N.txt (the HTML fragment that
 //	             Readability.js extracts): readability
+//	annotated    html/NAME.html and ann/NAME.ann, pages labelled by hand in
+//	             Victor's annotation format (see ReadAnnotation; "sluice
+//	             annotate" writes and checks them; a NAME such as
+//	             example.com_3 gives the site): your own sets
 //
 // Whatever the format, Gold.Text is the main content as plain text, one
 // segment (paragraph, heading, list item, line) per paragraph, segments
@@ -87,18 +91,26 @@ type Gold struct {
 	//                supplemental text that some studies count;
 	//   wcxb:        the non-blank lines of ground_truth.main_content;
 	//   readability: the text of the block elements of the expected HTML
-	//                (the Segments).
+	//                (the Segments);
+	//   annotated:   the segments that the annotation's [h], [p], [l] and
+	//                [c] blocks make (AnnotationSegments).
 	Text string
 	// Raw is the gold file decoded to UTF-8 as it is (byte order mark
 	// dropped, line ends kept): the CleanEval text with its URL: line and
 	// tags, the Dragnet text with its comments, the L3S annotated HTML,
-	// the WCXB main_content, the Readability HTML fragment.
+	// the WCXB main_content, the Readability HTML fragment, the annotation.
 	Raw string
 	// Segments are the labelled segments in order, where the gold labels
 	// them: CleanEval's <h> (Heading), <p> (Paragraph) and <l> (ListItem),
-	// and Readability's headings, list items and other blocks. Text is
-	// their texts joined by blank lines. Nil for other formats.
+	// Readability's headings, list items and other blocks, and the
+	// segments of an annotation. Text is their texts joined by blank
+	// lines. Nil for other formats.
 	Segments []Segment
+	// Annotation is, for an annotated set, the annotation's blocks: one
+	// per text block of the page, with the label a person gave it
+	// (label.ApplyAnnotation maps them onto the segmented page). Nil for
+	// other formats.
+	Annotation []AnnotatedBlock
 	// Spans are the L3S-GN1 annotated text in document order; nil for
 	// other formats.
 	Spans []Span
@@ -196,6 +208,7 @@ const (
 	L3S         Kind = "l3s"         // original/*.html, annotated/*.html, url-mapping.txt
 	WCXB        Kind = "wcxb"        // html/*.html.gz, gold/*.json
 	Readability Kind = "readability" // html/*.html, expected/*.txt
+	Annotated   Kind = "annotated"   // html/*.html, ann/*.ann (Victor's annotation format)
 )
 
 // Set is one data set folder. It is read-only after Open, so its methods
@@ -399,6 +412,8 @@ func (s *Set) Page(id string) (*Page, error) {
 		err = readWCXB(p, goldBytes)
 	case Readability:
 		err = readReadability(p, goldBytes)
+	case Annotated:
+		err = readAnnotated(p, goldBytes)
 	}
 	if err != nil {
 		return nil, &PageError{Set: s.Name, ID: id, Path: goldPath, Err: err}
@@ -422,14 +437,18 @@ var layouts = map[Kind]layout{
 	L3S:         {"original", ".html", "annotated", ".html"},
 	WCXB:        {"html", ".html.gz", "gold", ".json"},
 	Readability: {"html", ".html", "expected", ".txt"},
+	Annotated:   {"html", ".html", "ann", ".ann"},
 }
 
 // detectKind recognises a data set folder's layout. html/ and gold/*.txt
 // is CleanEval when the gold files start with a "URL:" line, Dragnet
-// otherwise.
+// otherwise. html/ with ann/ is an annotated set even when the folder has
+// another gold too: labels corrected by hand are the better gold.
 func detectKind(dir string) (Kind, error) {
 	has := func(p string) bool { return isDir(filepath.Join(dir, p)) }
 	switch {
+	case has("html") && has("ann"):
+		return Annotated, nil
 	case has("original") && has("annotated"):
 		return L3S, nil
 	case has("html") && has("expected"):
@@ -453,7 +472,7 @@ func detectKind(dir string) (Kind, error) {
 		return Dragnet, nil
 	}
 	return "", fmt.Errorf("dataset: %s: unknown layout; expected html/ with gold/ (*.txt or *.json), "+
-		"html/ with expected/, or original/ with annotated/", dir)
+		"html/ with ann/ (*.ann), html/ with expected/, or original/ with annotated/", dir)
 }
 
 // stems lists the stems of the files in dir whose names end in ext.

@@ -308,7 +308,7 @@ func TestRootAndSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"cleaneval", "dragnet", "l3s", "readability", "wcxb"}; !slices.Equal(names, want) {
+	if want := []string{"annotated", "cleaneval", "dragnet", "l3s", "readability", "wcxb"}; !slices.Equal(names, want) {
 		t.Errorf("Sets() = %q, want %q", names, want)
 	}
 	s, err := Open("wcxb") // a bare name: under the root

@@ -47,7 +47,9 @@ import (
 // with main-content gold words. The label of a content block then comes
 // from the gold where it has labels, from the markup otherwise:
 //
-//   - CleanEval (segments <h>, <p>, <l>): the label of the gold segment its
+//   - CleanEval (segments <h>, <p>, <l>) and annotated sets (the segments
+//     of dataset.AnnotationSegments; training takes an annotation's labels
+//     as they are, with ApplyAnnotation): the label of the gold segment its
 //     first aligned word falls in; Continuation when that word is not the
 //     segment's first and the previous content block is in the same segment.
 //   - Dragnet, WCXB, Readability (text only): the labels the structure stage
@@ -80,7 +82,7 @@ func Align(p *page.Page, g *dataset.Gold, kind dataset.Kind) (labels []page.Labe
 	al.align()
 	content := al.content()
 	switch {
-	case kind == dataset.CleanEval && len(g.Segments) > 0:
+	case (kind == dataset.CleanEval || kind == dataset.Annotated) && len(g.Segments) > 0:
 		labels = al.segmentLabels(content)
 	case kind == dataset.L3S && len(g.Spans) > 0:
 		labels = structureLabels(p, content)
@@ -257,7 +259,7 @@ func (al *aligner) load(p *page.Page, g *dataset.Gold, kind dataset.Kind) {
 		})
 	}
 	switch {
-	case kind == dataset.CleanEval && len(g.Segments) > 0:
+	case (kind == dataset.CleanEval || kind == dataset.Annotated) && len(g.Segments) > 0:
 		for _, s := range g.Segments {
 			addSeg(s.Text, s.Label, -1, true, false)
 		}

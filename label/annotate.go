@@ -2,18 +2,20 @@ package label
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/page"
 )
 
-// This file reads and writes Victor's annotation format (seed, chapter
-// 2.3), in which people label a page's text blocks by hand: one block per
-// line, in page order, its label in brackets, a space and its text:
+// This file writes Victor's annotation format (seed, chapter 2.3), in which
+// people label a page's text blocks by hand, and maps an annotation read
+// back onto a page. The format (one block per line, "[p] text", "[h]",
+// "[l]", "[c]", "[o]") and its reader are in package dataset, which reads
+// annotated data sets without depending on the labeller:
 //
 //	[o] Home
 //	[h] Rivers of the north
@@ -21,39 +23,27 @@ import (
 //	[c] and fast.
 //	[l] Salmon
 //
-// The labels are [h] heading, [p] paragraph, [l] list item, [c]
-// continuation (the block goes on with the last segment opened by [h], [p]
-// or [l]) and [o] other (boilerplate). The texts are the blocks' texts with
-// line breaks turned into spaces; they are there for the reader and for
-// ApplyAnnotation, which checks them against a freshly segmented page.
+// The texts are the blocks' texts with line breaks turned into spaces;
+// they are there for the reader and for ApplyAnnotation, which checks them
+// against a freshly segmented page.
 
 // AnnotatedBlock is one line of an annotation.
-type AnnotatedBlock struct {
-	Label page.Label
-	// Text is the block's text as the line gives it.
-	Text string
-	// Line is the line's number (from 1) in the annotation read, 0 for a
-	// block that was not read from a file.
-	Line int
-}
+type AnnotatedBlock = dataset.AnnotatedBlock
 
 // AnnotationError is an error at one line of an annotation, or, with Line
 // 0, in the annotation as a whole.
-type AnnotationError struct {
-	Line int
-	Msg  string
-}
+type AnnotationError = dataset.AnnotationError
 
-func (e *AnnotationError) Error() string {
-	if e.Line <= 0 {
-		return "annotation: " + e.Msg
-	}
-	return fmt.Sprintf("annotation line %d: %s", e.Line, e.Msg)
+// ReadAnnotation reads an annotation in Victor's format; it is
+// dataset.ReadAnnotation. Blank lines are skipped; every other line must be
+// a block, "[x] text" with x one of h, p, l, c, o (upper case and the long
+// names of page.ParseLabel, such as "[paragraph]", are accepted too). A
+// byte order mark and CRLF line ends are allowed. A bad line is an
+// *AnnotationError with its line number; several are joined with
+// errors.Join (errors.As finds the first).
+func ReadAnnotation(r io.Reader) ([]AnnotatedBlock, error) {
+	return dataset.ReadAnnotation(r)
 }
-
-// validLine says what a line must look like, for error messages.
-const validLine = `want a label in brackets, a space and the block's text, such as "[p] Some text." ` +
-	`(labels: [h] heading, [p] paragraph, [l] list item, [c] continuation, [o] other)`
 
 // annotationLetter is the letter of each label in the format.
 var annotationLetter = [...]byte{page.Other: 'o', page.Heading: 'h', page.Paragraph: 'p', page.ListItem: 'l', page.Continuation: 'c'}
@@ -95,66 +85,6 @@ func writeLine(bw *bufio.Writer, s string) {
 		_, size := utf8.DecodeRuneInString(s[i:])
 		s = s[i+size:]
 	}
-}
-
-// ReadAnnotation reads an annotation in Victor's format. Blank lines are
-// skipped; every other line must be a block, "[x] text" with x one of h, p,
-// l, c, o (upper case and the long names of page.ParseLabel, such as
-// "[paragraph]", are accepted too). A byte order mark and CRLF line ends
-// are allowed. The error for a bad line is an *AnnotationError with its
-// line number.
-func ReadAnnotation(r io.Reader) ([]AnnotatedBlock, error) {
-	br := bufio.NewReader(r)
-	var out []AnnotatedBlock
-	for n := 1; ; n++ {
-		line, err := br.ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return out, fmt.Errorf("annotation line %d: %w", n, err)
-		}
-		if line == "" && err != nil {
-			return out, nil
-		}
-		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-		if n == 1 {
-			line = strings.TrimPrefix(line, "\uFEFF")
-		}
-		if strings.TrimSpace(line) != "" {
-			b, perr := parseAnnotationLine(line)
-			if perr != nil {
-				return out, &AnnotationError{Line: n, Msg: perr.Error()}
-			}
-			b.Line = n
-			out = append(out, b)
-		}
-		if err != nil {
-			return out, nil
-		}
-	}
-}
-
-// parseAnnotationLine parses one non-blank line.
-func parseAnnotationLine(line string) (AnnotatedBlock, error) {
-	s := strings.TrimLeft(line, " \t")
-	if !strings.HasPrefix(s, "[") {
-		return AnnotatedBlock{}, fmt.Errorf("%q does not start with a label; %s", clipText(line, 40), validLine)
-	}
-	end := strings.IndexByte(s, ']')
-	if end < 0 {
-		return AnnotatedBlock{}, fmt.Errorf("%q has no closing bracket; %s", clipText(line, 40), validLine)
-	}
-	name := strings.ToLower(strings.TrimSpace(s[1:end]))
-	l, ok := page.ParseLabel(name)
-	if !ok {
-		return AnnotatedBlock{}, fmt.Errorf("unknown label [%s]; %s", clipText(s[1:end], 20), validLine)
-	}
-	text := s[end+1:]
-	if text != "" && text[0] != ' ' && text[0] != '\t' {
-		return AnnotatedBlock{}, fmt.Errorf("no space after [%s]; %s", s[1:end], validLine)
-	}
-	if text != "" {
-		text = text[1:]
-	}
-	return AnnotatedBlock{Label: l, Text: text}, nil
 }
 
 // ApplyAnnotation maps an annotation (as read by ReadAnnotation, possibly
