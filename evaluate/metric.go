@@ -72,10 +72,12 @@ func Lookup(name string) (Metric, error) {
 }
 
 // Main returns the name of a data set's main metric: CleanEval text-only F1
-// for the CleanEval sets (the field's measure on them), bag-of-words F1 for
-// the others (WCXB's measure, and the token F1 of the Dragnet paper).
+// for the CleanEval sets (the field's measure on them) and for annotated
+// sets (whose annotation is a CleanEval gold: see
+// dataset.AnnotationSegments), bag-of-words F1 for the others (WCXB's
+// measure, and the token F1 of the Dragnet paper).
 func Main(kind dataset.Kind) string {
-	if kind == dataset.CleanEval {
+	if kind == dataset.CleanEval || kind == dataset.Annotated {
 		return "cleaneval"
 	}
 	return "bow"

@@ -2,8 +2,10 @@ package evaluate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -18,12 +20,13 @@ import (
 )
 
 // TrainPage is one page prepared for training: segmented, with labels
-// derived from its gold standard.
+// derived from its gold standard (aligned with it, or, for an annotated
+// set, the annotation's own labels).
 type TrainPage struct {
 	Data    *dataset.Page
 	Kind    dataset.Kind
 	Example label.Example
-	Quality float64 // share of gold tokens the alignment matched
+	Quality float64 // share of gold tokens the alignment matched; 1 for an annotation
 }
 
 // LoadOptions configures LoadTraining.
@@ -36,10 +39,42 @@ type LoadOptions struct {
 	Jobs  int
 	// Progress, when set, is called after each page.
 	Progress func(set string, done, total int)
+	// Skip, when set, is called for each page left out, with the reason:
+	// a *dataset.PageError for a page that could not be read, a
+	// *SkipError otherwise (an annotation that does not match its page
+	// among them). It is called from one goroutine at a time.
+	Skip func(set *dataset.Set, id string, reason error)
 }
 
+// SkipError says why LoadTraining left a page out.
+type SkipError struct {
+	// Path is the file at fault when the reason is in one (the annotation
+	// of an annotated set), else "".
+	Path string
+	Err  error
+}
+
+// Error gives the reason, after the file at fault when there is one, as
+// "FILE:LINE: message" for a line of an annotation.
+func (e *SkipError) Error() string {
+	var ae *dataset.AnnotationError
+	switch {
+	case e.Path == "":
+		return e.Err.Error()
+	case errors.As(e.Err, &ae) && ae.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.Path, ae.Line, ae.Msg)
+	case errors.As(e.Err, &ae):
+		return e.Path + ": " + ae.Msg
+	}
+	return e.Path + ": " + e.Err.Error()
+}
+
+func (e *SkipError) Unwrap() error { return e.Err }
+
 // LoadTraining reads data sets, segments every page with the default
-// ingest and segment options and aligns its blocks with the gold. It
+// ingest and segment options and labels its blocks: by aligning them with
+// the gold, or, for an annotated set (dataset.Annotated), with the labels
+// of the annotation (label.ApplyAnnotation), continuation included. It
 // returns the usable pages and the number of pages skipped per set.
 func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*TrainPage, map[string]int, error) {
 	if opts.MinQuality == 0 {
@@ -59,10 +94,21 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 		if err != nil {
 			return nil, nil, err
 		}
+		skip := func(id string, reason error) {
+			skipped[set.Name]++
+			if opts.Skip != nil {
+				opts.Skip(set, id, reason)
+			}
+		}
 		var pages []*dataset.Page
 		for p, err := range set.Pages() {
 			if err != nil {
-				skipped[set.Name]++
+				var pe *dataset.PageError
+				id := ""
+				if errors.As(err, &pe) {
+					id = pe.ID
+				}
+				skip(id, err)
 				continue
 			}
 			pages = append(pages, p)
@@ -71,6 +117,7 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 			}
 		}
 		res := make([]*TrainPage, len(pages))
+		errs := make([]error, len(pages))
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		work := make(chan int)
@@ -80,7 +127,7 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 			go func() {
 				defer wg.Done()
 				for i := range work {
-					res[i] = prepare(ctx, c, pages[i], set.Kind)
+					res[i], errs[i] = prepare(ctx, c, set, pages[i])
 					if opts.Progress != nil {
 						mu.Lock()
 						done++
@@ -95,27 +142,44 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 		}
 		close(work)
 		wg.Wait()
-		for _, tp := range res {
-			if tp == nil || tp.Quality < opts.MinQuality {
-				skipped[set.Name]++
-				continue
+		for i, tp := range res {
+			switch {
+			case errs[i] != nil:
+				skip(pages[i].ID, errs[i])
+			case tp.Quality < opts.MinQuality:
+				skip(pages[i].ID, &SkipError{Err: fmt.Errorf("the gold aligns with only %.0f%% of its words (--min-quality %g)", 100*tp.Quality, opts.MinQuality)})
+			default:
+				out = append(out, tp)
 			}
-			out = append(out, tp)
 		}
 	}
 	return out, skipped, ctx.Err()
 }
 
-func prepare(ctx context.Context, c *sluice.Cleaner, p *dataset.Page, kind dataset.Kind) *TrainPage {
-	if strings.TrimSpace(p.Gold.Text) == "" {
-		return nil
+// prepare segments a page and labels its blocks. An annotated page is
+// kept even when all its blocks are [o]: a person said so.
+func prepare(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, p *dataset.Page) (*TrainPage, error) {
+	kind := set.Kind
+	if kind != dataset.Annotated && strings.TrimSpace(p.Gold.Text) == "" {
+		return nil, &SkipError{Err: errors.New("no gold text")}
 	}
 	seg, err := c.Segment(ctx, sluice.Input{Data: p.HTML, URL: p.URL})
-	if err != nil || len(seg.Page.Blocks) == 0 {
-		return nil
+	if err != nil {
+		return nil, &SkipError{Err: err}
+	}
+	if len(seg.Page.Blocks) == 0 {
+		return nil, &SkipError{Err: errors.New("the page has no text blocks")}
+	}
+	if kind == dataset.Annotated {
+		labels, err := label.ApplyAnnotation(seg.Page, p.Gold.Annotation)
+		if err != nil {
+			path := filepath.Join(set.Dir, "ann", p.ID+".ann")
+			return nil, &SkipError{Path: path, Err: err}
+		}
+		return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels}, Quality: 1}, nil
 	}
 	labels, q := label.Align(seg.Page, &p.Gold, kind)
-	return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels}, Quality: q}
+	return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels}, Quality: q}, nil
 }
 
 // Folds assigns pages to k folds so that pages of one site never fall in
@@ -297,7 +361,7 @@ func scorePage(lab *label.Labeller, p *TrainPage, threshold float64, fr *FoldRes
 		}
 		ss.PageTypes[pt].Add(c)
 	}
-	if p.Kind == dataset.CleanEval {
+	if p.Kind == dataset.CleanEval || p.Kind == dataset.Annotated {
 		ss.labelled.Add(score.CleanEval(out.CleanEval, GoldCleanEval(&p.Data.Gold), score.Labelled))
 	}
 }

@@ -24,14 +24,17 @@ Trains the block labeller (a linear-chain CRF over text-block features, as
 Victor does) on data sets with gold standards: each page is segmented and its
 blocks are labelled by aligning them with the gold text (CleanEval segments
 give headings, paragraphs, list items and continuations; other sets give
-content vs boilerplate, with structure from the markup). With --cv K it
-cross-validates first (pages of one site never split across folds) and
-reports labelling accuracy and cleaning scores per fold and overall.
+content vs boilerplate, with structure from the markup). A folder of pages
+labelled by hand (html/NAME.html with ann/NAME.ann, written by "sluice
+annotate") gives its labels as they are, and is scored with CleanEval F1
+against the annotated content. With --cv K it cross-validates first (pages
+of one site never split across folds) and reports labelling accuracy and
+cleaning scores per fold and overall.
 
 Examples:
   sluice train -o my.model                          # all sets under ../shared/data
   sluice train --data cleaneval-dev,wcxb-dev --cv 6 -o my.model
-  sluice train --data my-annotated-set --cv 5       # cross-validate only
+  sluice train --data ./my-annotated-set --cv 5     # cross-validate only (see sluice annotate)
   sluice train --cv 6 --ablate                      # one cross-validation per feature group switched off
   sluice clean --model my.model page.html
 `
@@ -50,7 +53,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	minQuality := fs.Float64("min-quality", 0.5, "skip pages whose gold aligns with less than this share of its words")
 	threshold := fs.Float64("threshold", 0.5, "content probability at which a block is kept, for the scores")
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`")
-	verbose := fs.Bool("v", false, "print the optimiser's progress")
+	verbose := fs.Bool("v", false, "print the optimiser's progress and why pages were skipped")
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return flagExit(err)
 	}
@@ -81,7 +84,15 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	t0 := time.Now()
 	var bar *progress
-	pages, skipped, err := evaluate.LoadTraining(ctx, sets, evaluate.LoadOptions{MinQuality: *minQuality, Limit: *limit, Progress: func(set string, done, total int) {
+	// Why pages were left out, told for annotated sets (made by hand, so
+	// every page left out is a mistake to fix) and with -v.
+	var reasons []string
+	skip := func(set *dataset.Set, id string, reason error) {
+		if set.Kind == dataset.Annotated || *verbose {
+			reasons = append(reasons, fmt.Sprintf("sluice train: %s: skipped %s: %v", set.Name, id, reason))
+		}
+	}
+	pages, skipped, err := evaluate.LoadTraining(ctx, sets, evaluate.LoadOptions{MinQuality: *minQuality, Limit: *limit, Skip: skip, Progress: func(set string, done, total int) {
 		if bar == nil || bar.label != set {
 			if bar != nil {
 				bar.finish()
@@ -92,6 +103,9 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	}})
 	if bar != nil {
 		bar.finish()
+	}
+	for _, r := range reasons {
+		fmt.Fprintln(stderr, r)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sluice train: %v\n", err)
@@ -104,7 +118,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			parts = append(parts, fmt.Sprintf("%s %d", s, n))
 		}
 		sort.Strings(parts)
-		fmt.Fprintf(stdout, "; skipped (no gold text, unreadable, or gold not found in the page): %s", strings.Join(parts, ", "))
+		fmt.Fprintf(stdout, "; skipped (no gold text, unreadable, gold not found in the page, or annotation not matching it): %s", strings.Join(parts, ", "))
 	}
 	fmt.Fprintln(stdout)
 	if len(pages) == 0 {
