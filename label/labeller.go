@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/page"
@@ -31,6 +33,11 @@ func NewLabeller(m *crf.Model, cfg FeatureConfig) (*Labeller, error) {
 	ext, err := NewExtractor(cfg)
 	if err != nil {
 		return nil, err
+	}
+	for _, st := range cfg.Styles {
+		if err := CheckStyle(st); err != nil {
+			return nil, err
+		}
 	}
 	l := &Labeller{crf: m, ext: ext, cfg: cfg, other: -1}
 	for i, name := range m.Labels() {
@@ -62,10 +69,63 @@ func (l *Labeller) CRF() *crf.Model { return l.crf }
 // threshold 0.5 this is close to the Viterbi path; a higher threshold trades
 // recall for precision.
 func (l *Labeller) Label(p *page.Page, threshold float64) {
+	l.label(p, MainStyle, threshold)
+}
+
+// LabelStyle labels p as Label does, in an annotation style the model was
+// trained with (see Styles); a threshold of 0 means the style's (see
+// Threshold).
+func (l *Labeller) LabelStyle(p *page.Page, style string, threshold float64) error {
+	style = normStyle(style)
+	if !l.HasStyle(style) {
+		return fmt.Errorf("label: the model knows no style %q (it knows %s)", style, styleList(l.cfg.Styles))
+	}
+	if threshold == 0 {
+		threshold = l.Threshold(style)
+	}
+	l.label(p, style, threshold)
+	return nil
+}
+
+// Styles returns the annotation styles the model knows, MainStyle first.
+func (l *Labeller) Styles() []string { return append([]string{MainStyle}, l.cfg.Styles...) }
+
+// HasStyle reports whether the model knows style ("" is MainStyle).
+func (l *Labeller) HasStyle(style string) bool {
+	style = normStyle(style)
+	return style == MainStyle || slices.Contains(l.cfg.Styles, style)
+}
+
+// Threshold returns the decision threshold of a style: the one chosen by
+// cross-validation when the model was trained (see
+// FeatureConfig.Thresholds), or 0.5.
+func (l *Labeller) Threshold(style string) float64 {
+	if t, ok := l.cfg.Thresholds[normStyle(style)]; ok && t > 0 && t <= 1 {
+		return t
+	}
+	return 0.5
+}
+
+// SetThresholds records decision thresholds per style in the model (those
+// of styles it does not know are an error).
+func (l *Labeller) SetThresholds(th map[string]float64) error {
+	for s, t := range th {
+		if !l.HasStyle(s) {
+			return fmt.Errorf("label: threshold for style %q, which the model does not know (it knows %s)", s, styleList(l.cfg.Styles))
+		}
+		if !(t > 0 && t <= 1) {
+			return fmt.Errorf("label: threshold %g for style %q: must be above 0 and at most 1", t, s)
+		}
+	}
+	l.cfg.Thresholds = maps.Clone(th)
+	return nil
+}
+
+func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	if len(p.Blocks) == 0 {
 		return
 	}
-	attrs := l.ext.Attrs(p)
+	attrs := withStyle(l.ext.Attrs(p), style)
 	marg := l.crf.Marginals(attrs)
 	prevKept := false
 	for i := range p.Blocks {

@@ -101,3 +101,74 @@ func TestLoadRejectsOtherFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestStyles trains one model on pages annotated in two styles, the second
+// keeping the footer links as content, and checks that each style labels
+// as its own examples did, and that styles and thresholds survive a save.
+func TestStyles(t *testing.T) {
+	var ex []Example
+	for n := range 12 {
+		e := trainPage(t, n)
+		if n%2 == 1 {
+			e.Style = "wide"
+			e.Labels = append([]page.Label(nil), e.Labels...)
+			for i, b := range e.Page.Blocks {
+				if b.Text == "Terms" || b.Text == "Privacy" || strings.Contains(b.Text, "Terms") {
+					e.Labels[i] = page.Paragraph
+				}
+			}
+		}
+		ex = append(ex, e)
+	}
+	lab, err := Train(context.Background(), ex, TrainConfig{MaxIterations: 80, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lab.Styles(); len(got) != 2 || got[0] != MainStyle || got[1] != "wide" {
+		t.Fatalf("Styles() = %v", got)
+	}
+	if err := lab.SetThresholds(map[string]float64{"wide": 0.3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.SetThresholds(map[string]float64{"narrow": 0.3}); err == nil {
+		t.Error("SetThresholds accepted an unknown style")
+	}
+	var buf bytes.Buffer
+	if err := lab.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loaded.Threshold("wide") != 0.3 || loaded.Threshold("") != 0.5 {
+		t.Errorf("thresholds after load: wide %v, main %v", loaded.Threshold("wide"), loaded.Threshold(""))
+	}
+	kept := func(style string) (footer, nav int) {
+		p := trainPage(t, 3).Page
+		if err := loaded.LabelStyle(p, style, 0.5); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range p.Blocks {
+			if b.Label == page.Other {
+				continue
+			}
+			switch {
+			case strings.Contains(b.Text, "Terms"):
+				footer++
+			case strings.HasPrefix(b.Text, "Menu"):
+				nav++
+			}
+		}
+		return
+	}
+	if f, n := kept(MainStyle); f != 0 || n != 0 {
+		t.Errorf("main style kept %d footer and %d menu blocks, want none", f, n)
+	}
+	if f, n := kept("wide"); f == 0 || n != 0 {
+		t.Errorf("wide style kept %d footer and %d menu blocks, want the footer only", f, n)
+	}
+	if err := loaded.LabelStyle(trainPage(t, 1).Page, "narrow", 0); err == nil || !strings.Contains(err.Error(), "wide") {
+		t.Errorf("unknown style: err = %v, want one listing the known styles", err)
+	}
+}

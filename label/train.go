@@ -14,6 +14,9 @@ import (
 type Example struct {
 	Page   *page.Page
 	Labels []page.Label
+	// Style is the annotation style of the labels (see MainStyle); ""
+	// means MainStyle.
+	Style string
 }
 
 // TrainConfig configures Train. Zero fields take the documented defaults.
@@ -69,9 +72,17 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	if err != nil {
 		return nil, err
 	}
+	styles, err := stylesOf(examples)
+	if err != nil {
+		return nil, err
+	}
+	fc.Styles = styles
 	tmplText := cfg.Template
 	if tmplText == "" {
 		tmplText = DefaultTemplate(ext)
+		if len(styles) > 0 {
+			tmplText += StyleLine + "\n"
+		}
 	}
 	tmpl, err := crf.ParseTemplate(tmplText)
 	if err != nil {
@@ -89,7 +100,7 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 		for k, l := range ex.Labels {
 			ls[k] = int(l)
 		}
-		seqs = append(seqs, crf.Sequence{Attrs: ext.Attrs(ex.Page), Labels: ls})
+		seqs = append(seqs, crf.Sequence{Attrs: withStyle(ext.Attrs(ex.Page), ex.Style), Labels: ls})
 	}
 	if len(seqs) == 0 {
 		return nil, errors.New("label: no training example has blocks")
