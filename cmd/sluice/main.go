@@ -5,6 +5,8 @@
 //	sluice clean [flags] [FILE|DIR|-]...
 //	sluice eval --gold SET|DIR [flags] OUTDIR
 //	sluice bench [flags]
+//	sluice train [flags] -o MODEL
+//	sluice annotate [flags] PAGE.html...
 //	sluice filters
 //	sluice version
 //
@@ -38,6 +40,7 @@ Commands:
   eval      score cleaned outputs against a gold standard
   bench     run filter pipelines over the evaluation data sets
   train     train the block labeller on data sets with gold standards
+  annotate  label pages by hand (Victor's annotation files) to train on
   filters   list the content filters and how to combine them
   version   print the version
 
@@ -67,6 +70,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdBench(rest, stdout, stderr)
 	case "train":
 		return cmdTrain(rest, stdout, stderr)
+	case "annotate":
+		return cmdAnnotate(rest, stdout, stderr)
 	case "eval":
 		return cmdEval(rest, stdout, stderr)
 	case "filters":

@@ -1,0 +1,449 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/label"
+	"github.com/sluice-project/sluice/page"
+)
+
+const annotateHelp = `
+Usage: sluice annotate [flags] PAGE.html|DIR...
+       sluice annotate --check [-o DIR] PAGE.html|DIR...
+
+Prepares pages for labelling by hand, as Victor's annotation tool does. For
+each page it writes an annotation file, one text block per line in page
+order, each with its label in brackets:
+
+  [o] Home
+  [h] Rivers of the north
+  [p] The rivers of the north run cold
+  [c] and fast.
+  [l] Salmon
+
+[h] heading, [p] paragraph, [l] list item, [c] continuation (the block goes
+on with the last [h], [p] or [l] segment, as the text after a <br> in a
+paragraph does), [o] other (boilerplate). The labels come pre-filled by the
+embedded model (or --model, or from a CleanEval gold with --gold); correct
+them in any text editor, changing only what is in the brackets: the texts
+and the order of the lines must stay as they are, and the editor must not
+wrap long lines. --check then validates the files against their pages and
+names the file and line of every mistake.
+
+PAGE.html's annotation is PAGE.ann beside it, or NAME.ann in the folder
+given with -o (keeping the path below a directory argument, whose .html and
+.htm files are taken). A folder with html/ and ann/ folders is an annotated
+data set (unless -o is given): its pages are html/NAME.html, their
+annotations ann/NAME.ann, and "sluice train --data DIR" trains on it.
+Existing annotation files are left as they are unless --force is given.
+
+Examples:
+  sluice annotate page.html                            # page.ann, labelled by the model
+  mkdir -p myset/html myset/ann && cp pages/*.html myset/html/   # start a data set
+  sluice annotate myset                                # myset/ann/NAME.ann for each myset/html/NAME.html
+  sluice annotate --check myset                        # after editing: errors with file and line
+  sluice train --data ./myset --cv 5 -o my.model       # train on it (./ for a folder here)
+  sluice annotate --gold gold/12.txt html/12.html      # pre-filled from a CleanEval gold file
+  sluice annotate --gold ce/gold -o ann ce/html        # ce/gold/NAME.txt for each ce/html/NAME.html
+
+Exit status: 0 when every page was annotated (with --check: every
+annotation is valid), 1 when any failed (each failure is reported on
+standard error with the file's name), 2 for a usage error.
+`
+
+// annExt is the ending of annotation files.
+const annExt = ".ann"
+
+// annJob is one page to annotate or check.
+type annJob struct {
+	page string // the page's file
+	ann  string // its annotation file
+	gold string // with --gold: its gold file
+}
+
+type annotateFlags struct {
+	outDir, model, gold string
+	check, force, quiet bool
+}
+
+func cmdAnnotate(args []string, stdout, stderr io.Writer) int {
+	var f annotateFlags
+	fs := newFlagSet("annotate", annotateHelp, stderr)
+	fs.StringVar(&f.outDir, "o", "", "write the annotation files into `DIR` (with --check: read them from there)")
+	fs.StringVar(&f.model, "model", "", "pre-fill the labels with the model in `FILE` (written by sluice train) instead of the embedded one")
+	fs.StringVar(&f.gold, "gold", "", "pre-fill the labels from a CleanEval-format gold `FILE` (one page), or from DIR/NAME.txt for each page NAME.html")
+	fs.BoolVar(&f.check, "check", false, "check existing annotation files against their pages instead of writing them")
+	fs.BoolVar(&f.force, "force", false, "overwrite existing annotation files")
+	fs.BoolVar(&f.quiet, "q", false, "do not print warnings, nor a line per file")
+	args, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "sluice annotate: "+format+"\n", a...)
+		return exitUsage
+	}
+	switch {
+	case len(args) == 0:
+		return usageErr("no pages: give HTML files or directories (see sluice annotate --help)")
+	case f.check && (f.model != "" || f.gold != "" || f.force):
+		return usageErr("--check reads annotation files; --model, --gold and --force are for writing them")
+	case f.model != "" && f.gold != "":
+		return usageErr("--model and --gold are two ways to pre-fill the labels; give one")
+	}
+	opts := sluice.Options{}
+	if f.check || f.gold != "" {
+		// Only segmenting: the model need not be loaded.
+		opts.Filter = sluice.DefaultFilter
+	}
+	if f.model != "" {
+		data, err := os.ReadFile(f.model)
+		if err != nil {
+			return usageErr("--model: %v", err)
+		}
+		opts.Model = data
+	}
+	cl, err := sluice.New(opts)
+	if err != nil {
+		return usageErr("--model %s: %v", f.model, err)
+	}
+	goldDir := false
+	if f.gold != "" {
+		st, err := os.Stat(f.gold)
+		if err != nil {
+			return usageErr("--gold: %v", err)
+		}
+		goldDir = st.IsDir()
+	}
+	jobs, orphans, errs := annotateJobs(args, f.outDir, f.check)
+	if f.gold != "" {
+		if !goldDir && len(jobs) > 1 {
+			return usageErr("--gold %s is one gold file for %d pages; give a folder of NAME.txt files for several pages", f.gold, len(jobs))
+		}
+		for i := range jobs {
+			if goldDir {
+				jobs[i].gold = filepath.Join(f.gold, strings.TrimSuffix(filepath.Base(jobs[i].ann), annExt)+".txt")
+			} else {
+				jobs[i].gold = f.gold
+			}
+		}
+	}
+	failed := len(errs)
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "sluice annotate: %v\n", e)
+	}
+	ctx := context.Background()
+	warn := func(format string, a ...any) {
+		if !f.quiet {
+			fmt.Fprintf(stderr, "sluice annotate: "+format+"\n", a...)
+		}
+	}
+	for _, j := range jobs {
+		var err error
+		if f.check {
+			err = checkAnnotation(ctx, cl, j, stdout, f.quiet)
+		} else {
+			err = writeAnnotation(ctx, cl, j, f.model, f.force, stdout, f.quiet, warn)
+		}
+		if err != nil {
+			// One line per mistake (a check reports every bad line).
+			for _, e := range unjoin(err) {
+				fmt.Fprintf(stderr, "sluice annotate: %v\n", e)
+			}
+			failed++
+		}
+	}
+	for _, o := range orphans {
+		fmt.Fprintf(stderr, "sluice annotate: %s: no page for this annotation (expected %s)\n", o.ann, o.page)
+		failed++
+	}
+	if failed > 0 {
+		what := "pages"
+		if f.check {
+			what = "annotations"
+		}
+		fmt.Fprintf(stderr, "sluice annotate: %d of %d %s failed\n", failed, len(jobs)+len(errs)+len(orphans), what)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// annotateJobs turns the arguments into pages with their annotation files:
+// a file is a page; a data set folder (html/ and ann/ in it) gives
+// html/NAME.html with ann/NAME.ann, as package dataset reads them; another
+// directory is walked for HTML files. The annotation is named after the
+// page, beside it or in outDir. With check, the annotations of a data set
+// folder that have no page are returned as orphans.
+func annotateJobs(args []string, outDir string, check bool) (jobs, orphans []annJob, errs []error) {
+	annFor := func(path, rel string) string {
+		if outDir != "" {
+			return filepath.Join(outDir, outName(rel, annExt))
+		}
+		return outName(path, annExt)
+	}
+	seen := map[string]string{} // annotation file → page
+	add := func(j annJob) {
+		if prev, ok := seen[j.ann]; ok {
+			errs = append(errs, fmt.Errorf("%s: its annotation %s is also that of %s; rename one of them", j.page, j.ann, prev))
+			return
+		}
+		seen[j.ann] = j.page
+		jobs = append(jobs, j)
+	}
+	for _, a := range args {
+		if a == "-" {
+			errs = append(errs, errors.New("-: annotate reads page files, not standard input (the annotation file is named after the page)"))
+			continue
+		}
+		st, err := os.Stat(a)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		switch {
+		case !st.IsDir():
+			add(annJob{page: a, ann: annFor(a, filepath.Base(a))})
+		case isDir(filepath.Join(a, "html")) && isDir(filepath.Join(a, "ann")) && outDir == "":
+			pages, err := filepath.Glob(filepath.Join(a, "html", "*.html"))
+			if err != nil || len(pages) == 0 {
+				errs = append(errs, fmt.Errorf("%s: a data set folder without pages: put them in %s", a, filepath.Join(a, "html", "NAME.html")))
+				continue
+			}
+			sort.Slice(pages, func(i, j int) bool { return naturalLess(pages[i], pages[j]) })
+			for _, p := range pages {
+				name := strings.TrimSuffix(filepath.Base(p), ".html")
+				add(annJob{page: p, ann: filepath.Join(a, "ann", name+annExt)})
+			}
+			if !check {
+				continue
+			}
+			anns, _ := filepath.Glob(filepath.Join(a, "ann", "*"+annExt))
+			for _, ann := range anns {
+				if _, ok := seen[ann]; !ok {
+					name := strings.TrimSuffix(filepath.Base(ann), annExt)
+					orphans = append(orphans, annJob{page: filepath.Join(a, "html", name+".html"), ann: ann})
+				}
+			}
+		default:
+			var found []annJob
+			err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					errs = append(errs, err)
+					return nil
+				}
+				if d.IsDir() || !isPageName(d.Name()) {
+					return nil
+				}
+				rel, _ := filepath.Rel(a, p)
+				found = append(found, annJob{page: p, ann: annFor(p, rel)})
+				return nil
+			})
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if len(found) == 0 {
+				errs = append(errs, fmt.Errorf("%s: no .html or .htm files in this directory", a))
+			}
+			sort.Slice(found, func(i, j int) bool { return naturalLess(found[i].page, found[j].page) })
+			for _, j := range found {
+				add(j)
+			}
+		}
+	}
+	return jobs, orphans, errs
+}
+
+// isPageName reports whether a file found in a directory is taken as a
+// page: HTML endings, gzipped or not (not .txt, which in a data set folder
+// is a gold file).
+func isPageName(name string) bool {
+	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
+	for _, e := range []string{".html", ".htm", ".xhtml", ".shtml"} {
+		if strings.HasSuffix(name, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentPage reads and segments a page as training does (the default
+// ingest and segment options), so that its blocks are the ones the
+// annotation lists.
+func segmentPage(ctx context.Context, cl *sluice.Cleaner, path string) (*sluice.Result, error) {
+	data, err := read(source{name: path, path: path}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	res, err := cl.Segment(ctx, sluice.Input{Data: data})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return res, nil
+}
+
+// ceTags finds CleanEval segment tags, to tell a gold file without any.
+var ceTags = regexp.MustCompile(`(?i)<[phl]>`)
+
+// writeAnnotation writes the annotation of one page, pre-filled by the
+// cleaner's model (read from the file model, when not "") or from the
+// job's gold.
+func writeAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, model string, force bool, stdout io.Writer, quiet bool, warn func(string, ...any)) error {
+	if !force {
+		if _, err := os.Stat(j.ann); err == nil {
+			warn("%s exists and was left as it is (it may hold your corrections; --force overwrites it)", j.ann)
+			return nil
+		}
+	}
+	res, err := segmentPage(ctx, cl, j.page)
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		warn("%s: warning: %s", j.page, w)
+	}
+	p := res.Page
+	if len(p.Blocks) == 0 {
+		return fmt.Errorf("%s: the page has no text blocks to label", j.page)
+	}
+	labels := make([]page.Label, len(p.Blocks))
+	from := "the embedded model"
+	if model != "" {
+		from = model
+	}
+	if j.gold != "" {
+		data, err := os.ReadFile(j.gold)
+		if err != nil {
+			return fmt.Errorf("%s: gold: %v", j.page, err)
+		}
+		g, _ := dataset.ReadCleanEvalGold(data)
+		if strings.TrimSpace(g.Text) != "" && !ceTags.MatchString(g.Raw) {
+			warn("%s: no <p>, <h> or <l> tags: not a CleanEval gold? Its text is taken as one paragraph", j.gold)
+		}
+		var q float64
+		labels, q = label.Align(p, &g, dataset.CleanEval)
+		if q < 0.5 && g.Text != "" {
+			warn("%s: only %.0f%% of the gold's words were found in %s: is it this page's gold?", j.gold, 100*q, j.page)
+		}
+		from = j.gold
+	} else {
+		cl.Score(p)
+		for i := range p.Blocks {
+			labels[i] = p.Blocks[i].Label
+		}
+	}
+	var buf bytes.Buffer
+	if err := label.WriteAnnotation(&buf, p, labels); err != nil {
+		return fmt.Errorf("%s: %v", j.page, err)
+	}
+	if dir := filepath.Dir(j.ann); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(j.ann, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if !quiet {
+		fmt.Fprintf(stdout, "%s: %s, labelled by %s\n", j.ann, describeLabels(labels), from)
+	}
+	return nil
+}
+
+// checkAnnotation checks one annotation file against its page.
+func checkAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, stdout io.Writer, quiet bool) error {
+	data, err := os.ReadFile(j.ann)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: no annotation file for %s (write one with: sluice annotate %s)", j.ann, j.page, j.page)
+		}
+		return err
+	}
+	res, err := segmentPage(ctx, cl, j.page)
+	if err != nil {
+		return err
+	}
+	ann, _, err := dataset.ParseAnnotation(data)
+	if err == nil {
+		var labels []page.Label
+		labels, err = label.ApplyAnnotation(res.Page, ann)
+		if err == nil {
+			if !quiet {
+				fmt.Fprintf(stdout, "%s: ok, %s\n", j.ann, describeLabels(labels))
+			}
+			return nil
+		}
+	}
+	var out []error
+	for _, e := range unjoin(err) {
+		var ae *label.AnnotationError
+		switch {
+		case errors.As(e, &ae) && ae.Line > 0:
+			out = append(out, fmt.Errorf("%s:%d: %s", j.ann, ae.Line, ae.Msg))
+		case errors.As(e, &ae):
+			out = append(out, fmt.Errorf("%s: %s", j.ann, ae.Msg))
+		default:
+			out = append(out, fmt.Errorf("%s: %v", j.ann, e))
+		}
+	}
+	return errors.Join(out...)
+}
+
+// unjoin returns the errors joined in err (by errors.Join), or err alone.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// describeLabels says how many blocks have each label: "12 blocks: 1
+// heading, 3 paragraphs, 2 continuations, 6 other".
+func describeLabels(labels []page.Label) string {
+	var n [page.Continuation + 1]int
+	for _, l := range labels {
+		if int(l) < len(n) {
+			n[l]++
+		}
+	}
+	var parts []string
+	for _, x := range []struct {
+		l          page.Label
+		one, other string
+	}{
+		{page.Heading, "heading", "headings"},
+		{page.Paragraph, "paragraph", "paragraphs"},
+		{page.ListItem, "list item", "list items"},
+		{page.Continuation, "continuation", "continuations"},
+		{page.Other, "other", "other"},
+	} {
+		switch c := n[x.l]; c {
+		case 0:
+		case 1:
+			parts = append(parts, "1 "+x.one)
+		default:
+			parts = append(parts, fmt.Sprintf("%d %s", c, x.other))
+		}
+	}
+	blocks := "blocks"
+	if len(labels) == 1 {
+		blocks = "block"
+	}
+	return fmt.Sprintf("%d %s: %s", len(labels), blocks, strings.Join(parts, ", "))
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
