@@ -104,7 +104,9 @@ type Options struct {
 	// second while the run goes, and once at its end with Done set.
 	Progress func(Progress)
 	// Report, if set, is called for every record that is skipped or
-	// failed, in input order, from one goroutine.
+	// failed, in input order (with Site, a page the site model leaves
+	// without text is reported when its batch is written), from one
+	// goroutine.
 	Report func(Problem)
 	// Notice, if set, receives messages about the run as a whole: inputs
 	// skipped because they are finished, output cut back to resume.

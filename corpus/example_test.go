@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sluice-project/sluice/corpus"
 	"github.com/sluice-project/sluice/warc"
@@ -50,4 +51,53 @@ func ExampleRun() {
 	// Output:
 	// records: 3 cleaned: 1 skipped: map[duplicate:1 status 404:1]
 	// http://mill.example/ "The mill", 2 blocks, record at offset 0
+}
+
+// With Site, the pages of a host are judged by each other: a note that ends
+// every article of the host, which page-by-page cleaning keeps as the
+// article's prose, is dropped as template.
+func ExampleRun_site() {
+	dir, _ := os.MkdirTemp("", "corpus-example")
+	defer os.RemoveAll(dir)
+
+	note := "The Mill Society is a charity of volunteers who restore the old corn mill on the river and open it to visitors every Saturday from April to October."
+	days := map[string]string{
+		"monday":    "On Monday the millwright fitted new oak teeth to the great spur wheel, and the stones turned for an hour without a load.",
+		"tuesday":   "On Tuesday the sluice gate was lifted for the first time since the floods, and the water ran down the leat so fast that it was closed again.",
+		"wednesday": "On Wednesday a party of schoolchildren sieved the first flour and carried the sacks to the cart that took them to the village bakery.",
+	}
+	f, _ := os.Create(filepath.Join(dir, "crawl.warc.gz"))
+	w := warc.NewWriter(f, true)
+	for _, day := range []string{"monday", "tuesday", "wednesday"} {
+		page := "<html><body><div class=\"main\"><h1>Mill diary: " + day + "</h1><p>" + days[day] + "</p><p>" + note + "</p></div></body></html>"
+		block := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+		w.WriteRecord(&warc.Record{Type: warc.TypeResponse, TargetURI: "http://mill.example/diary/" + day, Content: []byte(block)})
+	}
+	f.Close()
+
+	for _, site := range []bool{false, true} {
+		out := filepath.Join(dir, fmt.Sprint("out-", site))
+		if _, err := corpus.Run(context.Background(), out, []string{filepath.Join(dir, "crawl.warc.gz")}, corpus.Options{Site: site}); err != nil {
+			panic(err)
+		}
+		part, _ := os.Open(filepath.Join(out, "part-00001.jsonl"))
+		sc := bufio.NewScanner(part)
+		for sc.Scan() {
+			var d corpus.Doc
+			json.Unmarshal(sc.Bytes(), &d)
+			fmt.Printf("site %-5v %s: %d blocks, note kept: %v", site, d.URL, len(d.Blocks), strings.Contains(d.Text, note))
+			if d.Site != nil {
+				fmt.Printf(", model of %d pages dropped %d", d.Site.Pages, d.Site.Dropped)
+			}
+			fmt.Println()
+		}
+		part.Close()
+	}
+	// Output:
+	// site false http://mill.example/diary/monday: 3 blocks, note kept: true
+	// site false http://mill.example/diary/tuesday: 3 blocks, note kept: true
+	// site false http://mill.example/diary/wednesday: 3 blocks, note kept: true
+	// site true  http://mill.example/diary/monday: 2 blocks, note kept: false, model of 3 pages dropped 1
+	// site true  http://mill.example/diary/tuesday: 2 blocks, note kept: false, model of 3 pages dropped 1
+	// site true  http://mill.example/diary/wednesday: 2 blocks, note kept: false, model of 3 pages dropped 1
 }

@@ -212,6 +212,21 @@ func TestSite(t *testing.T) {
 	}
 }
 
+// TestSiteFormats: with Site, every output format holds every page once.
+func TestSiteFormats(t *testing.T) {
+	dir := t.TempDir()
+	a := buildArchive(t, dir, "site.warc.gz", siteEntries(), true, nil)
+	ids, skipped := a.want()
+	for _, format := range Formats() {
+		out := filepath.Join(dir, format)
+		sum, _ := runCorpus(t, out, []string{a.path}, Options{Format: format, Site: true})
+		if !maps.Equal(sum.Skipped, skipped) || sum.Site.Pages == 0 {
+			t.Errorf("%s: skipped %v, want %v; site %+v", format, sum.Skipped, skipped, sum.Site)
+		}
+		checkOutput(t, out, format, ids)
+	}
+}
+
 // cleanAlone returns the text of the page at uri of es as the test cleaner
 // makes it on its own.
 func cleanAlone(t *testing.T, es []entry, uri string) string {
