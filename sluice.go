@@ -14,6 +14,8 @@ package sluice
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/sluice-project/sluice/filter"
 	"github.com/sluice-project/sluice/ingest"
@@ -59,8 +61,17 @@ type Options struct {
 	// takes about 20 bytes of memory per input byte). Negative means no cap.
 	MaxBytes int
 	// Threshold is the score at and above which a block is kept.
-	// Default: 0.5.
+	// Default: for the trained model, the threshold of its Style chosen by
+	// cross-validation when it was trained (0.5 if none was); for filter
+	// pipelines, 0.5.
 	Threshold float64
+	// Style is the annotation style the trained model labels in: what
+	// counts as content (see package label). label.MainStyle (the default)
+	// keeps a page's main content, as most extraction benchmarks do;
+	// label.CleanEvalStyle keeps all of its running text, as CleanEval's
+	// annotators did (listings, teasers, comments). The model must have been
+	// trained with pages of the style; filter pipelines take none.
+	Style string
 }
 
 // Cleaner cleans pages. It holds only configuration and is safe for
@@ -71,7 +82,10 @@ type Cleaner struct {
 	fallback  filter.Filter
 	ingest    ingest.Options
 	segment   segment.Options
-	threshold float64
+	threshold float64 // of the labeller
+	style     string
+	// threshold of the filter pipelines (and of the fallback)
+	filterThreshold float64
 }
 
 // New builds a Cleaner; it fails on an unknown filter expression.
@@ -104,7 +118,20 @@ func New(opts Options) (*Cleaner, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cleaner{labeller: lab, filter: f, fallback: fb, ingest: ingest.DefaultOptions(), segment: segment.DefaultOptions(), threshold: opts.Threshold}
+	if opts.Threshold < 0 || opts.Threshold > 1 {
+		return nil, fmt.Errorf("sluice: threshold %g: must be between 0 and 1", opts.Threshold)
+	}
+	c := &Cleaner{labeller: lab, filter: f, fallback: fb, ingest: ingest.DefaultOptions(), segment: segment.DefaultOptions(),
+		threshold: opts.Threshold, filterThreshold: opts.Threshold, style: opts.Style}
+	switch {
+	case opts.Style != "" && lab == nil:
+		return nil, fmt.Errorf("sluice: style %q: styles are for the trained model, not filter pipelines", opts.Style)
+	case lab != nil && !lab.HasStyle(opts.Style):
+		return nil, fmt.Errorf("sluice: the model knows no style %q (it knows %s)", opts.Style, strings.Join(lab.Styles(), ", "))
+	}
+	if c.threshold == 0 && lab != nil {
+		c.threshold = lab.Threshold(opts.Style)
+	}
 	if opts.Drop != nil {
 		c.ingest.Drop = opts.Drop
 	}
@@ -117,8 +144,8 @@ func New(opts Options) (*Cleaner, error) {
 	}
 	c.segment.ImageAlt = !opts.NoImageAlt
 	c.segment.AbbrTitles = opts.AbbrTitles
-	if c.threshold == 0 {
-		c.threshold = structure.Threshold
+	if c.filterThreshold == 0 {
+		c.filterThreshold = structure.Threshold
 	}
 	return c, nil
 }
@@ -190,20 +217,21 @@ func (c *Cleaner) Segment(ctx context.Context, in Input) (*Result, error) {
 // segmented page, setting every block's Score and Label.
 func (c *Cleaner) Score(p *page.Page) {
 	if c.labeller != nil {
-		c.labeller.Label(p, c.threshold)
+		// The style was checked by New.
+		_ = c.labeller.LabelStyle(p, c.style, c.threshold)
 		if keptAny(p) || len(p.Blocks) == 0 {
 			return
 		}
 		// The model kept nothing: fall back as the pipelines do.
 	}
 	scores := filter.Run(c.filter, p)
-	if !anyAtLeast(scores, c.threshold) {
+	if !anyAtLeast(scores, c.filterThreshold) {
 		scores = filter.Run(c.fallback, p)
 	}
 	for i := range p.Blocks {
 		p.Blocks[i].Score = scores[i]
 	}
-	structure.Label(p, c.threshold)
+	structure.Label(p, c.filterThreshold)
 }
 
 func (c *Cleaner) ingestOptions(in Input) ingest.Options {

@@ -31,6 +31,7 @@ Examples:
   sluice clean -o out/ --format json -j 4 pages/
   sluice clean --filter 'lqf>targetnode' page.html.gz   # a heuristic pipeline instead of the model
   sluice clean --model my.model --precision page.html
+  sluice clean --style cleaneval --format cleaneval page.html   # keep all running text, as CleanEval did
   sluice clean --format json --include-dropped page.html | jq '.blocks[] | select(.label=="other") | .text'
 
 By default blocks are labelled by the embedded trained model (a CRF over
@@ -42,6 +43,7 @@ is reported on standard error with the input's name), 2 for a usage error.
 
 type cleanFlags struct {
 	format, filter, model, outDir, contentType, url, drop string
+	style                                                 string
 	precision, recall                                     bool
 	header, urlLine, dropped, keepHidden, noAlt           bool
 	abbr, quiet                                           bool
@@ -68,14 +70,15 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
 	fs.BoolVar(&f.noAlt, "no-alt", false, "drop the alt text of images")
 	fs.BoolVar(&f.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
-	fs.Float64Var(&f.threshold, "threshold", 0.5, "keep blocks scoring at least this (0 to 1); lower keeps more")
+	fs.Float64Var(&f.threshold, "threshold", 0, "keep blocks scoring at least this (0 to 1; lower keeps more); default: the model's threshold for the style, chosen by cross-validation, or 0.5 with --filter")
+	fs.StringVar(&f.style, "style", "", "what counts as content, for the model: main (the default: the main content, as most benchmarks annotate it) or cleaneval (all running text, as CleanEval's annotators kept it: listings, teasers, comments)")
 	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "clean this many inputs in parallel")
 	fs.BoolVar(&f.quiet, "q", false, "do not print warnings")
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
-	opts := sluice.Options{Filter: f.filter, KeepHidden: f.keepHidden, NoImageAlt: f.noAlt, AbbrTitles: f.abbr, Threshold: f.threshold}
+	opts := sluice.Options{Filter: f.filter, KeepHidden: f.keepHidden, NoImageAlt: f.noAlt, AbbrTitles: f.abbr, Threshold: f.threshold, Style: f.style}
 	switch {
 	case f.precision && f.recall:
 		fmt.Fprintln(stderr, "sluice clean: --precision and --recall pull opposite ways; give one")
@@ -97,8 +100,8 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		opts.Model = data
 	}
-	if f.threshold <= 0 || f.threshold > 1 {
-		fmt.Fprintf(stderr, "sluice clean: --threshold %g: must be above 0 and at most 1\n", f.threshold)
+	if f.threshold < 0 || f.threshold > 1 {
+		fmt.Fprintf(stderr, "sluice clean: --threshold %g: must be between 0 and 1 (0 for the default)\n", f.threshold)
 		return exitUsage
 	}
 	if f.drop != "" {
@@ -107,7 +110,10 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cl, err := sluice.New(opts)
 	if err != nil {
 		what := "--filter"
-		if f.model != "" {
+		switch {
+		case f.style != "":
+			what = "--style"
+		case f.model != "":
 			what = "--model " + f.model
 		}
 		fmt.Fprintf(stderr, "sluice clean: %s: %v\n", what, err)
