@@ -39,6 +39,9 @@ type LoadOptions struct {
 	Jobs  int
 	// Progress, when set, is called after each page.
 	Progress func(set string, done, total int)
+	// Styles gives the annotation style of a set's labels by set name
+	// (see label.MainStyle); sets left out get DefaultStyle.
+	Styles map[string]string
 	// Skip, when set, is called for each page left out, with the reason:
 	// a *dataset.PageError for a page that could not be read, a
 	// *SkipError otherwise (an annotation that does not match its page
@@ -71,6 +74,19 @@ func (e *SkipError) Error() string {
 
 func (e *SkipError) Unwrap() error { return e.Err }
 
+// DefaultStyle is the annotation style of a data set unless told
+// otherwise: label.CleanEvalStyle for the CleanEval task's own sets (names
+// starting with "cleaneval", such as cleaneval-dev), whose annotators kept
+// all running text, and label.MainStyle for every other set, which keep a
+// page's main content (CleanPortalEval, though in CleanEval's format, is
+// annotated that way).
+func DefaultStyle(set *dataset.Set) string {
+	if set.Kind == dataset.CleanEval && strings.HasPrefix(set.Name, "cleaneval") {
+		return label.CleanEvalStyle
+	}
+	return label.MainStyle
+}
+
 // LoadTraining reads data sets, segments every page with the default
 // ingest and segment options and labels its blocks: by aligning them with
 // the gold, or, for an annotated set (dataset.Annotated), with the labels
@@ -93,6 +109,16 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 		set, err := dataset.Open(name)
 		if err != nil {
 			return nil, nil, err
+		}
+		style, ok := opts.Styles[set.Name]
+		if !ok {
+			style, ok = opts.Styles[name]
+		}
+		if !ok {
+			style = DefaultStyle(set)
+		}
+		if err := label.CheckStyle(style); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", set.Name, err)
 		}
 		skip := func(id string, reason error) {
 			skipped[set.Name]++
@@ -149,6 +175,7 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 			case tp.Quality < opts.MinQuality:
 				skip(pages[i].ID, &SkipError{Err: fmt.Errorf("the gold aligns with only %.0f%% of its words (--min-quality %g)", 100*tp.Quality, opts.MinQuality)})
 			default:
+				tp.Example.Style = style
 				out = append(out, tp)
 			}
 		}
@@ -229,7 +256,27 @@ type CVResult struct {
 	Folds []FoldResult `json:"folds"`
 	// Overall pools the test pages of every fold.
 	Overall FoldResult `json:"overall"`
+	// Thresholds are the decision thresholds the scores are given at, per
+	// annotation style: the one CrossValidate was given, or the ones it
+	// chose (see ThresholdGrid).
+	Thresholds map[string]float64 `json:"thresholds"`
+	// Sweep holds, when CrossValidate chose the thresholds, the macro F1 of
+	// each set's main metric at each threshold of the grid.
+	Sweep []SweepPoint `json:"sweep,omitempty"`
 }
+
+// SweepPoint is the macro F1 (of each set's main metric) of every set at
+// one decision threshold.
+type SweepPoint struct {
+	Threshold float64            `json:"threshold"`
+	F1        map[string]float64 `json:"f1"`
+}
+
+// ThresholdGrid are the decision thresholds among which CrossValidate
+// chooses, for each annotation style, the one whose held-out scores are
+// best: the mean over the style's sets of the macro F1 of their main
+// metric, so that each set counts the same whatever its size.
+var ThresholdGrid = []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7}
 
 // FoldResult holds the scores of one fold's test pages (or of all).
 type FoldResult struct {
@@ -281,23 +328,26 @@ type ClassAccuracy struct {
 var l3sClassNames = [...]string{"boilerplate", "headline", "full text", "supplemental", "related content", "user comments"}
 
 // CrossValidate trains k labellers, each on all folds but one, and scores
-// each on its held-out fold.
+// each on its held-out fold. With threshold 0 it chooses the decision
+// threshold of each annotation style from ThresholdGrid on the held-out
+// labellings, and gives the scores at those (the choice is made on the
+// same pages the scores are from, so they are slightly optimistic; a
+// threshold is one number per style, against thousands of weights).
 func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.TrainConfig, threshold float64, logf func(string, ...any)) (*CVResult, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("cross-validation needs at least 2 folds, not %d", k)
 	}
-	if threshold == 0 {
-		threshold = 0.5
+	if threshold < 0 || threshold > 1 {
+		return nil, fmt.Errorf("threshold %g: must be between 0 and 1", threshold)
 	}
 	fold := Folds(pages, k)
-	res := &CVResult{Overall: FoldResult{Fold: -1, Sets: map[string]*SetScores{}}}
+	labs := make([]*label.Labeller, k)
+	marg := make([][][]float64, len(pages))
+	var trainTime []time.Duration
 	for f := range k {
 		var train []label.Example
-		var test []*TrainPage
 		for i, p := range pages {
-			if fold[i] == f {
-				test = append(test, p)
-			} else {
+			if fold[i] != f {
 				train = append(train, p.Example)
 			}
 		}
@@ -306,14 +356,41 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.Tra
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f, err)
 		}
-		fr := FoldResult{Fold: f, Pages: len(test), TrainTime: time.Since(t0), Sets: map[string]*SetScores{}}
-		for _, p := range test {
-			scorePage(lab, p, threshold, &fr)
-			scorePage(lab, p, threshold, &res.Overall)
+		trainTime = append(trainTime, time.Since(t0))
+		labs[f] = lab
+		for i, p := range pages {
+			if fold[i] != f {
+				continue
+			}
+			if marg[i], err = lab.Marginals(p.Example.Page, p.Example.Style); err != nil {
+				return nil, fmt.Errorf("fold %d: %s/%s: %w", f, p.Data.Set, p.Data.ID, err)
+			}
+		}
+		if logf != nil {
+			logf("fold %d: trained on %d pages in %s", f, len(train), trainTime[f].Round(time.Second))
+		}
+	}
+	res := &CVResult{Overall: FoldResult{Fold: -1, Sets: map[string]*SetScores{}}, Thresholds: map[string]float64{}}
+	for _, p := range pages {
+		res.Thresholds[styleOf(p)] = threshold
+	}
+	if threshold == 0 {
+		res.sweep(pages, fold, labs, marg)
+	}
+	for f := range k {
+		fr := FoldResult{Fold: f, TrainTime: trainTime[f], Sets: map[string]*SetScores{}}
+		for i, p := range pages {
+			if fold[i] != f {
+				continue
+			}
+			t := res.Thresholds[styleOf(p)]
+			scorePage(labs[f], p, marg[i], t, &fr)
+			scorePage(labs[f], p, marg[i], t, &res.Overall)
+			fr.Pages++
 		}
 		fr.finish()
 		if logf != nil {
-			logf("fold %d: %d test pages, trained in %s, accuracy %.2f, content accuracy %.2f", f, fr.Pages, fr.TrainTime.Round(time.Second), 100*fr.Accuracy, 100*fr.Content)
+			logf("fold %d: %d test pages, accuracy %.2f, content accuracy %.2f", f, fr.Pages, 100*fr.Accuracy, 100*fr.Content)
 		}
 		res.Folds = append(res.Folds, fr)
 		res.Overall.TrainTime += fr.TrainTime
@@ -323,10 +400,88 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.Tra
 	return res, nil
 }
 
-// scorePage labels a test page and adds its scores to fr.
-func scorePage(lab *label.Labeller, p *TrainPage, threshold float64, fr *FoldResult) {
+func styleOf(p *TrainPage) string {
+	if p.Example.Style == "" {
+		return label.MainStyle
+	}
+	return p.Example.Style
+}
+
+// sweep scores every held-out page at every threshold of the grid, fills
+// r.Sweep and sets r.Thresholds to each style's best.
+func (r *CVResult) sweep(pages []*TrainPage, fold []int, labs []*label.Labeller, marg [][][]float64) {
+	nt := len(ThresholdGrid)
+	f1 := make([]float64, len(pages)*nt)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p := pages[i]
+				m, _ := Lookup(Main(p.Kind))
+				pg := clonePage(p.Example.Page)
+				for j, t := range ThresholdGrid {
+					labs[fold[i]].Decide(pg, marg[i], t)
+					f1[i*nt+j] = m.Score(OutputOf(pg), &p.Data.Gold).F1()
+				}
+			}
+		}()
+	}
+	for i := range pages {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	// Mean F1 per set and threshold, then per style the mean over its sets.
+	type acc struct {
+		sum   []float64
+		n     int
+		style string
+	}
+	sets := map[string]*acc{}
+	for i, p := range pages {
+		a := sets[p.Data.Set]
+		if a == nil {
+			a = &acc{sum: make([]float64, nt), style: styleOf(p)}
+			sets[p.Data.Set] = a
+		}
+		for j := range nt {
+			a.sum[j] += f1[i*nt+j]
+		}
+		a.n++
+	}
+	r.Sweep = make([]SweepPoint, nt)
+	styleSum := map[string][]float64{}
+	for j, t := range ThresholdGrid {
+		r.Sweep[j] = SweepPoint{Threshold: t, F1: map[string]float64{}}
+		for name, a := range sets {
+			v := a.sum[j] / float64(a.n)
+			r.Sweep[j].F1[name] = v
+			if styleSum[a.style] == nil {
+				styleSum[a.style] = make([]float64, nt)
+			}
+			styleSum[a.style][j] += v
+		}
+	}
+	for style, sum := range styleSum {
+		best := 0
+		for j := range sum {
+			if sum[j] > sum[best] {
+				best = j
+			}
+		}
+		r.Thresholds[style] = ThresholdGrid[best]
+	}
+}
+
+// scorePage labels a test page from its marginals and adds its scores to
+// fr.
+func scorePage(lab *label.Labeller, p *TrainPage, marg [][]float64, threshold float64, fr *FoldResult) {
 	pg := clonePage(p.Example.Page)
-	lab.Label(pg, threshold)
+	lab.Decide(pg, marg, threshold)
 	pred := make([]page.Label, len(pg.Blocks))
 	for i := range pg.Blocks {
 		pred[i] = pg.Blocks[i].Label

@@ -125,8 +125,29 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	if len(p.Blocks) == 0 {
 		return
 	}
-	attrs := withStyle(l.ext.Attrs(p), style)
-	marg := l.crf.Marginals(attrs)
+	l.Decide(p, l.crf.Marginals(withStyle(l.ext.Attrs(p), style)), threshold)
+}
+
+// Marginals returns, for each block of p, the model's probability of each
+// label (indexed as Labels) in a style the model knows. With Decide it
+// splits LabelStyle in two, so that one labelling can be decided at
+// several thresholds.
+func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
+	if !l.HasStyle(style) {
+		return nil, fmt.Errorf("label: the model knows no style %q (it knows %s)", normStyle(style), styleList(l.cfg.Styles))
+	}
+	if len(p.Blocks) == 0 {
+		return nil, nil
+	}
+	return l.crf.Marginals(withStyle(l.ext.Attrs(p), style)), nil
+}
+
+// Decide sets the Score and Label of p's blocks from their marginals (as
+// Marginals returns them) and a threshold, as Label does.
+func (l *Labeller) Decide(p *page.Page, marg [][]float64, threshold float64) {
+	if len(marg) != len(p.Blocks) {
+		return
+	}
 	prevKept := false
 	for i := range p.Blocks {
 		m := marg[i]

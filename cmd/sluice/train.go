@@ -29,11 +29,20 @@ labelled by hand (html/NAME.html with ann/NAME.ann, written by "sluice
 annotate") gives its labels as they are, and is scored with CleanEval F1
 against the annotated content. With --cv K it cross-validates first (pages
 of one site never split across folds) and reports labelling accuracy and
-cleaning scores per fold and overall.
+cleaning scores per fold and overall, and chooses the decision threshold of
+each annotation style, which -o records in the model.
+
+Gold standards disagree on what content is, so each set has an annotation
+style: "main" (the main content only: WCXB, Dragnet, L3S-GN1, Readability,
+CleanPortalEval, and any set by default) or "cleaneval" (all running text,
+as CleanEval's annotators kept it: the default of sets named cleaneval*).
+Give a set's style after a colon. One model learns every style it is given
+pages of; "sluice clean --style" picks one.
 
 Examples:
   sluice train -o my.model                          # all sets under ../shared/data
   sluice train --data cleaneval-dev,wcxb-dev --cv 6 -o my.model
+  sluice train --data ./my-forum-pages:cleaneval,wcxb-dev -o my.model   # a set annotated in the cleaneval style
   sluice train --data ./my-annotated-set --cv 5     # cross-validate only (see sluice annotate)
   sluice train --cv 6 --ablate                      # one cross-validation per feature group switched off
   sluice clean --model my.model page.html
@@ -41,7 +50,7 @@ Examples:
 
 func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("train", trainHelp, stderr)
-	data := fs.String("data", "", "comma-separated data `sets` (names under the data folder, or directories; default: all)")
+	data := fs.String("data", "", "comma-separated data `sets` (names under the data folder, or directories; default: all), each optionally followed by :STYLE")
 	out := fs.String("o", "", "write the trained model to `FILE`")
 	cv := fs.Int("cv", 0, "cross-validate with `K` folds first")
 	ablate := fs.Bool("ablate", false, "with --cv: also cross-validate with each feature group switched off")
@@ -51,7 +60,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	iters := fs.Int("iterations", 150, "at most `N` L-BFGS iterations")
 	minCount := fs.Int("min-count", 2, "drop features seen fewer than `N` times")
 	minQuality := fs.Float64("min-quality", 0.5, "skip pages whose gold aligns with less than this share of its words")
-	threshold := fs.Float64("threshold", 0.5, "content probability at which a block is kept, for the scores")
+	threshold := fs.Float64("threshold", 0, "content probability at which a block is kept, for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation (and recorded), else 0.5")
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`")
 	verbose := fs.Bool("v", false, "print the optimiser's progress and why pages were skipped")
 	if _, err := parseInterspersed(fs, args); err != nil {
@@ -73,7 +82,23 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		}
 		fc.Off[label.Group(g)] = true
 	}
-	sets := splitList(*data)
+	if *threshold < 0 || *threshold > 1 {
+		fmt.Fprintf(stderr, "sluice train: --threshold %g: must be between 0 and 1\n", *threshold)
+		return exitUsage
+	}
+	styles := map[string]string{}
+	var sets []string
+	for _, d := range splitList(*data) {
+		name, style, ok := strings.Cut(d, ":")
+		if ok {
+			if err := label.CheckStyle(style); err != nil {
+				fmt.Fprintf(stderr, "sluice train: --data %s: %v\n", d, err)
+				return exitUsage
+			}
+			styles[name] = style
+		}
+		sets = append(sets, name)
+	}
 	if len(sets) == 0 {
 		var err error
 		if sets, err = dataset.Sets(); err != nil {
@@ -92,7 +117,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			reasons = append(reasons, fmt.Sprintf("sluice train: %s: skipped %s: %v", set.Name, id, reason))
 		}
 	}
-	pages, skipped, err := evaluate.LoadTraining(ctx, sets, evaluate.LoadOptions{MinQuality: *minQuality, Limit: *limit, Skip: skip, Progress: func(set string, done, total int) {
+	pages, skipped, err := evaluate.LoadTraining(ctx, sets, evaluate.LoadOptions{MinQuality: *minQuality, Limit: *limit, Styles: styles, Skip: skip, Progress: func(set string, done, total int) {
 		if bar == nil || bar.label != set {
 			if bar != nil {
 				bar.finish()
@@ -183,6 +208,19 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sluice train: %v\n", err)
 			return exitFailed
 		}
+		th := map[string]float64{}
+		switch {
+		case *threshold > 0:
+			for _, st := range lab.Styles() {
+				th[st] = *threshold
+			}
+		case len(results) > 0:
+			th = results[0].Result.Thresholds
+		}
+		if err := lab.SetThresholds(th); err != nil {
+			fmt.Fprintf(stderr, "sluice train: %v\n", err)
+			return exitFailed
+		}
 		f, err := os.Create(*out)
 		if err == nil {
 			err = lab.Save(f)
@@ -195,7 +233,11 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 		st, _ := os.Stat(*out)
-		fmt.Fprintf(stdout, "model written to %s (%d features, %d KB), trained on %d pages in %s\n", *out, lab.CRF().NumFeatures(), st.Size()>>10, len(ex), time.Since(t).Round(time.Second))
+		fmt.Fprintf(stdout, "model written to %s (%d features, %d KB), trained on %d pages in %s; styles and thresholds:", *out, lab.CRF().NumFeatures(), st.Size()>>10, len(ex), time.Since(t).Round(time.Second))
+		for _, st := range lab.Styles() {
+			fmt.Fprintf(stdout, " %s %g", st, lab.Threshold(st))
+		}
+		fmt.Fprintln(stdout)
 	}
 	return exitOK
 }
@@ -207,6 +249,9 @@ type cvRun struct {
 
 func printCV(w io.Writer, r *evaluate.CVResult) {
 	o := &r.Overall
+	if len(r.Sweep) > 0 {
+		printSweep(w, r)
+	}
 	fmt.Fprintf(w, "overall: %d test pages, block accuracy %.2f, content-vs-noise accuracy %.2f, training %s in all\n", o.Pages, 100*o.Accuracy, 100*o.Content, o.TrainTime.Round(time.Second))
 	var sets []string
 	for s := range o.Sets {
@@ -234,6 +279,38 @@ func printCV(w io.Writer, r *evaluate.CVResult) {
 		}
 	}
 	fmt.Fprintln(w, o.Confusion().String())
+}
+
+// printSweep prints the held-out macro F1 of every set at each threshold
+// of the grid, and the thresholds chosen.
+func printSweep(w io.Writer, r *evaluate.CVResult) {
+	var sets []string
+	for s := range r.Sweep[0].F1 {
+		sets = append(sets, s)
+	}
+	sort.Strings(sets)
+	fmt.Fprintf(w, "threshold sweep (macro F1 of each set's main metric, held-out pages):\n%9s", "threshold")
+	for _, s := range sets {
+		fmt.Fprintf(w, " %16s", s)
+	}
+	fmt.Fprintln(w)
+	for _, pt := range r.Sweep {
+		fmt.Fprintf(w, "%9g", pt.Threshold)
+		for _, s := range sets {
+			fmt.Fprintf(w, " %16.2f", 100*pt.F1[s])
+		}
+		fmt.Fprintln(w)
+	}
+	var styles []string
+	for st := range r.Thresholds {
+		styles = append(styles, st)
+	}
+	sort.Strings(styles)
+	fmt.Fprint(w, "thresholds chosen (best mean over the style's sets):")
+	for _, st := range styles {
+		fmt.Fprintf(w, " %s %g", st, r.Thresholds[st])
+	}
+	fmt.Fprintln(w)
 }
 
 func printAblation(w io.Writer, runs []cvRun) {
