@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/sluice-project/sluice/dataset"
@@ -59,5 +60,62 @@ func TestCrossValidateReportsPerSet(t *testing.T) {
 	}
 	if blocks > all || blocks < all/2 {
 		t.Errorf("span classes cover %d of %d l3s blocks", blocks, all)
+	}
+}
+
+// TestCrossValidateChoosesThresholds checks the threshold sweep: every
+// grid point scored for every set, one threshold chosen per style, from
+// the grid, the best of the style's mean.
+func TestCrossValidateChoosesThresholds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	for _, s := range []string{"l3s-gn1", "cleaneval-dev"} {
+		if _, err := dataset.Open(s); err != nil {
+			t.Skipf("no shared data: %v", err)
+		}
+	}
+	ctx := context.Background()
+	pages, _, err := LoadTraining(ctx, []string{"l3s-gn1", "cleaneval-dev"}, LoadOptions{Limit: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pages {
+		want := label.MainStyle
+		if p.Data.Set == "cleaneval-dev" {
+			want = label.CleanEvalStyle
+		}
+		if p.Example.Style != want {
+			t.Fatalf("%s/%s has style %q, want %q", p.Data.Set, p.Data.ID, p.Example.Style, want)
+		}
+	}
+	res, err := CrossValidate(ctx, pages, 2, label.TrainConfig{MaxIterations: 5}, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sweep) != len(ThresholdGrid) {
+		t.Fatalf("sweep has %d points, want %d", len(res.Sweep), len(ThresholdGrid))
+	}
+	styleSet := map[string]string{label.MainStyle: "l3s-gn1", label.CleanEvalStyle: "cleaneval-dev"}
+	for style, set := range styleSet {
+		th, ok := res.Thresholds[style]
+		if !ok {
+			t.Fatalf("no threshold for style %s: %v", style, res.Thresholds)
+		}
+		best, at := -1.0, 0.0
+		for _, pt := range res.Sweep {
+			if len(pt.F1) != 2 {
+				t.Fatalf("sweep point %v scores %d sets, want 2", pt.Threshold, len(pt.F1))
+			}
+			if pt.F1[set] > best {
+				best, at = pt.F1[set], pt.Threshold
+			}
+		}
+		if th != at {
+			t.Errorf("style %s: threshold %v chosen, but %v scores best (%v)", style, th, at, best)
+		}
+		if got := res.Overall.Sets[set].Main.Macro.F1; math.Abs(got-best) > 1e-9 {
+			t.Errorf("style %s: reported F1 %v is not the sweep's at the chosen threshold (%v)", style, got, best)
+		}
 	}
 }
