@@ -150,10 +150,14 @@ func New(opts Options) (*Cleaner, error) {
 	return c, nil
 }
 
-// Filter returns what decides content: "model" for the trained labeller,
-// else the canonical expression of the filter pipeline.
+// Filter returns what decides content: "model" for the trained labeller
+// ("model:STYLE" in a style other than label.MainStyle), else the
+// canonical expression of the filter pipeline.
 func (c *Cleaner) Filter() string {
 	if c.labeller != nil {
+		if c.style != "" && c.style != label.MainStyle {
+			return "model:" + c.style
+		}
 		return "model"
 	}
 	return c.filter.Name()

@@ -81,6 +81,7 @@ command again to resume), 2 for a usage error.
 
 type corpusFlags struct {
 	out, format, filter, model, maxRecord, partSize, siteMemory string
+	style                                                       string
 	jobs, partRecords, siteBatch                                int
 	force, resume, quiet, verbose, jsonSummary, site            bool
 }
@@ -97,6 +98,7 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.partSize, "part-size", "512M", "start a new part after `SIZE` bytes (jsonl, warc)")
 	fs.StringVar(&f.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\")")
 	fs.StringVar(&f.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
+	fs.StringVar(&f.style, "style", "", "what counts as content, for the model: main (the default: the main content) or cleaneval (all running text, as CleanEval kept it)")
 	fs.BoolVar(&f.site, "site", false, "clean the pages of one host against each other: drop what recurs on many of them (see above)")
 	fs.IntVar(&f.siteBatch, "site-batch", site.DefaultBatchSize, "with --site: correct a host's pages `N` at a time")
 	fs.StringVar(&f.siteMemory, "site-memory", "128M", "with --site: hold at most `SIZE` of cleaned pages (K, M, G)")
@@ -142,7 +144,7 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	default:
 		return usageErr("--format: unknown output format %q; the formats are %s", f.format, strings.Join(corpus.Formats(), ", "))
 	}
-	opts := sluice.Options{Filter: f.filter}
+	opts := sluice.Options{Filter: f.filter, Style: f.style}
 	if f.model != "" {
 		if f.filter != "" {
 			return usageErr("--model and --filter are two ways to decide; give one")
@@ -156,7 +158,10 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cl, err := sluice.New(opts)
 	if err != nil {
 		what := "--filter"
-		if f.model != "" {
+		switch {
+		case f.style != "":
+			what = "--style"
+		case f.model != "":
 			what = "--model " + f.model
 		}
 		return usageErr("%s: %v", what, err)
