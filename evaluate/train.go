@@ -423,7 +423,7 @@ func (r *CVResult) sweep(pages []*TrainPage, fold []int, labs []*label.Labeller,
 				m, _ := Lookup(Main(p.Kind))
 				pg := clonePage(p.Example.Page)
 				for j, t := range ThresholdGrid {
-					labs[fold[i]].Decide(pg, marg[i], t)
+					decide(labs[fold[i]], pg, marg[i], t)
 					f1[i*nt+j] = m.Score(OutputOf(pg), &p.Data.Gold).F1()
 				}
 			}
@@ -477,11 +477,34 @@ func (r *CVResult) sweep(pages []*TrainPage, fold []int, labs []*label.Labeller,
 	}
 }
 
+// heuristic scores the pages the labeller keeps nothing of, as
+// sluice.Cleaner does.
+var heuristic = sync.OnceValue(func() *sluice.Cleaner {
+	c, err := sluice.New(sluice.Options{Filter: sluice.DefaultFilter})
+	if err != nil {
+		panic(err) // DefaultFilter parses
+	}
+	return c
+})
+
+// decide labels pg from its marginals at a threshold, and, when that keeps
+// nothing, with the heuristic pipeline, as sluice.Cleaner does: the scores
+// are those of the cleaner a user runs.
+func decide(lab *label.Labeller, pg *page.Page, marg [][]float64, threshold float64) {
+	lab.Decide(pg, marg, threshold)
+	for i := range pg.Blocks {
+		if pg.Blocks[i].Label != page.Other {
+			return
+		}
+	}
+	heuristic().Score(pg)
+}
+
 // scorePage labels a test page from its marginals and adds its scores to
 // fr.
 func scorePage(lab *label.Labeller, p *TrainPage, marg [][]float64, threshold float64, fr *FoldResult) {
 	pg := clonePage(p.Example.Page)
-	lab.Decide(pg, marg, threshold)
+	decide(lab, pg, marg, threshold)
 	pred := make([]page.Label, len(pg.Blocks))
 	for i := range pg.Blocks {
 		pred[i] = pg.Blocks[i].Label
