@@ -26,8 +26,13 @@ func checkInvariants(t *testing.T, data []byte, seekable bool) {
 			t.Fatalf("%d items from %d bytes", items, len(data))
 		}
 		if err != nil {
-			if re, ok := err.(*RecordError); ok && (re.Offset < 0 || re.Offset >= int64(len(data))) {
-				t.Fatalf("error offset %d outside the input: %v", re.Offset, err)
+			if re, ok := err.(*RecordError); ok {
+				if re.Offset < 0 || re.Offset >= int64(len(data)) {
+					t.Fatalf("error offset %d outside the input: %v", re.Offset, err)
+				}
+				if re.Kind <= DamageOther || int(re.Kind) >= len(damageNames) {
+					t.Fatalf("error of kind %v: %v", re.Kind, err)
+				}
 			}
 			continue
 		}

@@ -16,13 +16,20 @@ import (
 // input is positioned right after the record all the same (its length was
 // good), so no rescan is needed.
 type parseError struct {
+	kind   DamageKind
 	reason string
 	err    error
 	framed bool
 }
 
-func perr(framed bool, format string, args ...any) *parseError {
-	return &parseError{reason: fmt.Sprintf(format, args...), framed: framed}
+func perr(framed bool, kind DamageKind, format string, args ...any) *parseError {
+	return &parseError{kind: kind, reason: fmt.Sprintf(format, args...), framed: framed}
+}
+
+// memberError reports that the gzip member being read failed to
+// decompress; err is the error of its source.
+func memberError(err error) *parseError {
+	return &parseError{kind: DamageGzipMember, reason: "damaged gzip member", err: err}
 }
 
 func (r *Reader) parseRecord(s *source, kind int) (*Record, *parseError) {
@@ -45,7 +52,7 @@ func (r *Reader) parseWARC(s *source) (*Record, *parseError) {
 	max := r.opts.MaxHeaderBytes
 	line, tooLong := s.readLine(max)
 	if tooLong {
-		return nil, perr(false, "WARC version line longer than %d bytes", max)
+		return nil, perr(false, DamageBadHeader, "WARC version line longer than %d bytes", max)
 	}
 	total := len(line)
 	rec := &Record{Version: string(trimEOL(line))}
@@ -55,22 +62,22 @@ func (r *Reader) parseWARC(s *source) (*Record, *parseError) {
 	skipped := 0
 	for {
 		if total >= max {
-			return nil, perr(false, "record header longer than %d bytes (Options.MaxHeaderBytes)", max)
+			return nil, perr(false, DamageBadHeader, "record header longer than %d bytes (Options.MaxHeaderBytes)", max)
 		}
 		line, tooLong = s.readLine(max - total)
 		if tooLong {
-			return nil, perr(false, "record header longer than %d bytes (Options.MaxHeaderBytes)", max)
+			return nil, perr(false, DamageBadHeader, "record header longer than %d bytes (Options.MaxHeaderBytes)", max)
 		}
 		total += len(line)
 		if len(line) == 0 || line[len(line)-1] != '\n' {
-			return nil, perr(false, "%s ends inside the record header", endOfInput(s))
+			return nil, perr(false, DamageTruncatedRecord, "%s ends inside the record header", endOfInput(s))
 		}
 		t := trimEOL(line)
 		if len(t) == 0 {
 			break
 		}
 		if i := bytes.Index(t, []byte("WARC/")); i >= 0 && isWARCStart(t[i:]) {
-			return nil, perr(false, "record header cut short: a new record starts inside it")
+			return nil, perr(false, DamageBadHeader, "record header cut short: a new record starts inside it")
 		}
 		if (t[0] == ' ' || t[0] == '\t') && len(rec.Header) > 0 {
 			f := &rec.Header[len(rec.Header)-1]
@@ -88,27 +95,27 @@ func (r *Reader) parseWARC(s *source) (*Record, *parseError) {
 		})
 	}
 	if skipped > 8 && len(rec.Header) < skipped {
-		return nil, perr(false, "record header has %d lines that are not fields", skipped)
+		return nil, perr(false, DamageBadHeader, "record header has %d lines that are not fields", skipped)
 	}
 	clText := rec.Header.Get(FieldContentLength)
 	if !rec.Header.Has(FieldContentLength) {
-		return nil, perr(false, "record has no Content-Length: its block cannot be delimited")
+		return nil, perr(false, DamageMissingContentLength, "record has no Content-Length: its block cannot be delimited")
 	}
 	cl, err := strconv.ParseInt(clText, 10, 64)
 	if err != nil || cl < 0 {
-		return nil, perr(false, "bad Content-Length %q", clText)
+		return nil, perr(false, DamageBadContentLength, "bad Content-Length %q", clText)
 	}
 	if s.size >= 0 && cl > s.size-s.pos() {
-		return nil, perr(false, "Content-Length %d runs past the end of %s (%d bytes left)", cl, s.name, s.size-s.pos())
+		return nil, perr(false, DamageTruncatedRecord, "Content-Length %d runs past the end of %s (%d bytes left)", cl, s.name, s.size-s.pos())
 	}
 	// Check the end of the block before reading it, when that is cheap:
 	// a wrong length is then found without reading the block, and a
 	// rescan after it does not read the same bytes again and again.
 	if b := s.peekAt(s.pos()+cl, 4, r.opts.ResyncWindow); b != nil && !trailerOK(b, len(b) < 4) {
-		return nil, perr(false, "record block not followed by CRLF CRLF: Content-Length %d is wrong or the record is damaged", cl)
+		return nil, perr(false, DamageWrongContentLength, "record block not followed by CRLF CRLF: Content-Length %d is wrong or the record is damaged", cl)
 	}
 	if s.size >= 0 && cl > s.size-s.pos() { // the size may be known now
-		return nil, perr(false, "Content-Length %d runs past the end of %s (%d bytes left)", cl, s.name, s.size-s.pos())
+		return nil, perr(false, DamageTruncatedRecord, "Content-Length %d runs past the end of %s (%d bytes left)", cl, s.name, s.size-s.pos())
 	}
 	rec.Type = rec.Header.Get(FieldType)
 	rec.TargetURI = strings.TrimSuffix(strings.TrimPrefix(rec.Header.Get(FieldTargetURI), "<"), ">")
@@ -125,20 +132,20 @@ func (r *Reader) parseWARC(s *source) (*Record, *parseError) {
 	got := r.readBlock(s, rec, cl, h)
 	if got < cl {
 		if s.failed() {
-			return nil, &parseError{reason: "damaged gzip member", err: s.err}
+			return nil, memberError(s.err)
 		}
-		return nil, perr(false, "%s ends inside the record block (Content-Length %d, %d bytes there)", endOfInput(s), cl, got)
+		return nil, perr(false, DamageTruncatedRecord, "%s ends inside the record block (Content-Length %d, %d bytes there)", endOfInput(s), cl, got)
 	}
 	if pe := checkTrailer(s, cl); pe != nil {
 		return nil, pe
 	}
 	for _, f := range []string{FieldType, FieldRecordID, FieldDate} {
 		if rec.Header.Get(f) == "" {
-			return nil, perr(true, "record has no %s (a required field); skipped", f)
+			return nil, perr(true, DamageMissingField, "record has no %s (a required field); skipped", f)
 		}
 	}
 	if h != nil && !bytes.Equal(h.Sum(nil), want) {
-		return nil, perr(true, "block does not match its WARC-Block-Digest %s", rec.Header.Get(FieldBlockDigest))
+		return nil, perr(true, DamageDigestMismatch, "block does not match its WARC-Block-Digest %s", rec.Header.Get(FieldBlockDigest))
 	}
 	return rec, nil
 }
@@ -216,14 +223,14 @@ func checkTrailer(s *source, cl int64) *parseError {
 		}
 	}
 	if s.broken() {
-		return &parseError{reason: "damaged gzip member", err: s.err}
+		return memberError(s.err)
 	}
 	if len(b) < 4 && s.exhausted() && trailerOK(b, true) {
 		// The input ends here: a missing end of record is harmless.
 		s.advance(len(b))
 		return nil
 	}
-	return perr(false, "record block not followed by CRLF CRLF: Content-Length %d is wrong or the record is damaged", cl)
+	return perr(false, DamageWrongContentLength, "record block not followed by CRLF CRLF: Content-Length %d is wrong or the record is damaged", cl)
 }
 
 // trailerOK reports whether b, the bytes after a block, start with the end
@@ -334,20 +341,20 @@ func parseARCLine(line []byte, ver int) (arcLine, bool) {
 func (r *Reader) parseARC(s *source) (*Record, *parseError) {
 	line, tooLong := s.readLine(r.opts.MaxHeaderBytes)
 	if tooLong {
-		return nil, perr(false, "ARC URL line longer than %d bytes", r.opts.MaxHeaderBytes)
+		return nil, perr(false, DamageBadARCLine, "ARC URL line longer than %d bytes", r.opts.MaxHeaderBytes)
 	}
 	a, ok := parseARCLine(line, r.arcVer)
 	if !ok {
-		return nil, perr(false, "bad ARC URL line %q", trimEOL(line))
+		return nil, perr(false, DamageBadARCLine, "bad ARC URL line %q", trimEOL(line))
 	}
 	if r.format == formatUnknown {
 		r.format = formatARC
 	}
 	if s.size >= 0 && a.length > s.size-s.pos() {
-		return nil, perr(false, "ARC Archive-length %d runs past the end of %s (%d bytes left)", a.length, s.name, s.size-s.pos())
+		return nil, perr(false, DamageTruncatedRecord, "ARC Archive-length %d runs past the end of %s (%d bytes left)", a.length, s.name, s.size-s.pos())
 	}
 	if b := s.peekAt(s.pos()+a.length, 1, r.opts.ResyncWindow); b != nil && len(b) == 1 && b[0] != '\n' {
-		return nil, perr(false, "ARC record not followed by a newline: Archive-length %d is wrong or the record is damaged", a.length)
+		return nil, perr(false, DamageWrongARCLength, "ARC record not followed by a newline: Archive-length %d is wrong or the record is damaged", a.length)
 	}
 	rec := &Record{Type: TypeResponse, Version: "ARC/" + strconv.Itoa(a.version), TargetURI: a.url, Date: parseARCDate(a.date)}
 	filedesc := strings.HasPrefix(a.url, "filedesc://")
@@ -372,9 +379,9 @@ func (r *Reader) parseARC(s *source) (*Record, *parseError) {
 	got := r.readBlock(s, rec, a.length, nil)
 	if got < a.length {
 		if s.failed() {
-			return nil, &parseError{reason: "damaged gzip member", err: s.err}
+			return nil, memberError(s.err)
 		}
-		return nil, perr(false, "%s ends inside the ARC record (Archive-length %d, %d bytes there)", endOfInput(s), a.length, got)
+		return nil, perr(false, DamageTruncatedRecord, "%s ends inside the ARC record (Archive-length %d, %d bytes there)", endOfInput(s), a.length, got)
 	}
 	if filedesc && len(rec.Content) > 0 && isDigit(rec.Content[0]) {
 		r.arcVer = int(rec.Content[0] - '0')
@@ -384,19 +391,19 @@ func (r *Reader) parseARC(s *source) (*Record, *parseError) {
 	b := s.peek(1)
 	if len(b) == 0 {
 		if s.failed() {
-			return nil, &parseError{reason: "damaged gzip member", err: s.err}
+			return nil, memberError(s.err)
 		}
 		return rec, nil
 	}
 	if b[0] != '\n' {
-		return nil, perr(false, "ARC record not followed by a newline: Archive-length %d is wrong or the record is damaged", a.length)
+		return nil, perr(false, DamageWrongARCLength, "ARC record not followed by a newline: Archive-length %d is wrong or the record is damaged", a.length)
 	}
 	s.advance(1)
 	if !r.arcNextOK(s) {
 		if s.broken() {
-			return nil, &parseError{reason: "damaged gzip member", err: s.err}
+			return nil, memberError(s.err)
 		}
-		return nil, perr(false, "ARC record not followed by the next record: Archive-length %d is wrong, the record is damaged, or garbage follows it", a.length)
+		return nil, perr(false, DamageWrongARCLength, "ARC record not followed by the next record: Archive-length %d is wrong, the record is damaged, or garbage follows it", a.length)
 	}
 	return rec, nil
 }

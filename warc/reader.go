@@ -39,9 +39,9 @@ const (
 // # Damage
 //
 // A record that cannot be read whole is reported as a *RecordError with the
-// offset of the record (or of its gzip member) and a reason, and the reader
-// resumes at the next record; it never stops early without saying why. The
-// policy:
+// offset of the record (or of its gzip member), the kind of damage and a
+// reason, and the reader resumes at the next record; it never stops early
+// without saying why. The policy:
 //
 //   - Content-Length is trusted, and checked: the block must be followed by
 //     CRLF CRLF (LF LF is accepted; a missing end at the very end of the
@@ -184,8 +184,8 @@ func (r *Reader) next() (*Record, error, bool) {
 
 func (r *Reader) emit(rec *Record, err error) { r.pending = append(r.pending, item{rec, err}) }
 
-func (r *Reader) damage(off, inMember int64, reason string, err error) {
-	r.emit(nil, &RecordError{Offset: off, InMember: inMember, Reason: reason, Err: err})
+func (r *Reader) damage(off, inMember int64, kind DamageKind, reason string, err error) {
+	r.emit(nil, &RecordError{Offset: off, InMember: inMember, Kind: kind, Reason: reason, Err: err})
 }
 
 // fatal reports an error of the underlying reader and ends the sequence.
@@ -310,7 +310,7 @@ func (r *Reader) topStep() {
 		r.fatal()
 		return
 	}
-	r.damage(off, -1, fmt.Sprintf("%d bytes that are not a record (%s)", p.pos()-off, describeShort(head)), nil)
+	r.damage(off, -1, DamageGarbage, fmt.Sprintf("%d bytes that are not a record (%s)", p.pos()-off, describeShort(head)), nil)
 }
 
 // plainRecord reads a record that is not gzip-compressed, at offset off.
@@ -331,7 +331,7 @@ func (r *Reader) plainRecord(off int64, kind int) {
 	if !perr.framed {
 		lost = r.resync(p, off+1, true)
 	}
-	r.damage(off, -1, perr.reason+lostNote(lost), perr.err)
+	r.damage(off, -1, perr.kind, perr.reason+lostNote(lost), perr.err)
 	p.clearMark()
 }
 
@@ -513,7 +513,7 @@ func (r *Reader) startMember(off int64, expected bool) {
 		}
 		r.first = false
 		lost := r.resync(p, off+1, true)
-		r.damage(off, -1, "damaged gzip member header"+lostNote(lost), err)
+		r.damage(off, -1, DamageGzipHeader, "damaged gzip member header"+lostNote(lost), err)
 		return
 	}
 	m := r.mem
@@ -542,12 +542,12 @@ func (r *Reader) memberFailed(recOff int64) {
 		in = recOff
 	}
 	err := r.mem.err
-	reason := "damaged gzip member"
+	kind, reason := DamageGzipMember, "damaged gzip member"
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		reason = "gzip member cut short: the input ends inside it"
+		kind, reason = DamageGzipTruncated, "gzip member cut short: the input ends inside it"
 	}
 	lost := r.resync(r.phys, r.memberOff+1, true)
-	r.damage(r.memberOff, in, reason+lostNote(lost), err)
+	r.damage(r.memberOff, in, kind, reason+lostNote(lost), err)
 	if r.phys.failed() {
 		r.fatal()
 	}
@@ -583,7 +583,7 @@ func (r *Reader) memberStep() {
 			r.memberFailed(recOff)
 			return
 		}
-		r.damage(r.memberOff, in, fmt.Sprintf("%d bytes in the gzip member that are not a record (%s)", m.pos()-recOff, describeShort(head)), nil)
+		r.damage(r.memberOff, in, DamageGarbage, fmt.Sprintf("%d bytes in the gzip member that are not a record (%s)", m.pos()-recOff, describeShort(head)), nil)
 		r.memberN++
 		return
 	}
@@ -599,7 +599,7 @@ func (r *Reader) memberStep() {
 			r.memberFailed(recOff)
 			return
 		}
-		r.damage(r.memberOff, in, perr.reason+lostNote(lost), perr.err)
+		r.damage(r.memberOff, in, perr.kind, perr.reason+lostNote(lost), perr.err)
 		r.memberN++
 		m.clearMark()
 		return

@@ -170,6 +170,77 @@ func (o Options) withDefaults() Options {
 // input looks like.
 var ErrNotArchive = errors.New("not a WARC or ARC archive")
 
+// DamageKind is the kind of damage a RecordError reports, for callers that
+// sort damage (a summary, a retry policy) without reading messages.
+type DamageKind int
+
+// Kinds of damage. The zero value, DamageOther, is damage of none of the
+// other kinds; the Reader always sets a specific one.
+const (
+	// DamageOther: none of the kinds below.
+	DamageOther DamageKind = iota
+	// DamageGarbage: bytes between records (or in a gzip member) that are
+	// not a record.
+	DamageGarbage
+	// DamageGzipTruncated: a gzip member cut short by the end of the input.
+	DamageGzipTruncated
+	// DamageGzipHeader: a gzip member whose header cannot be read.
+	DamageGzipHeader
+	// DamageGzipMember: a gzip member that fails to decompress (corrupt
+	// data, bad checksum).
+	DamageGzipMember
+	// DamageMissingContentLength: a WARC record without Content-Length,
+	// whose block therefore cannot be delimited.
+	DamageMissingContentLength
+	// DamageBadContentLength: a Content-Length that is not a number.
+	DamageBadContentLength
+	// DamageMissingField: a record without a required field (WARC-Type,
+	// WARC-Record-ID, WARC-Date).
+	DamageMissingField
+	// DamageDigestMismatch: a block that does not match its
+	// WARC-Block-Digest (with Options.VerifyDigests).
+	DamageDigestMismatch
+	// DamageTruncatedRecord: the input ends inside the record, or its
+	// declared length runs past the end of the input.
+	DamageTruncatedRecord
+	// DamageWrongARCLength: an ARC record not followed by the next record
+	// where its Archive-length says it ends.
+	DamageWrongARCLength
+	// DamageWrongContentLength: a WARC block not followed by CRLF CRLF
+	// where its Content-Length says it ends.
+	DamageWrongContentLength
+	// DamageBadARCLine: an ARC URL line that cannot be parsed.
+	DamageBadARCLine
+	// DamageBadHeader: a WARC record header that cannot be read (too long,
+	// not made of fields, interrupted by another record).
+	DamageBadHeader
+)
+
+var damageNames = [...]string{
+	DamageOther:                "other damage",
+	DamageGarbage:              "garbage between records",
+	DamageGzipTruncated:        "truncated gzip member",
+	DamageGzipHeader:           "damaged gzip member header",
+	DamageGzipMember:           "damaged gzip member",
+	DamageMissingContentLength: "missing Content-Length",
+	DamageBadContentLength:     "bad Content-Length",
+	DamageMissingField:         "missing required header field",
+	DamageDigestMismatch:       "block digest mismatch",
+	DamageTruncatedRecord:      "truncated record",
+	DamageWrongARCLength:       "wrong ARC Archive-length",
+	DamageWrongContentLength:   "wrong Content-Length",
+	DamageBadARCLine:           "bad ARC URL line",
+	DamageBadHeader:            "bad record header",
+}
+
+// String returns a short phrase for the kind, such as "truncated record".
+func (k DamageKind) String() string {
+	if k < 0 || int(k) >= len(damageNames) {
+		return fmt.Sprintf("DamageKind(%d)", int(k))
+	}
+	return damageNames[k]
+}
+
 // RecordError reports a damaged record, or damaged bytes between records.
 // The reader yields it and goes on with the next record it can find.
 type RecordError struct {
@@ -180,6 +251,9 @@ type RecordError struct {
 	// record, the decompressed offset of the damaged record within the
 	// member; -1 otherwise.
 	InMember int64
+	// Kind sorts the damage, for programs: match on it, not on Reason,
+	// whose wording may change.
+	Kind DamageKind
 	// Reason says what is wrong, in words.
 	Reason string
 	// Err is the underlying error, if any (such as a gzip or flate error).
