@@ -126,12 +126,16 @@ func TestDamageKinds(t *testing.T) {
 	}
 }
 
-func TestDamageKindString(t *testing.T) {
-	if s := DamageTruncatedRecord.String(); s != "truncated record" {
-		t.Errorf("String() = %q", s)
-	}
-	if s := DamageKind(-1).String(); s != "DamageKind(-1)" {
-		t.Errorf("String() = %q", s)
+func TestKindStrings(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{DamageTruncatedRecord.String(), "truncated record"},
+		{DamageKind(-1).String(), "DamageKind(-1)"},
+		{HTTPTruncatedBody.String(), "truncated body"},
+		{HTTPErrorKind(99).String(), "HTTPErrorKind(99)"},
+	} {
+		if c.got != c.want {
+			t.Errorf("String() = %q, want %q", c.got, c.want)
+		}
 	}
 	e := &RecordError{Offset: 3, InMember: -1, Kind: DamageGarbage, Reason: "junk"}
 	if e.Error() != "warc: offset 3: junk" {

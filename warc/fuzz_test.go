@@ -102,6 +102,9 @@ func FuzzHTTP(f *testing.F) {
 		if r == nil {
 			t.Fatalf("nil response (error %v)", err)
 		}
+		if he, ok := err.(*HTTPError); err != nil && (!ok || he.Kind <= HTTPOther || int(he.Kind) >= len(httpErrorNames)) {
+			t.Fatalf("error %v (%T) is not an *HTTPError of a known kind", err, err)
+		}
 		if len(r.Body) > max && len(r.Body) > len(data) {
 			t.Fatalf("body of %d bytes from %d", len(r.Body), len(data))
 		}

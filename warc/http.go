@@ -31,6 +31,72 @@ var (
 	ErrNotResponse = errors.New("record carries no HTTP response")
 )
 
+// HTTPErrorKind is the kind of problem an HTTPError reports.
+type HTTPErrorKind int
+
+// Kinds of HTTP problems. The zero value, HTTPOther, is a problem of none of
+// the other kinds; ParseHTTPResponse always sets a specific one.
+const (
+	// HTTPOther: none of the kinds below.
+	HTTPOther HTTPErrorKind = iota
+	// HTTPBadStatusLine: a status line without a three-digit status code.
+	HTTPBadStatusLine
+	// HTTPTruncatedBody: a body cut short (chunked or compressed), most
+	// likely in a truncated record.
+	HTTPTruncatedBody
+	// HTTPBadChunking: a chunked body with a chunk size line that is not
+	// one.
+	HTTPBadChunking
+	// HTTPUnsupportedEncoding: a Content-Encoding this package cannot
+	// decode; the body is left encoded.
+	HTTPUnsupportedEncoding
+	// HTTPUndecodableBody: a compressed body that fails to decompress.
+	HTTPUndecodableBody
+	// HTTPBodyTooLarge: the decoded body would pass the cap (the error
+	// wraps ErrBodyTooLarge).
+	HTTPBodyTooLarge
+)
+
+var httpErrorNames = [...]string{
+	HTTPOther:               "bad response",
+	HTTPBadStatusLine:       "bad status line",
+	HTTPTruncatedBody:       "truncated body",
+	HTTPBadChunking:         "bad chunked encoding",
+	HTTPUnsupportedEncoding: "unsupported Content-Encoding",
+	HTTPUndecodableBody:     "undecodable body",
+	HTTPBodyTooLarge:        "body too large",
+}
+
+// String returns a short phrase for the kind, such as "truncated body".
+func (k HTTPErrorKind) String() string {
+	if k < 0 || int(k) >= len(httpErrorNames) {
+		return fmt.Sprintf("HTTPErrorKind(%d)", int(k))
+	}
+	return httpErrorNames[k]
+}
+
+// HTTPError is the error of ParseHTTPResponse: the kind of problem, for
+// programs (match on it, not on the message, whose wording may change), and
+// the error that says it in words.
+type HTTPError struct {
+	Kind HTTPErrorKind
+	// Err says what is wrong; it wraps the underlying error, if any (such
+	// as ErrBodyTooLarge, or an error of a decompressor).
+	Err error
+}
+
+// Error returns the message of Err.
+func (e *HTTPError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *HTTPError) Unwrap() error { return e.Err }
+
+// httpError returns an *HTTPError of kind whose message is formatted as by
+// fmt.Errorf (%w wraps).
+func httpError(kind HTTPErrorKind, format string, args ...any) error {
+	return &HTTPError{Kind: kind, Err: fmt.Errorf(format, args...)}
+}
+
 // HTTPResponse is an HTTP response as a crawler recorded it, with its body
 // decoded.
 type HTTPResponse struct {
@@ -65,7 +131,8 @@ type HTTPResponse struct {
 // The response is never nil. The error, if any, says what was wrong; the
 // response then holds what could be parsed and decoded: for a body that is
 // cut short (a truncated record) or too large, Body holds what was decoded
-// before the problem. Errors wrap ErrBodyTooLarge when the cap was reached.
+// before the problem. Errors are *HTTPError, and wrap ErrBodyTooLarge when
+// the cap was reached.
 func ParseHTTPResponse(block []byte) (*HTTPResponse, error) {
 	return ParseHTTPResponseLimit(block, DefaultMaxBodyBytes)
 }
@@ -82,7 +149,7 @@ func ParseHTTPResponseLimit(block []byte, maxBody int64) (*HTTPResponse, error) 
 		body := block
 		if int64(len(body)) > maxBody {
 			resp.Body = body[:maxBody]
-			return resp, fmt.Errorf("warc: http: body-only response of %d bytes: %w (%d)", len(body), ErrBodyTooLarge, maxBody)
+			return resp, httpError(HTTPBodyTooLarge, "warc: http: body-only response of %d bytes: %w (%d)", len(body), ErrBodyTooLarge, maxBody)
 		}
 		resp.Body = body
 		return resp, nil
@@ -128,7 +195,7 @@ func ParseHTTPResponseLimit(block []byte, maxBody int64) (*HTTPResponse, error) 
 	encs := splitTokens(resp.Header.Values("Content-Encoding"))
 	if len(encs) == 0 && int64(len(body)) > maxBody {
 		resp.Body = body[:maxBody]
-		return resp, fmt.Errorf("warc: http: body of %d bytes: %w (%d)", len(body), ErrBodyTooLarge, maxBody)
+		return resp, httpError(HTTPBodyTooLarge, "warc: http: body of %d bytes: %w (%d)", len(body), ErrBodyTooLarge, maxBody)
 	}
 	for i := len(encs) - 1; i >= 0; i-- {
 		body, err = decodeContent(encs[i], body, maxBody)
@@ -163,7 +230,7 @@ func parseStatusLine(resp *HTTPResponse, line string) error {
 		n++
 	}
 	if n != 3 {
-		return fmt.Errorf("warc: http: bad status line %q: no three-digit status code", truncate(line, 80))
+		return httpError(HTTPBadStatusLine, "warc: http: bad status line %q: no three-digit status code", truncate(line, 80))
 	}
 	resp.Status, _ = strconv.Atoi(code[:3])
 	if n < len(code) { // "200OK"
@@ -220,9 +287,9 @@ func dechunk(b []byte, maxBody int64) ([]byte, error) {
 				return b, nil
 			}
 			if len(bytes.TrimSpace(b)) == 0 {
-				return out, fmt.Errorf("warc: http: chunked body ends without its last (zero-size) chunk: the record is probably truncated")
+				return out, httpError(HTTPTruncatedBody, "warc: http: chunked body ends without its last (zero-size) chunk: the record is probably truncated")
 			}
-			return out, fmt.Errorf("warc: http: bad chunk size line %q", truncate(string(line), 40))
+			return out, httpError(HTTPBadChunking, "warc: http: bad chunk size line %q", truncate(string(line), 40))
 		}
 		first = false
 		if size == 0 {
@@ -231,11 +298,11 @@ func dechunk(b []byte, maxBody int64) ([]byte, error) {
 		if int64(len(out))+int64(size) > maxBody {
 			take := min(int64(len(rest)), maxBody-int64(len(out)))
 			out = append(out, rest[:take]...)
-			return out, fmt.Errorf("warc: http: chunked body: %w (%d)", ErrBodyTooLarge, maxBody)
+			return out, httpError(HTTPBodyTooLarge, "warc: http: chunked body: %w (%d)", ErrBodyTooLarge, maxBody)
 		}
 		if uint64(len(rest)) < size {
 			out = append(out, rest...)
-			return out, fmt.Errorf("warc: http: chunked body cut short: a chunk of %d bytes has %d: the record is probably truncated", size, len(rest))
+			return out, httpError(HTTPTruncatedBody, "warc: http: chunked body cut short: a chunk of %d bytes has %d: the record is probably truncated", size, len(rest))
 		}
 		out = append(out, rest[:size]...)
 		b = rest[size:]
@@ -261,14 +328,14 @@ func decodeContent(enc string, data []byte, maxBody int64) ([]byte, error) {
 		}
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
-			return data, fmt.Errorf("warc: http: gzip body: %w", err)
+			return data, httpError(HTTPUndecodableBody, "warc: http: gzip body: %w", err)
 		}
 		rd = zr
 	case "deflate":
 		if len(data) >= 2 && data[0]&0x0f == 8 && (uint16(data[0])<<8|uint16(data[1]))%31 == 0 {
 			zr, err := zlib.NewReader(bytes.NewReader(data))
 			if err != nil {
-				return data, fmt.Errorf("warc: http: deflate (zlib) body: %w", err)
+				return data, httpError(HTTPUndecodableBody, "warc: http: deflate (zlib) body: %w", err)
 			}
 			rd = zr
 		} else {
@@ -277,21 +344,21 @@ func decodeContent(enc string, data []byte, maxBody int64) ([]byte, error) {
 	case "br":
 		rd = brotli.NewReader(bytes.NewReader(data))
 	default:
-		return data, fmt.Errorf("warc: http: unsupported Content-Encoding %q: body left encoded", enc)
+		return data, httpError(HTTPUnsupportedEncoding, "warc: http: unsupported Content-Encoding %q: body left encoded", enc)
 	}
 	out, err := readLimited(rd, maxBody, len(data))
 	if err != nil {
 		what := enc + " body"
 		switch {
 		case errors.Is(err, ErrBodyTooLarge):
-			return out, fmt.Errorf("warc: http: %s decodes to more than %d bytes: %w", what, maxBody, ErrBodyTooLarge)
+			return out, httpError(HTTPBodyTooLarge, "warc: http: %s decodes to more than %d bytes: %w", what, maxBody, ErrBodyTooLarge)
 		case errors.Is(err, io.ErrUnexpectedEOF):
-			return out, fmt.Errorf("warc: http: %s cut short after %d decoded bytes: the record is probably truncated: %w", what, len(out), err)
+			return out, httpError(HTTPTruncatedBody, "warc: http: %s cut short after %d decoded bytes: the record is probably truncated: %w", what, len(out), err)
 		}
 		if len(out) == 0 {
 			out = data
 		}
-		return out, fmt.Errorf("warc: http: %s cannot be decoded: %w", what, err)
+		return out, httpError(HTTPUndecodableBody, "warc: http: %s cannot be decoded: %w", what, err)
 	}
 	return out, nil
 }

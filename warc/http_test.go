@@ -119,20 +119,21 @@ func TestParseHTTPResponseErrors(t *testing.T) {
 		want  string // in the error
 		body  string // prefix of the partial body
 		is    error
+		kind  HTTPErrorKind
 	}{
-		{"bad status", []byte("HTTP/1.1 abc OK\r\n\r\nx"), 0, "three-digit status", "", nil},
-		{"gzip bomb", resp("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n", gz(big)), 1000, "more than 1000", "aaaa", ErrBodyTooLarge},
-		{"br bomb", resp("HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n", br(big)), 1000, "more than 1000", "aaaa", ErrBodyTooLarge},
-		{"deflate bomb", resp("HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\n\r\n", zlibData(big)), 1000, "more than 1000", "aaaa", ErrBodyTooLarge},
-		{"chunked too large", resp("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", chunk(big[:5000], 1000)), 1500, "larger than the cap", "aaaa", ErrBodyTooLarge},
-		{"plain too large", resp("HTTP/1.1 200 OK\r\n\r\n", big[:5000]), 1500, "larger than the cap", "aaaa", ErrBodyTooLarge},
-		{"truncated gzip", resp("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n", gz(varied(5000))[:len(gz(varied(5000)))/2]), 0, "cut short", "<html>", nil},
-		{"corrupt gzip", resp("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n", append(gz([]byte(page))[:10], "not deflate data at all, really"...)), 0, "gzip body", "", nil},
-		{"bad br", resp("HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n", []byte(page)), 0, "br body cannot be decoded", "<html>", nil},
-		{"unknown encoding", resp("HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n", []byte(page)), 0, "unsupported Content-Encoding \"zstd\"", "<html>", nil},
-		{"chunked truncated", resp("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", chunk([]byte(page), 20)[:40]), 0, "cut short", "<html>", nil},
-		{"chunked no last chunk", resp("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", []byte("5\r\nhello\r\n")), 0, "without its last", "hello", nil},
-		{"bad chunk size", resp("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", []byte("5\r\nhello\r\nzz\r\nxx\r\n0\r\n\r\n")), 0, "bad chunk size", "hello", nil},
+		{"bad status", []byte("HTTP/1.1 abc OK\r\n\r\nx"), 0, "three-digit status", "", nil, HTTPBadStatusLine},
+		{"gzip bomb", resp("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n", gz(big)), 1000, "more than 1000", "aaaa", ErrBodyTooLarge, HTTPBodyTooLarge},
+		{"br bomb", resp("HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n", br(big)), 1000, "more than 1000", "aaaa", ErrBodyTooLarge, HTTPBodyTooLarge},
+		{"deflate bomb", resp("HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\n\r\n", zlibData(big)), 1000, "more than 1000", "aaaa", ErrBodyTooLarge, HTTPBodyTooLarge},
+		{"chunked too large", resp("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", chunk(big[:5000], 1000)), 1500, "larger than the cap", "aaaa", ErrBodyTooLarge, HTTPBodyTooLarge},
+		{"plain too large", resp("HTTP/1.1 200 OK\r\n\r\n", big[:5000]), 1500, "larger than the cap", "aaaa", ErrBodyTooLarge, HTTPBodyTooLarge},
+		{"truncated gzip", resp("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n", gz(varied(5000))[:len(gz(varied(5000)))/2]), 0, "cut short", "<html>", nil, HTTPTruncatedBody},
+		{"corrupt gzip", resp("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n", append(gz([]byte(page))[:10], "not deflate data at all, really"...)), 0, "gzip body", "", nil, HTTPUndecodableBody},
+		{"bad br", resp("HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n", []byte(page)), 0, "br body cannot be decoded", "<html>", nil, HTTPUndecodableBody},
+		{"unknown encoding", resp("HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n", []byte(page)), 0, "unsupported Content-Encoding \"zstd\"", "<html>", nil, HTTPUnsupportedEncoding},
+		{"chunked truncated", resp("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", chunk([]byte(page), 20)[:40]), 0, "cut short", "<html>", nil, HTTPTruncatedBody},
+		{"chunked no last chunk", resp("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", []byte("5\r\nhello\r\n")), 0, "without its last", "hello", nil, HTTPTruncatedBody},
+		{"bad chunk size", resp("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", []byte("5\r\nhello\r\nzz\r\nxx\r\n0\r\n\r\n")), 0, "bad chunk size", "hello", nil, HTTPBadChunking},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -142,6 +143,10 @@ func TestParseHTTPResponseErrors(t *testing.T) {
 			}
 			if c.is != nil && !errors.Is(err, c.is) {
 				t.Errorf("error %v is not %v", err, c.is)
+			}
+			var he *HTTPError
+			if !errors.As(err, &he) || he.Kind != c.kind {
+				t.Errorf("error %v: not an *HTTPError of kind %v", err, c.kind)
 			}
 			if r == nil || !bytes.HasPrefix(r.Body, []byte(c.body)) {
 				t.Errorf("response %+v", r)
