@@ -49,12 +49,17 @@ var ErrEmpty = errors.New("empty input")
 // ErrBinary is returned for an input that is not text.
 var ErrBinary = errors.New("input is binary, not HTML or text")
 
+// ErrUnparseable is wrapped by the error Parse returns when the HTML parser
+// refuses the input even after its nesting was flattened.
+var ErrUnparseable = errors.New("parsing HTML")
+
 // maxDepth is the nesting depth beyond which tags are flattened before
 // parsing; x/net/html refuses trees with more than 512 open elements.
 const maxDepth = 400
 
 // Parse decodes, parses and precleans one page. It fails only for empty and
-// binary input; anything else yields a best-effort tree.
+// binary input; anything else yields a best-effort tree (if the HTML parser
+// refuses it even so, the error wraps ErrUnparseable).
 func Parse(src []byte, opts Options) (*Document, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, ErrEmpty
@@ -99,7 +104,7 @@ func Parse(src []byte, opts Options) (*Document, error) {
 			root, err = parseHTML(flatten(body, depth))
 		}
 		if err != nil {
-			return nil, fmt.Errorf("parsing HTML: %w", err)
+			return nil, fmt.Errorf("%w: %w", ErrUnparseable, err)
 		}
 		d.Warnings = append(d.Warnings, "nesting deeper than the parser allows was flattened")
 	}
