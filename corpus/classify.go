@@ -18,33 +18,32 @@ import (
 
 // archiveReason names the kind of damage a *warc.RecordError reports.
 func archiveReason(e *warc.RecordError) string {
-	r := e.Reason
-	switch {
-	case strings.Contains(r, "not a record"):
+	switch e.Kind {
+	case warc.DamageGarbage:
 		return "archive: garbage between records"
-	case strings.Contains(r, "gzip member cut short"):
+	case warc.DamageGzipTruncated:
 		return "archive: truncated gzip member"
-	case strings.Contains(r, "gzip member header"):
+	case warc.DamageGzipHeader:
 		return "archive: damaged gzip member header"
-	case strings.Contains(r, "damaged gzip member"):
+	case warc.DamageGzipMember:
 		return "archive: damaged gzip member"
-	case strings.Contains(r, "has no Content-Length"):
+	case warc.DamageMissingContentLength:
 		return "archive: missing Content-Length"
-	case strings.Contains(r, "bad Content-Length"):
+	case warc.DamageBadContentLength:
 		return "archive: bad Content-Length"
-	case strings.Contains(r, "(a required field)"):
+	case warc.DamageMissingField:
 		return "archive: missing required header field"
-	case strings.Contains(r, "Block-Digest"):
+	case warc.DamageDigestMismatch:
 		return "archive: block digest mismatch"
-	case strings.Contains(r, "ends inside"), strings.Contains(r, "runs past the end"):
+	case warc.DamageTruncatedRecord:
 		return "archive: truncated record"
-	case strings.Contains(r, "Archive-length"):
+	case warc.DamageWrongARCLength:
 		return "archive: wrong ARC Archive-length"
-	case strings.Contains(r, "Content-Length"):
+	case warc.DamageWrongContentLength:
 		return "archive: wrong Content-Length"
-	case strings.Contains(r, "ARC URL line"):
+	case warc.DamageBadARCLine:
 		return "archive: bad ARC URL line"
-	case strings.Contains(r, "header"), strings.Contains(r, "version line"):
+	case warc.DamageBadHeader:
 		return "archive: bad record header"
 	}
 	return "archive: damaged record"
@@ -53,17 +52,20 @@ func archiveReason(e *warc.RecordError) string {
 // httpReason names what is wrong with an HTTP response (an error of
 // warc.ParseHTTPResponse).
 func httpReason(err error) string {
-	m := err.Error()
-	switch {
-	case strings.Contains(m, "status line"):
+	var he *warc.HTTPError
+	if !errors.As(err, &he) {
+		return "http: bad response"
+	}
+	switch he.Kind {
+	case warc.HTTPBadStatusLine:
 		return "http: bad status line"
-	case strings.Contains(m, "cut short"), strings.Contains(m, "truncated"):
+	case warc.HTTPTruncatedBody:
 		return "http: truncated body"
-	case strings.Contains(m, "chunk"):
+	case warc.HTTPBadChunking:
 		return "http: bad chunked encoding"
-	case strings.Contains(m, "unsupported Content-Encoding"):
+	case warc.HTTPUnsupportedEncoding:
 		return "http: unsupported Content-Encoding"
-	case strings.Contains(m, "cannot be decoded"), strings.Contains(m, "body:"):
+	case warc.HTTPUndecodableBody:
 		return "http: undecodable body"
 	}
 	return "http: bad response"
@@ -77,7 +79,7 @@ func cleanOutcome(err error) (skipped bool, reason string) {
 		return true, ReasonEmpty
 	case errors.Is(err, ingest.ErrBinary):
 		return true, ReasonNotHTML
-	case strings.Contains(err.Error(), "parsing HTML"):
+	case errors.Is(err, ingest.ErrUnparseable):
 		return false, "clean: unparseable HTML"
 	}
 	return false, "clean: error"
