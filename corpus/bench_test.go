@@ -43,19 +43,22 @@ func benchPage(shared [][]byte, i int) []byte {
 	return append(p[:len(p):len(p)], fmt.Sprintf("\n<!-- copy %d -->\n", i/len(shared))...)
 }
 
-// benchArchive writes the benchmark pages as a WARC, gzip per record,
-// response records, into dir.
-func benchArchive(b *testing.B, dir string) (string, int64) {
+// benchArchive writes the benchmark pages as a WARC of response records,
+// gzip per record or plain, into dir.
+func benchArchive(b *testing.B, dir string, gz bool) (string, int64) {
 	shared := benchShared()
 	if shared == nil {
 		b.Skip("no shared data (../shared/data/cleaneval-dev)")
 	}
-	path := filepath.Join(dir, "bench.warc.gz")
+	path := filepath.Join(dir, "bench.warc")
+	if gz {
+		path += ".gz"
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := warc.NewWriter(f, true)
+	w := warc.NewWriter(f, gz)
 	for i := range benchRecords() {
 		p := benchPage(shared, i)
 		block := fmt.Appendf(nil, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(p))
@@ -74,9 +77,9 @@ func benchArchive(b *testing.B, dir string) (string, int64) {
 // BenchmarkCorpus runs the engine end to end (read, decompress, parse HTTP,
 // clean with the default pipeline on GOMAXPROCS workers, render, write) on
 // a WARC of the CleanEval development pages repeated to 2,000 records, gzip
-// per record, with the GC settings of sluice corpus (see setGC); one op is
-// one run over the whole archive. Compare its pages/s with
-// BenchmarkCleanSingle's from the same invocation:
+// per record ("gz/") or plain ("plain/"), with the GC settings of sluice
+// corpus (see setGC); one op is one run over the whole archive. Compare its
+// pages/s with BenchmarkCleanSingle's from the same invocation:
 //
 //	go test -run '^$' -bench 'Corpus|CleanSingle' ./corpus
 //
@@ -84,7 +87,17 @@ func benchArchive(b *testing.B, dir string) (string, int64) {
 // 2 ms), sys-MB the memory the process got from the OS by the end.
 func BenchmarkCorpus(b *testing.B) {
 	defer setGC()()
-	path, size := benchArchive(b, b.TempDir())
+	for _, gz := range []bool{true, false} {
+		name := "plain"
+		if gz {
+			name = "gz"
+		}
+		b.Run(name, func(b *testing.B) { benchCorpus(b, gz) })
+	}
+}
+
+func benchCorpus(b *testing.B, gz bool) {
+	path, size := benchArchive(b, b.TempDir(), gz)
 	for _, format := range Formats() {
 		b.Run(format, func(b *testing.B) {
 			dir := b.TempDir()
