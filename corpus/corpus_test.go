@@ -413,21 +413,7 @@ func TestARC(t *testing.T) {
 func TestOrder(t *testing.T) {
 	dir := t.TempDir()
 	a := buildArchive(t, dir, "a.warc.gz", testEntries(t, true), true, nil)
-	var outs []string
-	for _, o := range []Options{{Jobs: 1}, {Jobs: 4}, {Jobs: 3, InFlightBytes: 1}} {
-		out := filepath.Join(dir, fmt.Sprintf("out-%d-%d", o.Jobs, o.InFlightBytes))
-		runCorpus(t, out, []string{a.path}, o)
-		data, err := os.ReadFile(filepath.Join(out, "part-00001.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		outs = append(outs, string(data))
-	}
-	for i := 1; i < len(outs); i++ {
-		if outs[i] != outs[0] {
-			t.Errorf("output %d differs from output 0", i)
-		}
-	}
+	checkSameOutput(t, dir, a.path, []Options{{Jobs: 1}, {Jobs: 4}, {Jobs: 3, InFlightBytes: 1}})
 }
 
 func TestBudget(t *testing.T) {

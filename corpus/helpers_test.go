@@ -292,26 +292,12 @@ func outputIDs(t testing.TB, dir, format string) []string {
 	var ids []string
 	switch format {
 	case FormatJSONL:
-		files, _ := filepath.Glob(filepath.Join(dir, "part-*.jsonl"))
-		sort.Strings(files)
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+		for _, d := range readDocs(t, dir) {
+			if d.Text == "" || len(d.Blocks) == 0 {
+				t.Errorf("%s: no text", d.URL)
 			}
-			sc := bufio.NewScanner(bytes.NewReader(data))
-			sc.Buffer(nil, 16<<20)
-			for sc.Scan() {
-				var d Doc
-				if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
-				if d.Text == "" || len(d.Blocks) == 0 {
-					t.Errorf("%s: %s: no text", f, d.URL)
-				}
-				checkSource(t, d)
-				ids = append(ids, d.Source.RecordID)
-			}
+			checkSource(t, d)
+			ids = append(ids, d.Source.RecordID)
 		}
 	case FormatWARC:
 		files, _ := filepath.Glob(filepath.Join(dir, "part-*.warc.gz"))
@@ -415,4 +401,49 @@ func gzipBytes(data []byte) []byte {
 	zw.Write(data)
 	zw.Close()
 	return b.Bytes()
+}
+
+// readDocs reads the jsonl parts of dir, in order.
+func readDocs(t testing.TB, dir string) []Doc {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "part-*.jsonl"))
+	sort.Strings(files)
+	var docs []Doc
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			var d Doc
+			if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}
+
+// checkSameOutput runs the archive at path once per option set, into dir,
+// and checks that the first jsonl part is the same every time.
+func checkSameOutput(t *testing.T, dir, path string, runs []Options) {
+	t.Helper()
+	var outs []string
+	for _, o := range runs {
+		out := filepath.Join(dir, fmt.Sprintf("out-%d-%d", o.Jobs, o.InFlightBytes))
+		runCorpus(t, out, []string{path}, o)
+		data, err := os.ReadFile(filepath.Join(out, "part-00001.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, string(data))
+	}
+	for i := 1; i < len(outs); i++ {
+		if outs[i] != outs[0] {
+			t.Errorf("output %d differs from output 0", i)
+		}
+	}
 }

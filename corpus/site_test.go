@@ -1,16 +1,13 @@
 package corpus
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -92,30 +89,6 @@ func siteEntries() []entry {
 	es = append(es, entry{&warc.Record{Type: warc.TypeRevisit, TargetURI: "http://mill.example/diary/1", Date: testDate,
 		Content: []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")}, ReasonRevisit})
 	return es
-}
-
-// readDocs reads the jsonl parts of dir, in order.
-func readDocs(t *testing.T, dir string) []Doc {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "part-*.jsonl"))
-	sort.Strings(files)
-	var docs []Doc
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			var d Doc
-			if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			docs = append(docs, d)
-		}
-	}
-	return docs
 }
 
 func byURL(docs []Doc) map[string]Doc {
@@ -257,22 +230,7 @@ func cleanAlone(t *testing.T, es []entry, uri string) string {
 func TestSiteOrder(t *testing.T) {
 	dir := t.TempDir()
 	a := buildArchive(t, dir, "site.warc", append(siteEntries(), testEntries(t, false)...), false, nil)
-	var outs []string
-	for _, o := range []Options{{Jobs: 1}, {Jobs: 4}, {Jobs: 3, InFlightBytes: 1}} {
-		o.Site = true
-		out := filepath.Join(dir, fmt.Sprintf("out-%d-%d", o.Jobs, o.InFlightBytes))
-		runCorpus(t, out, []string{a.path}, o)
-		data, err := os.ReadFile(filepath.Join(out, "part-00001.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		outs = append(outs, string(data))
-	}
-	for i := 1; i < len(outs); i++ {
-		if outs[i] != outs[0] {
-			t.Errorf("output %d differs from output 0", i)
-		}
-	}
+	checkSameOutput(t, dir, a.path, []Options{{Jobs: 1, Site: true}, {Jobs: 4, Site: true}, {Jobs: 3, InFlightBytes: 1, Site: true}})
 
 	// SiteBytes too small for two pages: each page is written as it
 	// comes, alone in its batch, and a batch of one page adds nothing to
