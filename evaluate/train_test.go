@@ -13,19 +13,8 @@ import (
 // pages of two shared sets and checks the per-set block accuracies and the
 // L3S-GN1 span-class table.
 func TestCrossValidateReportsPerSet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains a model")
-	}
-	for _, s := range []string{"l3s-gn1", "cleaneval-dev"} {
-		if _, err := dataset.Open(s); err != nil {
-			t.Skipf("no shared data: %v", err)
-		}
-	}
 	ctx := context.Background()
-	pages, _, err := LoadTraining(ctx, []string{"l3s-gn1", "cleaneval-dev"}, LoadOptions{Limit: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages := smallTraining(t)
 	res, err := CrossValidate(ctx, pages, 2, label.TrainConfig{MaxIterations: 5}, 0.5, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -67,19 +56,8 @@ func TestCrossValidateReportsPerSet(t *testing.T) {
 // grid point scored for every set, one threshold chosen per style, from
 // the grid, the best of the style's mean.
 func TestCrossValidateChoosesThresholds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains a model")
-	}
-	for _, s := range []string{"l3s-gn1", "cleaneval-dev"} {
-		if _, err := dataset.Open(s); err != nil {
-			t.Skipf("no shared data: %v", err)
-		}
-	}
 	ctx := context.Background()
-	pages, _, err := LoadTraining(ctx, []string{"l3s-gn1", "cleaneval-dev"}, LoadOptions{Limit: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages := smallTraining(t)
 	for _, p := range pages {
 		want := label.MainStyle
 		if p.Data.Set == "cleaneval-dev" {
@@ -118,4 +96,23 @@ func TestCrossValidateChoosesThresholds(t *testing.T) {
 			t.Errorf("style %s: reported F1 %v is not the sweep's at the chosen threshold (%v)", style, got, best)
 		}
 	}
+}
+
+// smallTraining loads 8 pages each of l3s-gn1 and cleaneval-dev, skipping
+// the test without the shared data or with -short.
+func smallTraining(t *testing.T) []*TrainPage {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	for _, s := range []string{"l3s-gn1", "cleaneval-dev"} {
+		if _, err := dataset.Open(s); err != nil {
+			t.Skipf("no shared data: %v", err)
+		}
+	}
+	pages, _, err := LoadTraining(context.Background(), []string{"l3s-gn1", "cleaneval-dev"}, LoadOptions{Limit: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages
 }
