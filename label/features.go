@@ -89,16 +89,6 @@ const (
 	// "r.div" and "r.divrel" (div group ratio and its share of the
 	// maximum), and "r.f.NAME" for each filter score.
 	Real Group = "real"
-	// Layout: what kind of page the block is on, alone and combined with
-	// the block's own evidence, so that the labeller can learn that a
-	// teaser or a link list that is noise beside an article is the content
-	// of a listing page. Two page descriptors: "lay.max=N", the most
-	// non-link words of one block, and "lay.share=R", the share of the
-	// page's non-link words in blocks of at least 30 of them. Each is also
-	// given combined with the block's link density, words, text density and
-	// filter scores, as "lay.max.link=60|0.5" (key "lay.max.link", value
-	// the two buckets).
-	Layout Group = "layout"
 )
 
 // Indices of the groups in allGroups.
@@ -118,12 +108,11 @@ const (
 	iFilterScore
 	iDensity
 	iReal
-	iLayout
 	numGroups
 )
 
 var allGroups = [numGroups]Group{Container, Split, Char, Token, Sentence, Duplicate, Pattern, Bullet,
-	GroupRatio, Position, Document, ClassID, FilterScore, Density, Real, Layout}
+	GroupRatio, Position, Document, ClassID, FilterScore, Density, Real}
 
 // Groups returns every feature group, in the order their attributes appear.
 func Groups() []Group { return slices.Clone(allGroups[:]) }
@@ -203,8 +192,6 @@ const (
 	bLink
 	bTdens
 	bFilter
-	bLayMax
-	bLayShare
 	numBuckets
 )
 
@@ -259,17 +246,7 @@ var bucketSpecs = [numBuckets]struct {
 	bLink:        {"link", Density, []float64{0, .01, .1, .2, .33, .5, .67, .8, .9, 1}},
 	bTdens:       {"tdens", Density, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20}},
 	bFilter:      {"f", FilterScore, ratio10},
-	bLayMax:      {"lay.max", Layout, []float64{0, 15, 30, 60, 120}},
-	bLayShare:    {"lay.share", Layout, []float64{0, .2, .4, .6, .8}},
 }
-
-// layoutProse is the number of non-link words from which a block counts as
-// prose for "lay.share".
-const layoutProse = 30
-
-// layoutWith are the block buckets that the layout descriptors are combined
-// with, besides the filter scores.
-var layoutWith = []int{bLink, bWords, bTdens}
 
 // DefaultBuckets returns the default bucket lower bounds of every numeric
 // attribute key. "f" applies to every filter score.
@@ -292,11 +269,6 @@ type Extractor struct {
 
 	// typical and largest number of attributes of a block
 	perBlock, maxPerBlock int
-
-	// layout[d][c][i*nc+j] is the name combining bucket i of layout
-	// descriptor d with bucket j of the c-th block evidence (layoutWith,
-	// then the filters), which has nc buckets.
-	layout [2][][]string
 }
 
 type extFilter struct {
@@ -368,17 +340,10 @@ func NewExtractor(cfg FeatureConfig) (*Extractor, error) {
 			return nil, fmt.Errorf("label: bucket key %q names no configured filter (filters: %s)", k, strings.Join(cfg.Filters, ", "))
 		}
 	}
-	if e.on[iLayout] {
-		e.buildLayout()
-	}
 	for g, on := range e.on {
 		if on {
 			e.perBlock += groupAttrs[g][0]
 			e.maxPerBlock += groupAttrs[g][1]
-			if g == iLayout {
-				e.perBlock += 2 * len(e.filters)
-				e.maxPerBlock += 2 * len(e.filters)
-			}
 			if g == iFilterScore || g == iReal {
 				e.perBlock += len(e.filters)
 				e.maxPerBlock += len(e.filters)
@@ -418,29 +383,6 @@ func attrSafe(s string) string {
 }
 
 // Keys returns the attribute keys (the part of a name before "=") that
-// buildLayout makes the names of the layout combinations.
-func (e *Extractor) buildLayout() {
-	with := make([]*Bucket, 0, len(layoutWith)+len(e.filters))
-	for _, b := range layoutWith {
-		with = append(with, e.buckets[b])
-	}
-	for _, f := range e.filters {
-		with = append(with, f.bucket)
-	}
-	for d, db := range []*Bucket{e.buckets[bLayMax], e.buckets[bLayShare]} {
-		e.layout[d] = make([][]string, len(with))
-		for c, wb := range with {
-			names := make([]string, 0, len(db.bounds)*len(wb.bounds))
-			for _, a := range db.bounds {
-				for _, b := range wb.bounds {
-					names = append(names, db.key+"."+wb.key+"="+FormatBound(a)+"|"+FormatBound(b))
-				}
-			}
-			e.layout[d][c] = names
-		}
-	}
-}
-
 // group g emits with this configuration, for writing CRF templates; nil for
 // a group switched off or unknown.
 func (e *Extractor) Keys(g Group) []string {
@@ -472,15 +414,6 @@ func (e *Extractor) Keys(g Group) []string {
 	case FilterScore:
 		for _, f := range e.filters {
 			keys = append(keys, f.bucket.key)
-		}
-	case Layout:
-		for _, d := range []int{bLayMax, bLayShare} {
-			for _, w := range layoutWith {
-				keys = append(keys, e.buckets[d].key+"."+e.buckets[w].key)
-			}
-			for _, f := range e.filters {
-				keys = append(keys, e.buckets[d].key+"."+f.bucket.key)
-			}
 		}
 	case Real:
 		keys = append(keys, "r.link", "r.tdens", "r.words", "r.pos", "r.div", "r.divrel")
@@ -563,7 +496,6 @@ var groupAttrs = [numGroups][2]int{
 	iFilterScore: {0, 0},
 	iDensity:     {2, 2},
 	iReal:        {5, 6},
-	iLayout:      {2 + 2*len(layoutWith), 2 + 2*len(layoutWith)},
 }
 
 // Attrs returns the attributes of every block of p, in block order: one list
@@ -596,19 +528,6 @@ func (e *Extractor) Attrs(p *page.Page) [][]crf.Attr {
 	if e.on[iDuplicate] {
 		s.duplicates(n)
 	}
-	var layMax, layShare int
-	if e.on[iLayout] {
-		var most, prose float64
-		for i := range s.stats {
-			v := s.stats[i].nonLink
-			most = max(most, v)
-			if v >= layoutProse {
-				prose += v
-			}
-		}
-		layMax = e.buckets[bLayMax].Index(most)
-		layShare = e.buckets[bLayShare].Index(safeDiv(prose, nonLink))
-	}
 	var g groupInfo
 	if e.on[iGroupRatio] || e.on[iReal] {
 		g = s.groupRatios(p, nonLink)
@@ -617,7 +536,7 @@ func (e *Extractor) Attrs(p *page.Page) [][]crf.Attr {
 		s.nodes = grow(s.nodes, len(p.Nodes))
 		clear(s.nodes)
 	}
-	runFilters := e.on[iFilterScore] || e.on[iReal] || e.on[iLayout]
+	runFilters := e.on[iFilterScore] || e.on[iReal]
 	if runFilters && len(e.filters) > 0 {
 		s.scores = grow(s.scores, n*len(e.filters))
 		clear(s.scores)
@@ -777,29 +696,6 @@ func (e *Extractor) Attrs(p *page.Page) [][]crf.Attr {
 		if e.on[iDensity] {
 			add(bk[bLink].Name(link))
 			add(bk[bTdens].Name(tdens))
-		}
-		if e.on[iLayout] {
-			add(bk[bLayMax].names[layMax])
-			add(bk[bLayShare].names[layShare])
-			for d, di := range [2]int{layMax, layShare} {
-				tabs := e.layout[d]
-				for c, w := range layoutWith {
-					var j int
-					switch w {
-					case bLink:
-						j = bk[bLink].Index(link)
-					case bWords:
-						j = bk[bWords].Index(float64(b.Words))
-					case bTdens:
-						j = bk[bTdens].Index(tdens)
-					}
-					add(tabs[c][di*len(bk[w].bounds)+j])
-				}
-				for k, f := range e.filters {
-					c := len(layoutWith) + k
-					add(tabs[c][di*len(f.bucket.bounds)+f.bucket.Index(s.scores[k*n+i])])
-				}
-			}
 		}
 		if e.on[iReal] {
 			num := func(name string, v float64) {
