@@ -163,6 +163,15 @@ func (c *Cleaner) Filter() string {
 	return c.filter.Name()
 }
 
+// Styles returns the annotation styles the cleaner's trained model knows,
+// label.MainStyle first; nil for a filter pipeline.
+func (c *Cleaner) Styles() []string {
+	if c.labeller == nil {
+		return nil
+	}
+	return c.labeller.Styles()
+}
+
 // Input is one page to clean.
 type Input struct {
 	// Data is the raw page, in any charset.

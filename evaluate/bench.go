@@ -23,16 +23,24 @@ var CombinE = []string{
 	"union(dsc,bte,accb)", "inter(dsc,bte,accb)", "vote(dsc,bte,accb)", "vote(dsc,bte,accb:2;2)",
 }
 
-// Model names the embedded trained labeller in a pipeline list. Its scores
-// on the shared sets are on pages it was trained on: cross-validation
-// (sluice train --cv) gives the fair figure.
+// Model names the embedded trained labeller in a pipeline list, in its
+// main style; "model:STYLE" names it in another annotation style (such as
+// "model:cleaneval", see label.CleanEvalStyle). Its scores on the shared
+// sets are on pages it was trained on: cross-validation (sluice train
+// --cv) gives the fair figure.
 const Model = "model"
 
-// DefaultPipelines returns what bench runs by default: the embedded model,
-// sluice's best heuristic pipeline, every registered filter, and CombinE's
-// combinations.
+// DefaultPipelines returns what bench runs by default: the embedded model
+// in each of its styles, sluice's best heuristic pipeline, every registered
+// filter, and CombinE's combinations.
 func DefaultPipelines() []string {
-	out := []string{Model, sluice.DefaultFilter}
+	out := []string{Model}
+	if c, err := sluice.New(sluice.Options{}); err == nil {
+		for _, st := range c.Styles()[1:] {
+			out = append(out, Model+":"+st)
+		}
+	}
+	out = append(out, sluice.DefaultFilter)
 	for _, n := range filter.Names() {
 		if n != sluice.DefaultFilter {
 			out = append(out, n)
@@ -101,8 +109,8 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	cleaners := make([]*sluice.Cleaner, len(cfg.Pipelines))
 	for i, expr := range cfg.Pipelines {
 		opts := sluice.Options{Filter: expr}
-		if expr == Model {
-			opts.Filter = ""
+		if style, ok := strings.CutPrefix(expr, Model+":"); ok || expr == Model {
+			opts.Filter, opts.Style = "", style
 		}
 		c, err := sluice.New(opts)
 		if err != nil {
