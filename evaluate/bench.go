@@ -109,8 +109,11 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	cleaners := make([]*sluice.Cleaner, len(cfg.Pipelines))
 	for i, expr := range cfg.Pipelines {
 		opts := sluice.Options{Filter: expr}
-		if style, ok := strings.CutPrefix(expr, Model+":"); ok || expr == Model {
+		switch style, ok := strings.CutPrefix(expr, Model+":"); {
+		case ok:
 			opts.Filter, opts.Style = "", style
+		case expr == Model:
+			opts.Filter = ""
 		}
 		c, err := sluice.New(opts)
 		if err != nil {
