@@ -501,9 +501,29 @@ var groupAttrs = [numGroups][2]int{
 // Attrs returns the attributes of every block of p, in block order: one list
 // per block, each in a fixed group order, so that the output is
 // deterministic. The lists share one backing array per page.
-func (e *Extractor) Attrs(p *page.Page) [][]crf.Attr {
+func (e *Extractor) Attrs(p *page.Page) [][]crf.Attr { return e.attrs(p, nil) }
+
+// AttrBuf is memory for the result of Attrs that a caller reuses from page
+// to page (see Extractor.AttrsInto), so that labelling a page does not
+// allocate its attributes anew. Its zero value is ready to use.
+type AttrBuf struct {
+	out [][]crf.Attr
+	buf []crf.Attr
+}
+
+// AttrsInto is Attrs writing into ab: the result is valid until ab is used
+// again.
+func (e *Extractor) AttrsInto(p *page.Page, ab *AttrBuf) [][]crf.Attr { return e.attrs(p, ab) }
+
+func (e *Extractor) attrs(p *page.Page, ab *AttrBuf) [][]crf.Attr {
 	n := len(p.Blocks)
-	out := make([][]crf.Attr, n)
+	var out [][]crf.Attr
+	if ab != nil {
+		ab.out = grow(ab.out, n)
+		out = ab.out[:n]
+	} else {
+		out = make([][]crf.Attr, n)
+	}
 	if n == 0 {
 		return out
 	}
@@ -550,6 +570,12 @@ func (e *Extractor) Attrs(p *page.Page) [][]crf.Attr {
 	// left might not hold a block's attributes, so that append never
 	// copies the page's attributes.
 	var buf []crf.Attr
+	if ab != nil {
+		if need := n*e.perBlock + e.maxPerBlock; cap(ab.buf) < need {
+			ab.buf = make([]crf.Attr, 0, need+need/4)
+		}
+		buf = ab.buf[:0]
+	}
 	bk := &e.buckets
 	// Attributes of the page, the same for every block.
 	divMax, tdMax := bk[bDivMax].Name(g.maxDiv), bk[bTdMax].Name(g.maxTd)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/page"
@@ -125,8 +126,17 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	if len(p.Blocks) == 0 {
 		return
 	}
-	l.Decide(p, l.crf.Marginals(withStyle(l.ext.Attrs(p), style)), threshold)
+	ab := attrBufs.Get().(*AttrBuf)
+	l.Decide(p, l.crf.Marginals(withStyle(l.ext.AttrsInto(p, ab), style)), threshold)
+	if cap(ab.out) <= maxPooled {
+		clear(ab.out[:cap(ab.out)])
+		attrBufs.Put(ab)
+	}
 }
+
+// attrBufs holds the attribute memory of labelling, reused from page to
+// page: a page's attributes are some 400 KB.
+var attrBufs = sync.Pool{New: func() any { return new(AttrBuf) }}
 
 // Marginals returns, for each block of p, the model's probability of each
 // label (indexed as Labels) in a style the model knows. With Decide it
