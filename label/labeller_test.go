@@ -172,3 +172,35 @@ func TestStyles(t *testing.T) {
 		t.Errorf("unknown style: err = %v, want one listing the known styles", err)
 	}
 }
+
+// TestDecideRescue: a page whose kept blocks hold under RescueShare of its
+// words is decided again at a third of the threshold; one that keeps more
+// is left as it is.
+func TestDecideRescue(t *testing.T) {
+	lab, err := Train(context.Background(), []Example{trainPage(t, 0), trainPage(t, 1)}, TrainConfig{MaxIterations: 5, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &page.Page{Blocks: make([]page.Block, 10)}
+	marg := make([][]float64, 10)
+	for i := range p.Blocks {
+		p.Blocks[i].Words = 10
+		// other, heading, paragraph, list, continuation: content 0.2
+		marg[i] = []float64{0.8, 0, 0.2, 0, 0}
+	}
+	lab.Decide(p, marg, 0.5)
+	for i, b := range p.Blocks {
+		if b.Label != page.Paragraph {
+			t.Fatalf("block %d: %v, want every block kept at a third of the threshold", i, b.Label)
+		}
+	}
+	// One block sure enough, with a fifth of the words: no second pass.
+	marg[0] = []float64{0.1, 0, 0.9, 0, 0}
+	p.Blocks[0].Words = 30
+	lab.Decide(p, marg, 0.5)
+	for i, b := range p.Blocks {
+		if want := i == 0; (b.Label != page.Other) != want {
+			t.Errorf("block %d: %v, kept should be %v", i, b.Label, want)
+		}
+	}
+}
