@@ -155,20 +155,22 @@ func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
 // Decide sets the Score and Label of p's blocks from their marginals (as
 // Marginals returns them) and a threshold, as Label does.
 //
-// When the blocks kept hold less than RescueShare of the page's words, the
-// model has most likely missed the page's content rather than found a page
-// without any: the content of a listing, a catalogue or a forum thread is
-// made of many short, linked items that look like the link lists it has
-// learnt to drop. The page is then decided again at a third of the
-// threshold. In 6-fold cross-validation on the shared sets this raised
-// WCXB's bag-of-words F1 by one point and L3S-GN1's by half a point, and
-// left the others within ±0.6.
+// When the blocks kept hold some but less than RescueShare of the page's
+// words, the model has most likely missed the page's content rather than
+// found a page with that little: the content of a listing, a catalogue or
+// a forum thread is made of many short, linked items that look like the
+// link lists it has learnt to drop. The page is then decided again at a
+// third of the threshold. In 6-fold cross-validation on the shared sets
+// this raised WCXB's bag-of-words F1 by one point and L3S-GN1's by half a
+// point, and left the others within ±0.6. (A page of which nothing is kept
+// is left so: sluice.Cleaner then falls back to the heuristic pipeline,
+// which does better on such pages, mostly tiny ones.)
 func (l *Labeller) Decide(p *page.Page, marg [][]float64, threshold float64) {
 	if len(marg) != len(p.Blocks) {
 		return
 	}
 	kept, all := l.decide(p, marg, threshold)
-	if float64(kept) < RescueShare*float64(all) {
+	if kept > 0 && float64(kept) < RescueShare*float64(all) {
 		l.decide(p, marg, threshold/3)
 	}
 }

@@ -188,14 +188,23 @@ func TestDecideRescue(t *testing.T) {
 		// other, heading, paragraph, list, continuation: content 0.2
 		marg[i] = []float64{0.8, 0, 0.2, 0, 0}
 	}
+	// Nothing kept: left so, for the cleaner's fallback.
+	lab.Decide(p, marg, 0.5)
+	for i, b := range p.Blocks {
+		if b.Label != page.Other {
+			t.Fatalf("block %d: %v, want nothing kept", i, b.Label)
+		}
+	}
+	// One sure block with a twentieth of the words: decided again.
+	marg[0] = []float64{0.1, 0, 0.9, 0, 0}
+	p.Blocks[0].Words = 5
 	lab.Decide(p, marg, 0.5)
 	for i, b := range p.Blocks {
 		if b.Label != page.Paragraph {
 			t.Fatalf("block %d: %v, want every block kept at a third of the threshold", i, b.Label)
 		}
 	}
-	// One block sure enough, with a fifth of the words: no second pass.
-	marg[0] = []float64{0.1, 0, 0.9, 0, 0}
+	// One sure block with a quarter of the words: no second pass.
 	p.Blocks[0].Words = 30
 	lab.Decide(p, marg, 0.5)
 	for i, b := range p.Blocks {
