@@ -117,16 +117,16 @@ func ReadAnnotation(r io.Reader) ([]AnnotatedBlock, error) {
 func parseAnnotationLine(line string) (AnnotatedBlock, error) {
 	s := strings.TrimLeft(line, " \t")
 	if !strings.HasPrefix(s, "[") {
-		return AnnotatedBlock{}, fmt.Errorf("%q does not start with a label", clip(line, 40))
+		return AnnotatedBlock{}, fmt.Errorf("%q does not start with a label", ClipText(line, 40))
 	}
 	end := strings.IndexByte(s, ']')
 	if end < 0 {
-		return AnnotatedBlock{}, fmt.Errorf("%q has no closing bracket", clip(line, 40))
+		return AnnotatedBlock{}, fmt.Errorf("%q has no closing bracket", ClipText(line, 40))
 	}
 	name := strings.ToLower(strings.TrimSpace(s[1:end]))
 	l, ok := page.ParseLabel(name)
 	if !ok {
-		return AnnotatedBlock{}, fmt.Errorf("unknown label [%s]", clip(s[1:end], 20))
+		return AnnotatedBlock{}, fmt.Errorf("unknown label [%s]", ClipText(s[1:end], 20))
 	}
 	text := s[end+1:]
 	if text != "" && text[0] != ' ' && text[0] != '\t' {
@@ -210,9 +210,9 @@ func readAnnotated(p *Page, ann []byte) error {
 	return nil
 }
 
-// clip returns s cut to at most n bytes on a rune boundary, with "…" where
-// it is cut.
-func clip(s string, n int) string {
+// ClipText returns s cut to at most n bytes on a rune boundary, with "…"
+// where it is cut: the excerpts of messages about annotations.
+func ClipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

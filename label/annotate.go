@@ -119,7 +119,7 @@ func ApplyAnnotation(p *page.Page, ann []AnnotatedBlock) ([]page.Label, error) {
 		}
 		return nil, &AnnotationError{Line: line, Msg: fmt.Sprintf(
 			"the annotation ends after %d blocks but the page has %d; the next is %q",
-			len(ann), len(p.Blocks), clipText(p.Blocks[len(ann)].Text, 60))}
+			len(ann), len(p.Blocks), dataset.ClipText(p.Blocks[len(ann)].Text, 60))}
 	}
 	return labels, nil
 }
@@ -199,21 +199,10 @@ func excerptAt(s string, k int) string {
 	for k > 0 && k < len(s) && !utf8.RuneStart(s[k]) {
 		k--
 	}
-	out := clipText(s[k:], 40)
+	out := dataset.ClipText(s[k:], 40)
 	if k > 0 {
 		out = "…" + out
 	}
 	return out
 }
 
-// clipText returns s cut to at most n bytes on a rune boundary, with "…" where
-// it is cut.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
