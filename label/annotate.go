@@ -205,4 +205,3 @@ func excerptAt(s string, k int) string {
 	}
 	return out
 }
-
