@@ -89,13 +89,10 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	styles := map[string]string{}
 	var sets []string
 	for _, d := range splitList(*data) {
-		name, style, ok := strings.Cut(d, ":")
-		if ok {
-			if err := label.CheckStyle(style); err != nil {
-				fmt.Fprintf(stderr, "sluice train: --data %s: %v\n", d, err)
-				return exitUsage
-			}
-			styles[name] = style
+		name := d
+		// SET:STYLE; a colon in a path (C:\data) is not a style.
+		if i := strings.LastIndexByte(d, ':'); i > 0 && label.CheckStyle(d[i+1:]) == nil {
+			name, styles[d[:i]] = d[:i], d[i+1:]
 		}
 		sets = append(sets, name)
 	}
