@@ -3,7 +3,6 @@ package corpus
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/url"
@@ -142,11 +141,8 @@ func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 			}
 			d.Blocks = append(d.Blocks, DocBlock{Label: b.Label.String(), Text: b.Text, Score: math.Round(s*1000) / 1000})
 		}
-		enc := json.NewEncoder(&r.buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(&d); err != nil {
-			return nil, err
-		}
+		// The text appears twice: whole, and block by block.
+		return d.appendJSON(make([]byte, 0, 2*len(d.Text)+64*len(d.Blocks)+512)), nil
 	case FormatWARC:
 		src := &warc.Record{TargetURI: it.url(p), Date: it.date}
 		if it.src.RecordID != "" {

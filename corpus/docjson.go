@@ -1,0 +1,141 @@
+package corpus
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// appendJSON appends d as one line of JSON, exactly as encoding/json's
+// Encoder with SetEscapeHTML(false) writes it (newline included), without
+// reflection: rendering is on the writer's path of every page
+// (TestDocJSON checks the equality).
+func (d *Doc) appendJSON(b []byte) []byte {
+	b = append(b, `{"url":`...)
+	b = appendJSONString(b, d.URL)
+	b = append(b, `,"host":`...)
+	b = appendJSONString(b, d.Host)
+	if d.Date != "" {
+		b = append(b, `,"date":`...)
+		b = appendJSONString(b, d.Date)
+	}
+	b = append(b, `,"title":`...)
+	b = appendJSONString(b, d.Title)
+	b = append(b, `,"text":`...)
+	b = appendJSONString(b, d.Text)
+	b = append(b, `,"blocks":`...)
+	if d.Blocks == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range d.Blocks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			bl := &d.Blocks[i]
+			b = append(b, `{"label":`...)
+			b = appendJSONString(b, bl.Label)
+			b = append(b, `,"text":`...)
+			b = appendJSONString(b, bl.Text)
+			b = append(b, `,"score":`...)
+			b = appendJSONFloat(b, bl.Score)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	s := &d.Source
+	b = append(b, `,"source":{"file":`...)
+	b = appendJSONString(b, s.File)
+	b = append(b, `,"offset":`...)
+	b = strconv.AppendInt(b, s.Offset, 10)
+	b = append(b, `,"length":`...)
+	b = strconv.AppendInt(b, s.Length, 10)
+	if s.MemberOffset != nil {
+		b = append(b, `,"member_offset":`...)
+		b = strconv.AppendInt(b, *s.MemberOffset, 10)
+	}
+	if s.RecordID != "" {
+		b = append(b, `,"record_id":`...)
+		b = appendJSONString(b, s.RecordID)
+	}
+	b = append(b, '}')
+	if d.Site != nil {
+		b = append(b, `,"site":{"pages":`...)
+		b = strconv.AppendInt(b, int64(d.Site.Pages), 10)
+		b = append(b, `,"dropped":`...)
+		b = strconv.AppendInt(b, int64(d.Site.Dropped), 10)
+		b = append(b, `,"rescued":`...)
+		b = strconv.AppendInt(b, int64(d.Site.Rescued), 10)
+		b = append(b, '}')
+	}
+	return append(b, "}\n"...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string, as encoding/json does
+// without HTML escaping: quotes, backslashes and control characters
+// escaped, invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendJSONFloat appends f as encoding/json does; the scores written are
+// in [0, 1] with three decimals, so the exponent form is left to it.
+func appendJSONFloat(b []byte, f float64) []byte {
+	if a := math.Abs(f); math.IsNaN(f) || math.IsInf(f, 0) || a != 0 && (a < 1e-6 || a >= 1e21) {
+		enc, err := json.Marshal(f)
+		if err != nil {
+			return append(b, '0')
+		}
+		return append(b, enc...)
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
+}
