@@ -53,14 +53,7 @@ func TestTrainLabelSaveLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := lab.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := Load(buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := saveLoad(t, lab)
 	test := trainPage(t, 99)
 	for _, l := range []*Labeller{lab, loaded} {
 		p := test.Page
@@ -133,14 +126,7 @@ func TestStyles(t *testing.T) {
 	if err := lab.SetThresholds(map[string]float64{"narrow": 0.3}); err == nil {
 		t.Error("SetThresholds accepted an unknown style")
 	}
-	var buf bytes.Buffer
-	if err := lab.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := Load(buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := saveLoad(t, lab)
 	if loaded.Threshold("wide") != 0.3 || loaded.Threshold("") != 0.5 {
 		t.Errorf("thresholds after load: wide %v, main %v", loaded.Threshold("wide"), loaded.Threshold(""))
 	}
@@ -212,4 +198,18 @@ func TestDecideRescue(t *testing.T) {
 			t.Errorf("block %d: %v, kept should be %v", i, b.Label, want)
 		}
 	}
+}
+
+// saveLoad writes lab as a model file and reads it back.
+func saveLoad(t *testing.T, lab *Labeller) *Labeller {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := lab.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loaded
 }
