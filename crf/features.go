@@ -171,20 +171,29 @@ func addRows(e []float64, L, s int, offs []int8, ws []float32, v float64) {
 
 // pairsAt calls fn for each conjunction feature firing at position t.
 func (fs *featureSet) pairsAt(r *resolved, n, t int, fn func(f int32, v float64)) {
-	for p, pt := range fs.tmpl.Pairs {
+	eachPair(fs.tmpl.Pairs, fs.pairMask, r, n, t, func(p int, a, b int32, v float64) {
+		if f, ok := fs.pairIndex[pairKey(p, a, b)]; ok {
+			fn(f, v)
+		}
+	})
+}
+
+// eachPair calls fn for each combination, at position t, of an attribute
+// on side A and one on side B of a conjunction line p whose mask bits
+// (bit 2p for side A, 2p+1 for side B) admit them, with the product of
+// their values.
+func eachPair(pairs []Pair, mask []uint64, r *resolved, n, t int, fn func(p int, a, b int32, v float64)) {
+	for p, pt := range pairs {
 		ma, mb := uint64(1)<<(2*p), uint64(1)<<(2*p+1)
 		idsA, valsA := r.at(t+pt.A.Offset, n)
 		idsB, valsB := r.at(t+pt.B.Offset, n)
 		for i, a := range idsA {
-			if fs.pairMask[a]&ma == 0 {
+			if mask[a]&ma == 0 {
 				continue
 			}
 			for j, b := range idsB {
-				if fs.pairMask[b]&mb == 0 {
-					continue
-				}
-				if f, ok := fs.pairIndex[pairKey(p, a, b)]; ok {
-					fn(f, valsA[i]*valsB[j])
+				if mask[b]&mb != 0 {
+					fn(p, a, b, valsA[i]*valsB[j])
 				}
 			}
 		}

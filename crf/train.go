@@ -257,27 +257,14 @@ func (b *dictBuilder) count(seq [][]Attr) error {
 		}
 	}
 	for t := range n {
-		for p, pt := range b.tmpl.Pairs {
-			ma, mb := uint64(1)<<(2*p), uint64(1)<<(2*p+1)
-			idsA, _ := r.at(t+pt.A.Offset, n)
-			idsB, _ := r.at(t+pt.B.Offset, n)
-			for _, a := range idsA {
-				if b.pairMatch[a]&ma == 0 {
-					continue
-				}
-				for _, bb := range idsB {
-					if b.pairMatch[bb]&mb == 0 {
-						continue
-					}
-					k := pairKey(p, a, bb)
-					c, ok := b.pairCount[k]
-					if !ok {
-						b.pairKeys = append(b.pairKeys, k)
-					}
-					b.pairCount[k] = c + 1
-				}
+		eachPair(b.tmpl.Pairs, b.pairMatch, r, n, t, func(p int, a, bb int32, _ float64) {
+			k := pairKey(p, a, bb)
+			c, ok := b.pairCount[k]
+			if !ok {
+				b.pairKeys = append(b.pairKeys, k)
 			}
-		}
+			b.pairCount[k] = c + 1
+		})
 	}
 	return nil
 }
