@@ -88,18 +88,6 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case f.recall:
 		opts.Threshold = 0.25
 	}
-	if f.model != "" {
-		if f.filter != "" {
-			fmt.Fprintln(stderr, "sluice clean: --model and --filter are two ways to decide; give one")
-			return exitUsage
-		}
-		data, err := os.ReadFile(f.model)
-		if err != nil {
-			fmt.Fprintf(stderr, "sluice clean: --model: %v\n", err)
-			return exitUsage
-		}
-		opts.Model = data
-	}
 	if f.threshold < 0 || f.threshold > 1 {
 		fmt.Fprintf(stderr, "sluice clean: --threshold %g: must be between 0 and 1 (0 for the default)\n", f.threshold)
 		return exitUsage
@@ -107,16 +95,9 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.drop != "" {
 		opts.Drop = splitList(f.drop)
 	}
-	cl, err := sluice.New(opts)
+	cl, err := newCleaner(opts, f.model)
 	if err != nil {
-		what := "--filter"
-		switch {
-		case f.style != "":
-			what = "--style"
-		case f.model != "":
-			what = "--model " + f.model
-		}
-		fmt.Fprintf(stderr, "sluice clean: %s: %v\n", what, err)
+		fmt.Fprintf(stderr, "sluice clean: %v\n", err)
 		return exitUsage
 	}
 	r, err := render.Lookup(f.format, render.Options{CleanEvalHeader: f.header || f.urlLine, CleanEvalWrapper: f.header, IncludeDropped: f.dropped})

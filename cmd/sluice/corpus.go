@@ -144,27 +144,9 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	default:
 		return usageErr("--format: unknown output format %q; the formats are %s", f.format, strings.Join(corpus.Formats(), ", "))
 	}
-	opts := sluice.Options{Filter: f.filter, Style: f.style}
-	if f.model != "" {
-		if f.filter != "" {
-			return usageErr("--model and --filter are two ways to decide; give one")
-		}
-		data, err := os.ReadFile(f.model)
-		if err != nil {
-			return usageErr("--model: %v", err)
-		}
-		opts.Model = data
-	}
-	cl, err := sluice.New(opts)
+	cl, err := newCleaner(sluice.Options{Filter: f.filter, Style: f.style}, f.model)
 	if err != nil {
-		what := "--filter"
-		switch {
-		case f.style != "":
-			what = "--style"
-		case f.model != "":
-			what = "--model " + f.model
-		}
-		return usageErr("%s: %v", what, err)
+		return usageErr("%v", err)
 	}
 	var inputs []string
 	for _, a := range args {
