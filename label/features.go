@@ -459,6 +459,19 @@ const (
 
 type groupSum struct{ nonLink, chars, linkChars float64 }
 
+// groupOf returns the sums of a block's div group, or with td its table
+// cell group; nil when the block has none.
+func (s *scratch) groupOf(b *page.Block, td bool) *groupSum {
+	d, k := b.DivGroup, int32(0)
+	if td {
+		d, k = b.TdGroup, 1
+	}
+	if d < 0 || int(d) >= len(s.slot) || s.slot[d] < 0 {
+		return nil
+	}
+	return &s.groups[s.slot[d]+k]
+}
+
 // maxPooled bounds the blocks and nodes of the scratch kept for reuse, so
 // that one huge page does not pin its working memory.
 const maxPooled = 1 << 16
@@ -668,16 +681,14 @@ func (e *Extractor) attrs(p *page.Page, ab *AttrBuf) [][]crf.Attr {
 			}
 		}
 		if e.on[iGroupRatio] {
-			if d := b.DivGroup; d >= 0 && int(d) < len(s.slot) && s.slot[d] >= 0 {
-				gs := &s.groups[s.slot[d]]
+			if gs := s.groupOf(b, false); gs != nil {
 				ratio := safeDiv(gs.nonLink, nonLink)
 				add(bk[bDivRatio].Name(ratio))
 				add(bk[bDivLink].Name(safeDiv(gs.linkChars, gs.chars)))
 				add(bk[bDivRel].Name(safeDiv(ratio, g.maxDiv)))
 			}
 			add(divMax)
-			if d := b.TdGroup; d >= 0 && int(d) < len(s.slot) && s.slot[d] >= 0 {
-				gs := &s.groups[s.slot[d]+1]
+			if gs := s.groupOf(b, true); gs != nil {
 				ratio := safeDiv(gs.nonLink, nonLink)
 				add(bk[bTdRatio].Name(ratio))
 				add(bk[bTdLink].Name(safeDiv(gs.linkChars, gs.chars)))
@@ -735,8 +746,8 @@ func (e *Extractor) attrs(p *page.Page, ab *AttrBuf) [][]crf.Attr {
 			if n > 1 {
 				num("r.pos", float64(i)/float64(n-1))
 			}
-			if d := b.DivGroup; d >= 0 && int(d) < len(s.slot) && s.slot[d] >= 0 {
-				ratio := safeDiv(s.groups[s.slot[d]].nonLink, nonLink)
+			if gs := s.groupOf(b, false); gs != nil {
+				ratio := safeDiv(gs.nonLink, nonLink)
 				num("r.div", ratio)
 				num("r.divrel", safeDiv(ratio, g.maxDiv))
 			}
