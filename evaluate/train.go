@@ -384,8 +384,7 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.Tra
 				continue
 			}
 			t := res.Thresholds[styleOf(p)]
-			scorePage(labs[f], p, marg[i], t, &fr)
-			scorePage(labs[f], p, marg[i], t, &res.Overall)
+			scorePage(labs[f], p, marg[i], t, &fr, &res.Overall)
 			fr.Pages++
 		}
 		fr.finish()
@@ -500,47 +499,53 @@ func decide(lab *label.Labeller, pg *page.Page, marg [][]float64, threshold floa
 	heuristic().Score(pg)
 }
 
-// scorePage labels a test page from its marginals and adds its scores to
-// fr.
-func scorePage(lab *label.Labeller, p *TrainPage, marg [][]float64, threshold float64, fr *FoldResult) {
+// scorePage labels a test page from its marginals, scores it once and
+// adds the scores to each of frs (its fold's and the overall result).
+func scorePage(lab *label.Labeller, p *TrainPage, marg [][]float64, threshold float64, frs ...*FoldResult) {
 	pg := clonePage(p.Example.Page)
 	decide(lab, pg, marg, threshold)
-	pred := make([]page.Label, len(pg.Blocks))
-	for i := range pg.Blocks {
-		pred[i] = pg.Blocks[i].Label
-	}
-	ss := fr.Sets[p.Data.Set]
-	if ss == nil {
-		ss = &SetScores{Metric: Main(p.Kind), PageTypes: map[string]*score.Summary{}}
-		fr.Sets[p.Data.Set] = ss
-	}
-	for i, g := range p.Example.Labels {
-		fr.confusion.Add(g, pred[i])
-		ss.confusion.Add(g, pred[i])
-	}
+	var classes []int
 	if p.Kind == dataset.L3S {
-		for i, c := range label.AlignClasses(p.Example.Page, &p.Data.Gold) {
-			if c < 0 || c >= len(ss.classes) {
-				continue
-			}
-			ss.classes[c].blocks++
-			if pred[i] != page.Other {
-				ss.classes[c].kept++
-			}
-		}
+		classes = label.AlignClasses(p.Example.Page, &p.Data.Gold)
 	}
-	m, _ := Lookup(ss.Metric)
+	metric := Main(p.Kind)
+	m, _ := Lookup(metric)
 	out := OutputOf(pg)
 	c := m.Score(out, &p.Data.Gold)
-	ss.main.Add(c)
-	if pt := p.Data.Gold.PageType; pt != "" {
-		if ss.PageTypes[pt] == nil {
-			ss.PageTypes[pt] = &score.Summary{}
-		}
-		ss.PageTypes[pt].Add(c)
+	labelled := p.Kind == dataset.CleanEval || p.Kind == dataset.Annotated
+	var lc score.Counts
+	if labelled {
+		lc = score.CleanEval(out.CleanEval, GoldCleanEval(&p.Data.Gold), score.Labelled)
 	}
-	if p.Kind == dataset.CleanEval || p.Kind == dataset.Annotated {
-		ss.labelled.Add(score.CleanEval(out.CleanEval, GoldCleanEval(&p.Data.Gold), score.Labelled))
+	for _, fr := range frs {
+		ss := fr.Sets[p.Data.Set]
+		if ss == nil {
+			ss = &SetScores{Metric: metric, PageTypes: map[string]*score.Summary{}}
+			fr.Sets[p.Data.Set] = ss
+		}
+		for i, g := range p.Example.Labels {
+			fr.confusion.Add(g, pg.Blocks[i].Label)
+			ss.confusion.Add(g, pg.Blocks[i].Label)
+		}
+		for i, cl := range classes {
+			if cl < 0 || cl >= len(ss.classes) {
+				continue
+			}
+			ss.classes[cl].blocks++
+			if pg.Blocks[i].Label != page.Other {
+				ss.classes[cl].kept++
+			}
+		}
+		ss.main.Add(c)
+		if pt := p.Data.Gold.PageType; pt != "" {
+			if ss.PageTypes[pt] == nil {
+				ss.PageTypes[pt] = &score.Summary{}
+			}
+			ss.PageTypes[pt].Add(c)
+		}
+		if labelled {
+			ss.labelled.Add(lc)
+		}
 	}
 }
 
