@@ -34,6 +34,11 @@ const DefaultFilter = "lqf>targetnode"
 // page with text never comes out empty.
 const FallbackFilter = "targetnode"
 
+// ExpectedF1 is the Options.Threshold that asks the trained model to keep,
+// on each page, the blocks that maximise the page's expected F1 (see
+// label.ExpectedF1) rather than those above a fixed threshold.
+const ExpectedF1 = label.ExpectedF1
+
 // Options configure a Cleaner. The zero value means the documented defaults.
 type Options struct {
 	// Filter, when set, cleans with a heuristic filter pipeline instead of
@@ -60,8 +65,10 @@ type Options struct {
 	// Default: 16 MiB (a larger page is cut there, with a warning; parsing
 	// takes about 20 bytes of memory per input byte). Negative means no cap.
 	MaxBytes int
-	// Threshold is the score at and above which a block is kept.
-	// Default: for the trained model, the threshold of its Style chosen by
+	// Threshold is the score at and above which a block is kept, or, for
+	// the trained model, ExpectedF1: per page, the blocks that maximise
+	// the expected F1 under the model's probabilities.
+	// Default: for the trained model, the rule of its Style chosen by
 	// cross-validation when it was trained (0.5 if none was); for filter
 	// pipelines, 0.5.
 	Threshold float64
@@ -118,8 +125,11 @@ func New(opts Options) (*Cleaner, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.Threshold < 0 || opts.Threshold > 1 {
-		return nil, fmt.Errorf("sluice: threshold %g: must be between 0 and 1", opts.Threshold)
+	switch {
+	case opts.Threshold == ExpectedF1 && lab == nil:
+		return nil, fmt.Errorf("sluice: the expected-F1 rule needs the trained model's probabilities; filter %q gives scores", opts.Filter)
+	case opts.Threshold != ExpectedF1 && (opts.Threshold < 0 || opts.Threshold > 1):
+		return nil, fmt.Errorf("sluice: threshold %g: must be between 0 and 1, or ExpectedF1", opts.Threshold)
 	}
 	c := &Cleaner{labeller: lab, filter: f, fallback: fb, ingest: ingest.DefaultOptions(), segment: segment.DefaultOptions(),
 		threshold: opts.Threshold, filterThreshold: opts.Threshold, style: opts.Style}
@@ -144,7 +154,7 @@ func New(opts Options) (*Cleaner, error) {
 	}
 	c.segment.ImageAlt = !opts.NoImageAlt
 	c.segment.AbbrTitles = opts.AbbrTitles
-	if c.filterThreshold == 0 {
+	if c.filterThreshold <= 0 {
 		c.filterThreshold = structure.Threshold
 	}
 	return c, nil

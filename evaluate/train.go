@@ -272,11 +272,11 @@ type SweepPoint struct {
 	F1        map[string]float64 `json:"f1"`
 }
 
-// ThresholdGrid are the decision thresholds among which CrossValidate
-// chooses, for each annotation style, the one whose held-out scores are
+// ThresholdGrid are the decision thresholds (the expected-F1 rule first)
+// among which CrossValidate chooses, for each annotation style, the one whose held-out scores are
 // best: the mean over the style's sets of the macro F1 of their main
 // metric, so that each set counts the same whatever its size.
-var ThresholdGrid = []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7}
+var ThresholdGrid = []float64{label.ExpectedF1, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7}
 
 // FoldResult holds the scores of one fold's test pages (or of all).
 type FoldResult struct {
@@ -328,7 +328,8 @@ type ClassAccuracy struct {
 var l3sClassNames = [...]string{"boilerplate", "headline", "full text", "supplemental", "related content", "user comments"}
 
 // CrossValidate trains k labellers, each on all folds but one, and scores
-// each on its held-out fold. With threshold 0 it chooses the decision
+// each on its held-out fold, at threshold (label.ExpectedF1 for the
+// expected-F1 rule). With threshold 0 it chooses the decision
 // threshold of each annotation style from ThresholdGrid on the held-out
 // labellings, and gives the scores at those (the choice is made on the
 // same pages the scores are from, so they are slightly optimistic; a
@@ -337,8 +338,8 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.Tra
 	if k < 2 {
 		return nil, fmt.Errorf("cross-validation needs at least 2 folds, not %d", k)
 	}
-	if threshold < 0 || threshold > 1 {
-		return nil, fmt.Errorf("threshold %g: must be between 0 and 1", threshold)
+	if threshold != label.ExpectedF1 && (threshold < 0 || threshold > 1) {
+		return nil, fmt.Errorf("threshold %g: must be between 0 and 1, or label.ExpectedF1", threshold)
 	}
 	fold := Folds(pages, k)
 	labs := make([]*label.Labeller, k)

@@ -68,7 +68,8 @@ func (l *Labeller) CRF() *crf.Model { return l.crf }
 // below threshold are Other; the others get the most probable of the
 // content labels (heading, paragraph, list item, continuation). With
 // threshold 0.5 this is close to the Viterbi path; a higher threshold trades
-// recall for precision.
+// recall for precision. Threshold ExpectedF1 adapts the cut to each
+// page (see ExpectedF1).
 func (l *Labeller) Label(p *page.Page, threshold float64) {
 	l.label(p, MainStyle, threshold)
 }
@@ -99,9 +100,9 @@ func (l *Labeller) HasStyle(style string) bool {
 
 // Threshold returns the decision threshold of a style: the one chosen by
 // cross-validation when the model was trained (see
-// FeatureConfig.Thresholds), or 0.5.
+// FeatureConfig.Thresholds; it may be ExpectedF1), or 0.5.
 func (l *Labeller) Threshold(style string) float64 {
-	if t, ok := l.cfg.Thresholds[normStyle(style)]; ok && t > 0 && t <= 1 {
+	if t, ok := l.cfg.Thresholds[normStyle(style)]; ok && validThreshold(t) {
 		return t
 	}
 	return 0.5
@@ -114,8 +115,8 @@ func (l *Labeller) SetThresholds(th map[string]float64) error {
 		if !l.HasStyle(s) {
 			return fmt.Errorf("label: threshold for style %q, which the model does not know (it knows %s)", s, styleList(l.cfg.Styles))
 		}
-		if !(t > 0 && t <= 1) {
-			return fmt.Errorf("label: threshold %g for style %q: must be above 0 and at most 1", t, s)
+		if !validThreshold(t) {
+			return fmt.Errorf("label: threshold %g for style %q: must be above 0 and at most 1, or ExpectedF1", t, s)
 		}
 	}
 	l.cfg.Thresholds = maps.Clone(th)
@@ -153,9 +154,10 @@ func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
 }
 
 // Decide sets the Score and Label of p's blocks from their marginals (as
-// Marginals returns them) and a threshold, as Label does.
+// Marginals returns them) and a threshold, as Label does; threshold
+// ExpectedF1 chooses the blocks of each page by the expected-F1 rule.
 //
-// When the blocks kept hold some but less than RescueShare of the page's
+// With a fixed threshold, when the blocks kept hold some but less than RescueShare of the page's
 // words, the model has most likely missed the page's content rather than
 // found a page with that little: the content of a listing, a catalogue or
 // a forum thread is made of many short, linked items that look like the
@@ -167,6 +169,10 @@ func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
 // which does better on such pages, mostly tiny ones.)
 func (l *Labeller) Decide(p *page.Page, marg [][]float64, threshold float64) {
 	if len(marg) != len(p.Blocks) {
+		return
+	}
+	if threshold == ExpectedF1 {
+		l.decide(p, marg, l.expectedF1Threshold(p, marg))
 		return
 	}
 	kept, all := l.decide(p, marg, threshold)
@@ -262,3 +268,6 @@ func Load(data []byte) (*Labeller, error) {
 	}
 	return NewLabeller(m, cfg)
 }
+
+// validThreshold reports whether t is a threshold a model can record.
+func validThreshold(t float64) bool { return t == ExpectedF1 || t > 0 && t <= 1 }

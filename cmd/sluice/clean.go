@@ -48,7 +48,7 @@ type cleanFlags struct {
 	header, urlLine, dropped, keepHidden, noAlt           bool
 	abbr, quiet                                           bool
 	jobs                                                  int
-	threshold                                             float64
+	threshold                                             thresholdFlag
 }
 
 func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -70,7 +70,7 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
 	fs.BoolVar(&f.noAlt, "no-alt", false, "drop the alt text of images")
 	fs.BoolVar(&f.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
-	fs.Float64Var(&f.threshold, "threshold", 0, "keep blocks scoring at least this (0 to 1; lower keeps more); default: the model's threshold for the style, chosen by cross-validation, or 0.5 with --filter")
+	fs.Var(&f.threshold, "threshold", "keep blocks scoring at least this (0 to 1; lower keeps more), or ef: keep on each page the blocks that maximise the expected F1 under the model; default: the model's rule for the style, chosen by cross-validation, or 0.5 with --filter")
 	fs.StringVar(&f.style, "style", "", "what counts as content, for the model: main (the default: the main content, as most benchmarks annotate it) or cleaneval (all running text, as CleanEval's annotators kept it: listings, teasers, comments)")
 	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "clean this many inputs in parallel")
 	fs.BoolVar(&f.quiet, "q", false, "do not print warnings")
@@ -78,7 +78,7 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	opts := sluice.Options{Filter: f.filter, KeepHidden: f.keepHidden, NoImageAlt: f.noAlt, AbbrTitles: f.abbr, Threshold: f.threshold, Style: f.style}
+	opts := sluice.Options{Filter: f.filter, KeepHidden: f.keepHidden, NoImageAlt: f.noAlt, AbbrTitles: f.abbr, Threshold: float64(f.threshold), Style: f.style}
 	switch {
 	case f.precision && f.recall:
 		fmt.Fprintln(stderr, "sluice clean: --precision and --recall pull opposite ways; give one")
@@ -87,10 +87,6 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opts.Threshold = 0.75
 	case f.recall:
 		opts.Threshold = 0.25
-	}
-	if f.threshold < 0 || f.threshold > 1 {
-		fmt.Fprintf(stderr, "sluice clean: --threshold %g: must be between 0 and 1 (0 for the default)\n", f.threshold)
-		return exitUsage
 	}
 	if f.drop != "" {
 		opts.Drop = splitList(f.drop)

@@ -60,7 +60,8 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	iters := fs.Int("iterations", 150, "at most `N` L-BFGS iterations")
 	minCount := fs.Int("min-count", 2, "drop features seen fewer than `N` times")
 	minQuality := fs.Float64("min-quality", 0.5, "skip pages whose gold aligns with less than this share of its words")
-	threshold := fs.Float64("threshold", 0, "content probability at which a block is kept, for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation (and recorded), else 0.5")
+	var threshold thresholdFlag
+	fs.Var(&threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`")
 	verbose := fs.Bool("v", false, "print the optimiser's progress and why pages were skipped")
 	if _, err := parseInterspersed(fs, args); err != nil {
@@ -81,10 +82,6 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		fc.Off[label.Group(g)] = true
-	}
-	if *threshold < 0 || *threshold > 1 {
-		fmt.Fprintf(stderr, "sluice train: --threshold %g: must be between 0 and 1\n", *threshold)
-		return exitUsage
 	}
 	styles := map[string]string{}
 	var sets []string
@@ -175,7 +172,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 				c.Features = &f2
 				logf("\nwithout %s:", g)
 			}
-			res, err := evaluate.CrossValidate(ctx, pages, *cv, c, *threshold, logf)
+			res, err := evaluate.CrossValidate(ctx, pages, *cv, c, float64(threshold), logf)
 			if err != nil {
 				fmt.Fprintf(stderr, "sluice train: %v\n", err)
 				return exitFailed
@@ -207,9 +204,9 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		}
 		th := map[string]float64{}
 		switch {
-		case *threshold > 0:
+		case threshold != 0:
 			for _, st := range lab.Styles() {
-				th[st] = *threshold
+				th[st] = float64(threshold)
 			}
 		case len(results) > 0:
 			th = results[0].Result.Thresholds
@@ -232,7 +229,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		st, _ := os.Stat(*out)
 		fmt.Fprintf(stdout, "model written to %s (%d features, %d KB), trained on %d pages in %s; styles and thresholds:", *out, lab.CRF().NumFeatures(), st.Size()>>10, len(ex), time.Since(t).Round(time.Second))
 		for _, st := range lab.Styles() {
-			fmt.Fprintf(stdout, " %s %g", st, lab.Threshold(st))
+			fmt.Fprintf(stdout, " %s %s", st, formatThreshold(lab.Threshold(st)))
 		}
 		fmt.Fprintln(stdout)
 	}
@@ -292,7 +289,7 @@ func printSweep(w io.Writer, r *evaluate.CVResult) {
 	}
 	fmt.Fprintln(w)
 	for _, pt := range r.Sweep {
-		fmt.Fprintf(w, "%9g", pt.Threshold)
+		fmt.Fprintf(w, "%9s", formatThreshold(pt.Threshold))
 		for _, s := range sets {
 			fmt.Fprintf(w, " %16.2f", 100*pt.F1[s])
 		}
@@ -305,7 +302,7 @@ func printSweep(w io.Writer, r *evaluate.CVResult) {
 	sort.Strings(styles)
 	fmt.Fprint(w, "thresholds chosen (best mean over the style's sets):")
 	for _, st := range styles {
-		fmt.Fprintf(w, " %s %g", st, r.Thresholds[st])
+		fmt.Fprintf(w, " %s %s", st, formatThreshold(r.Thresholds[st]))
 	}
 	fmt.Fprintln(w)
 }

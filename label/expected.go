@@ -1,0 +1,81 @@
+package label
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/sluice-project/sluice/page"
+)
+
+// ExpectedF1 is the threshold value that stands for the page-adaptive
+// decision rule (0 keeps its meaning of "the default" where thresholds are
+// given, and real thresholds lie in (0, 1]): Decide keeps, on each page, the blocks that maximise the page's
+// expected bag-of-words F1 under the model's marginals, instead of the
+// blocks above one fixed threshold.
+//
+// With block i's content probability p_i and word count w_i, and the
+// blocks taken independent, the expected true-positive words of a kept set
+// S are Σ_S p_i·w_i and the expected gold words Σ p_i·w_i over the page,
+// so E[F1] ≈ 2·Σ_S p_i·w_i / (Σ_S w_i + Σ p_i·w_i) (Jansche 2005; Nan Ye
+// et al. 2012 show that the best set is a prefix of the blocks sorted by
+// p_i). The threshold this puts on a page is half the F1 it expects: a page
+// whose content the model is sure of is cut near 0.5, a page it is unsure
+// of (a listing whose items look like link lists) lower, which is what the
+// rescue rule of fixed thresholds does by hand. When no block reaches even
+// odds (SureContent) nothing is kept, so that sluice.Cleaner falls back to
+// its heuristic pipeline, which does better on such pages, mostly tiny
+// ones.
+const ExpectedF1 = -1
+
+// SureContent is the content probability one block of a page must reach
+// for the expected-F1 rule to keep anything of the page.
+const SureContent = 0.5
+
+// expectedF1Threshold returns the content probability at and above which
+// the blocks of p are kept under the expected-F1 rule, or a value above 1
+// when none should be.
+func (l *Labeller) expectedF1Threshold(p *page.Page, marg [][]float64) float64 {
+	sc := cands.Get().(*candidates)
+	defer cands.Put(sc)
+	bs := sc.c[:0]
+	gold, sure := 0.0, false
+	for i := range p.Blocks {
+		pr := 1 - marg[i][l.other]
+		w := float64(p.Blocks[i].Words)
+		bs = append(bs, candidate{pr, w})
+		gold += pr * w
+		sure = sure || pr >= SureContent
+	}
+	sc.c = bs
+	if !sure || gold == 0 {
+		return 2
+	}
+	slices.SortFunc(bs, func(a, b candidate) int {
+		switch {
+		case a.p > b.p:
+			return -1
+		case a.p < b.p:
+			return 1
+		}
+		return 0
+	})
+	best, cut := -1.0, 2.0
+	tp, kept := 0.0, 0.0
+	for i, b := range bs {
+		tp += b.p * b.w
+		kept += b.w
+		if i+1 < len(bs) && bs[i+1].p == b.p {
+			continue // blocks of one probability go together
+		}
+		if f := 2 * tp / (kept + gold); f > best {
+			best, cut = f, b.p
+		}
+	}
+	return cut
+}
+
+type candidate struct{ p, w float64 }
+
+type candidates struct{ c []candidate }
+
+var cands = sync.Pool{New: func() any { return new(candidates) }}
