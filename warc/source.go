@@ -15,9 +15,10 @@ const minRead = 32 << 10
 // already consumed, and it seeks back in the underlying reader when that is
 // an io.Seeker and the bytes are no longer buffered.
 //
-// It implements io.Reader and io.ByteReader, so compress/gzip reads from it
-// without a buffer of its own: its position is then exactly the end of the
-// compressed data that gzip has consumed.
+// It implements io.Reader and io.ByteReader. The gzip reader reads it
+// through a bufio.Reader (see Reader.ahead), whose read-ahead is given back
+// to the source when a member ends: its position is then exactly the end of
+// the compressed data that gzip has consumed.
 type source struct {
 	rd     io.Reader
 	seeker io.Seeker   // nil when rd cannot seek
@@ -35,6 +36,10 @@ type source struct {
 	// occurrence of it in the window, instead of dropping the mark.
 	follow   []byte
 	searched int64 // follow has been searched for before this offset
+	// behind is how many bytes before the read position are always
+	// kept, so that a reader that reads ahead of its consumer (a
+	// bufio.Reader over the source) can give them back.
+	behind int
 }
 
 func newSource(rd io.Reader, window int, seekable bool, name string) *source {
@@ -71,10 +76,10 @@ func (s *source) fill() bool {
 	if s.err != nil {
 		return false
 	}
-	keep := s.r
+	keep := max(0, s.r-s.behind)
 	if s.mark >= 0 {
 		if m := s.mark - s.base; m >= 0 && s.pos()-s.mark <= int64(s.window) {
-			keep = min(int(m), s.r)
+			keep = min(int(m), keep)
 		} else {
 			s.mark = -1
 		}
@@ -85,7 +90,7 @@ func (s *source) fill() bool {
 		lo := max(0, s.r-s.window, int(s.searched-s.base))
 		if lo < s.r {
 			if i := bytes.Index(s.buf[lo:s.r], s.follow); i >= 0 {
-				s.mark, keep = s.base+int64(lo+i), lo+i
+				s.mark, keep = s.base+int64(lo+i), min(keep, lo+i)
 			} else {
 				s.searched = s.pos() - int64(len(s.follow)) + 1
 			}
