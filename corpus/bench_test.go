@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/warc"
 )
 
@@ -253,5 +254,98 @@ func sampleHeap() func() uint64 {
 		close(done)
 		<-finished
 		return peak
+	}
+}
+
+// BenchmarkRead runs the reader stage alone (read, decompress, parse the
+// record and its HTTP response, decide, hash for duplicates) over the
+// archive of BenchmarkCorpus, on one goroutine: its us/record is what the
+// reader takes from the workers' CPUs for every page.
+func BenchmarkRead(b *testing.B) {
+	for _, gz := range []bool{true, false} {
+		name := "plain"
+		if gz {
+			name = "gz"
+		}
+		b.Run(name, func(b *testing.B) {
+			path, size := benchArchive(b, b.TempDir(), gz)
+			st, err := os.Stat(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			in := &input{path: path, abs: path, kind: kindArchive, size: st.Size()}
+			n := benchRecords()
+			b.SetBytes(size)
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			b.ResetTimer()
+			for b.Loop() {
+				got := 0
+				rd := &reader{maxRecord: DefaultMaxRecordBytes, dd: newDedup(DefaultDedupWindow)}
+				rd.send = func(it *item) bool {
+					if it.kind == kRecord {
+						if it.body == nil {
+							b.Fatalf("record not to be cleaned: %s %s", it.reason, it.detail)
+						}
+						got++
+					}
+					return true
+				}
+				rd.run(context.Background(), []*input{in})
+				if got != n {
+					b.Fatalf("%d records, want %d", got, n)
+				}
+			}
+			cpu := cpuTime() - cpu0
+			b.ReportMetric(b.Elapsed().Seconds()*1e6/float64(n*b.N), "us/record")
+			b.ReportMetric(cpu.Seconds()*1e6/float64(n*b.N), "cpu-us/record")
+		})
+	}
+}
+
+// BenchmarkRender renders cleaned pages in each output format, on one
+// goroutine: the workers' cost per page beyond Clean.
+func BenchmarkRender(b *testing.B) {
+	shared := benchShared()
+	if shared == nil {
+		b.Skip("no shared data (../shared/data/cleaneval-dev)")
+	}
+	c := testCleaner(b)
+	type cleanedPage struct {
+		it *item
+		p  *page.Page
+	}
+	var pages []cleanedPage
+	for i, data := range shared {
+		res, err := c.Clean(context.Background(), sluice.Input{Data: data, ContentType: "text/html"})
+		if err != nil || !keptText(res.Page) {
+			continue
+		}
+		mo := int64(i * 1000)
+		it := &item{uri: fmt.Sprintf("http://bench.example/%d", i), date: time.Now(),
+			src: Source{File: "bench.warc.gz", Offset: mo, Length: 1000, MemberOffset: &mo, RecordID: "<urn:uuid:00000000-0000-0000-0000-000000000000>"}}
+		pages = append(pages, cleanedPage{it, res.Page})
+	}
+	for _, format := range Formats() {
+		b.Run(format, func(b *testing.B) {
+			r := newRenderer(format)
+			var out int64
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			b.ResetTimer()
+			for b.Loop() {
+				for _, p := range pages {
+					o, err := r.render(p.it, p.p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					out += int64(len(o))
+				}
+			}
+			cpu := cpuTime() - cpu0
+			b.ReportMetric(b.Elapsed().Seconds()*1e6/float64(len(pages)*b.N), "us/page")
+			b.ReportMetric(cpu.Seconds()*1e6/float64(len(pages)*b.N), "cpu-us/page")
+			b.ReportMetric(float64(out)/float64(len(pages)*b.N), "out-B/page")
+		})
 	}
 }
