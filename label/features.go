@@ -89,6 +89,13 @@ const (
 	// "r.div" and "r.divrel" (div group ratio and its share of the
 	// maximum), and "r.f.NAME" for each filter score.
 	Real Group = "real"
+	// Repeat: the repeated item a block sits in (see repeat.go): the
+	// nearest element, at most six above the block's container, with at
+	// least two siblings of the same tag and class. "rep.n=N" siblings,
+	// "rep.up=N" elements above the container, "rep.blocks=N" and
+	// "rep.words=N" of the item, "rep.share=R" the run's share of the
+	// page's words; "rep.none" when there is no such item.
+	Repeat Group = "repeat"
 )
 
 // Indices of the groups in allGroups.
@@ -108,11 +115,12 @@ const (
 	iFilterScore
 	iDensity
 	iReal
+	iRepeat
 	numGroups
 )
 
 var allGroups = [numGroups]Group{Container, Split, Char, Token, Sentence, Duplicate, Pattern, Bullet,
-	GroupRatio, Position, Document, ClassID, FilterScore, Density, Real}
+	GroupRatio, Position, Document, ClassID, FilterScore, Density, Real, Repeat}
 
 // Groups returns every feature group, in the order their attributes appear.
 func Groups() []Group { return slices.Clone(allGroups[:]) }
@@ -133,7 +141,8 @@ type FeatureConfig struct {
 	// Styles are the annotation styles besides MainStyle that a trained
 	// model knows (see StyleLine); Train sets them from its examples.
 	Styles []string `json:"styles,omitempty"`
-	// Thresholds are the decision thresholds chosen for a trained model by
+	// Thresholds are the decision thresholds (ExpectedF1 or a fixed
+	// threshold) chosen for a trained model by
 	// cross-validation, per style; a style left out uses 0.5.
 	Thresholds map[string]float64 `json:"thresholds,omitempty"`
 }
@@ -192,6 +201,11 @@ const (
 	bLink
 	bTdens
 	bFilter
+	bRepN
+	bRepUp
+	bRepBlocks
+	bRepWords
+	bRepShare
 	numBuckets
 )
 
@@ -246,6 +260,11 @@ var bucketSpecs = [numBuckets]struct {
 	bLink:        {"link", Density, []float64{0, .01, .1, .2, .33, .5, .67, .8, .9, 1}},
 	bTdens:       {"tdens", Density, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20}},
 	bFilter:      {"f", FilterScore, ratio10},
+	bRepN:        {"rep.n", Repeat, []float64{3, 4, 5, 6, 8, 10, 15, 20, 30, 50}},
+	bRepUp:       {"rep.up", Repeat, []float64{0, 1, 2, 3, 4, 5, 6}},
+	bRepBlocks:   {"rep.blocks", Repeat, []float64{0, 1, 2, 3, 4, 5, 6, 8, 10, 15}},
+	bRepWords:    {"rep.words", Repeat, []float64{0, 1, 2, 3, 5, 8, 12, 20, 30, 50, 80, 120}},
+	bRepShare:    {"rep.share", Repeat, []float64{0, .02, .05, .1, .2, .3, .4, .5, .6, .8}},
 }
 
 // DefaultBuckets returns the default bucket lower bounds of every numeric
@@ -409,6 +428,8 @@ func (e *Extractor) Keys(g Group) []string {
 		keys = append(keys, "bullet")
 	case Position:
 		keys = append(keys, "pos.first", "pos.last")
+	case Repeat:
+		keys = append(keys, "rep.none")
 	case ClassID:
 		keys = append(keys, "cls", "cls0")
 	case FilterScore:
@@ -444,6 +465,10 @@ type scratch struct {
 	scores []float64 // len(filters) × blocks
 	path   []int32
 	key    []byte
+	// repeated items (repeat.go)
+	sig    []uint64
+	prefix []int32
+	runs   map[uint64]repeatRun
 }
 
 type nodeMemo struct {
@@ -509,6 +534,7 @@ var groupAttrs = [numGroups][2]int{
 	iFilterScore: {0, 0},
 	iDensity:     {2, 2},
 	iReal:        {5, 6},
+	iRepeat:      {5, 5},
 }
 
 // Attrs returns the attributes of every block of p, in block order: one list
@@ -568,6 +594,9 @@ func (e *Extractor) attrs(p *page.Page, ab *AttrBuf) [][]crf.Attr {
 	if e.on[iContainer] || e.on[iClassID] {
 		s.nodes = grow(s.nodes, len(p.Nodes))
 		clear(s.nodes)
+	}
+	if e.on[iRepeat] {
+		s.repeats(p)
 	}
 	runFilters := e.on[iFilterScore] || e.on[iReal]
 	if runFilters && len(e.filters) > 0 {
@@ -753,6 +782,18 @@ func (e *Extractor) attrs(p *page.Page, ab *AttrBuf) [][]crf.Attr {
 			}
 			for k, f := range e.filters {
 				num(f.real, s.scores[k*n+i])
+			}
+		}
+		if e.on[iRepeat] {
+			if item, up, run := s.repeatItem(p, b.Node); item < 0 {
+				add("rep.none")
+			} else {
+				nd := &p.Nodes[item]
+				add(bk[bRepN].Int(run.count))
+				add(bk[bRepUp].Int(int32(up)))
+				add(bk[bRepBlocks].Int(nd.End - nd.First))
+				add(bk[bRepWords].Int(s.words(nd)))
+				add(bk[bRepShare].Name(safeDiv(float64(run.words), float64(docWords))))
 			}
 		}
 		out[i] = buf[start:len(buf):len(buf)]
