@@ -81,6 +81,12 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight bytes at a time while none needs a look: printable
+		// ASCII other than the quote and the backslash.
+		i = skipPlainJSON8(s, i)
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -126,6 +132,29 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// skipPlainJSON8 returns the first i' >= i such that s[i':i'+8] is not
+// plainJSON8, or is shorter than 8 bytes.
+func skipPlainJSON8(s string, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		q := x ^ '"'*lo   // zero where x has a '"'
+		bs := x ^ '\\'*lo // zero where x has a '\\'
+		// A byte below 0x20, a zero byte of q or bs (exact tests of
+		// whether there is one), or a byte of 0x80 and above.
+		if ((x-0x20*lo)&^x|(q-lo)&^q|(bs-lo)&^bs|x)&hi != 0 {
+			break
+		}
+	}
+	return i
+}
+
+// plainJSON8 reports whether the 8 bytes of s are all printable ASCII
+// other than '"' and '\\', which a JSON string holds as they are.
+func plainJSON8(s string) bool { return skipPlainJSON8(s[:8], 0) == 8 }
 
 // appendJSONFloat appends f as encoding/json does; the scores written are
 // in [0, 1] with three decimals, so the exponent form is left to it.

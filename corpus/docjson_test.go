@@ -36,11 +36,14 @@ func TestDocJSON(t *testing.T) {
 		docs = append(docs, Doc{URL: s, Title: s, Text: s, Blocks: []DocBlock{{Label: s, Text: s, Score: 0.25}}, Source: Source{File: s, RecordID: s}})
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 500 {
-		b := make([]byte, rng.IntN(40))
+	for k := range 1000 {
+		b := make([]byte, rng.IntN(40+k%2*200))
 		for i := range b {
 			b[i] = byte(rng.IntN(256))
-			if rng.IntN(3) == 0 {
+			if k%3 == 0 {
+				b[i] = byte(' ' + rng.IntN(95)) // printable ASCII, long runs of it
+			}
+			if rng.IntN(3+k%2*30) == 0 {
 				b[i] = "a\"\\\n\x00<é\u2028"[rng.IntN(11)]
 			}
 		}
@@ -66,4 +69,19 @@ func FuzzDocJSON(f *testing.F) {
 			t.Errorf("got %q\nwant %q", got, want)
 		}
 	})
+}
+
+func TestPlainJSON8(t *testing.T) {
+	for c := range 256 {
+		want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+		for pos := range 8 {
+			for _, fill := range []byte{'a', ' ', '~', '!', '#', '[', ']'} {
+				b := bytes.Repeat([]byte{fill}, 8)
+				b[pos] = byte(c)
+				if got := plainJSON8(string(b)); got != want {
+					t.Fatalf("plainJSON8(%q) = %v", b, got)
+				}
+			}
+		}
+	}
 }
