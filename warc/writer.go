@@ -2,7 +2,6 @@ package warc
 
 import (
 	"bufio"
-	"compress/gzip"
 	"crypto/rand"
 	"crypto/sha1"
 	"encoding/base32"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // Writer writes WARC/1.1 records, each one plain or as its own gzip member
