@@ -340,6 +340,7 @@ func BenchmarkRender(b *testing.B) {
 						b.Fatal(err)
 					}
 					out += int64(len(o))
+					putOut(o) // as the writer does
 				}
 			}
 			cpu := cpuTime() - cpu0

@@ -532,6 +532,9 @@ func (p *pipeline) emit(it *item) error {
 		if err := p.sink.write(it.out); err != nil {
 			return fmt.Errorf("corpus: writing the output: %w", err)
 		}
+		// The sink has copied it.
+		putOut(it.out)
+		it.out = nil
 		c.Cleaned++
 		p.sum.Cleaned++
 	}

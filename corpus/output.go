@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sluice-project/sluice/page"
@@ -112,7 +113,8 @@ func newRenderer(format string) *renderer {
 	return r
 }
 
-// render returns the output of one page; it is a new slice.
+// render returns the output of one page, in a buffer of its own from
+// getOut (to be given back with putOut).
 func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 	r.buf.Reset()
 	switch r.format {
@@ -142,7 +144,7 @@ func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 			d.Blocks = append(d.Blocks, DocBlock{Label: b.Label.String(), Text: b.Text, Score: math.Round(s*1000) / 1000})
 		}
 		// The text appears twice: whole, and block by block.
-		return d.appendJSON(make([]byte, 0, 2*len(d.Text)+64*len(d.Blocks)+512)), nil
+		return d.appendJSON(getOut(2*len(d.Text) + 64*len(d.Blocks) + 512)), nil
 	case FormatWARC:
 		src := &warc.Record{TargetURI: it.url(p), Date: it.date}
 		if it.src.RecordID != "" {
@@ -153,18 +155,47 @@ func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 				src.TargetURI = (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 			}
 		}
-		if _, err := r.ww.WriteConversion(src, "text/plain; charset=utf-8", []byte(r.plain(p))); err != nil {
+		if _, err := r.ww.WriteConversion(src, "text/plain; charset=utf-8", r.plainBytes(p)); err != nil {
 			return nil, err
 		}
 	}
-	return bytes.Clone(r.buf.Bytes()), nil
+	return append(getOut(r.buf.Len()), r.buf.Bytes()...), nil
+}
+
+// outBufs recycles the buffers of rendered pages: a worker renders into
+// one, the writer gives it back once it has written it.
+var outBufs sync.Pool // of *[]byte
+
+// maxPooledOut caps the buffers kept for reuse.
+const maxPooledOut = 1 << 20
+
+// getOut returns an empty buffer with room for n bytes, a recycled one if
+// there is one.
+func getOut(n int) []byte {
+	if bp, ok := outBufs.Get().(*[]byte); ok {
+		if b := *bp; cap(b) >= n {
+			return b[:0]
+		}
+	}
+	return make([]byte, 0, n)
+}
+
+// putOut recycles a buffer that getOut returned, once nothing uses it.
+func putOut(b []byte) {
+	if cap(b) == 0 || cap(b) > maxPooledOut {
+		return
+	}
+	outBufs.Put(&b)
 }
 
 // plain returns the page in the render "text" format.
-func (r *renderer) plain(p *page.Page) string {
+func (r *renderer) plain(p *page.Page) string { return string(r.plainBytes(p)) }
+
+// plainBytes is plain in the renderer's buffer, valid until its next use.
+func (r *renderer) plainBytes(p *page.Page) []byte {
 	r.text.Reset()
 	render.Text{}.Render(&r.text, p)
-	return strings.TrimSuffix(r.text.String(), "\n")
+	return bytes.TrimSuffix(r.text.Bytes(), []byte("\n"))
 }
 
 func host(u string) string {
