@@ -11,7 +11,11 @@ import (
 // Encoder with SetEscapeHTML(false) writes it (newline included), without
 // reflection: rendering is on the writer's path of every page
 // (TestDocJSON checks the equality).
-func (d *Doc) appendJSON(b []byte) []byte {
+func (d *Doc) appendJSON(b []byte) []byte { return appendDocJSON(b, d, d.Text) }
+
+// appendDocJSON is d.appendJSON with text in place of d.Text: the renderer
+// passes the text in its own buffer rather than copied into a string.
+func appendDocJSON[S ~string | ~[]byte](b []byte, d *Doc, text S) []byte {
 	b = append(b, `{"url":`...)
 	b = appendJSONString(b, d.URL)
 	b = append(b, `,"host":`...)
@@ -23,7 +27,7 @@ func (d *Doc) appendJSON(b []byte) []byte {
 	b = append(b, `,"title":`...)
 	b = appendJSONString(b, d.Title)
 	b = append(b, `,"text":`...)
-	b = appendJSONString(b, d.Text)
+	b = appendJSONString(b, text)
 	b = append(b, `,"blocks":`...)
 	if d.Blocks == nil {
 		b = append(b, "null"...)
@@ -77,7 +81,7 @@ const hexDigits = "0123456789abcdef"
 // appendJSONString appends s as a JSON string, as encoding/json does
 // without HTML escaping: quotes, backslashes and control characters
 // escaped, invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
+func appendJSONString[S ~string | ~[]byte](b []byte, s S) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -114,7 +118,8 @@ func appendJSONString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		// At most 4 bytes converted: no copy of s.
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b = append(b, s[start:i]...)
@@ -135,7 +140,7 @@ func appendJSONString(b []byte, s string) []byte {
 
 // skipPlainJSON8 returns the first i' >= i such that s[i':i'+8] is not
 // plainJSON8, or is shorter than 8 bytes.
-func skipPlainJSON8(s string, i int) int {
+func skipPlainJSON8[S ~string | ~[]byte](s S, i int) int {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for ; i+8 <= len(s); i += 8 {
 		w := s[i : i+8]

@@ -54,6 +54,9 @@ func TestDocJSON(t *testing.T) {
 		if got := docs[i].appendJSON(nil); !bytes.Equal(got, want) {
 			t.Errorf("doc %d:\n got %q\nwant %q", i, got, want)
 		}
+		if got := appendDocJSON(nil, &docs[i], []byte(docs[i].Text)); !bytes.Equal(got, want) {
+			t.Errorf("doc %d, text as bytes:\n got %q\nwant %q", i, got, want)
+		}
 	}
 }
 
@@ -67,6 +70,9 @@ func FuzzDocJSON(f *testing.F) {
 		want := encodeStd(t, &d)
 		if got := d.appendJSON(nil); !bytes.Equal(got, want) {
 			t.Errorf("got %q\nwant %q", got, want)
+		}
+		if got := appendDocJSON(nil, &d, []byte(s)); !bytes.Equal(got, want) {
+			t.Errorf("text as bytes: got %q\nwant %q", got, want)
 		}
 	})
 }

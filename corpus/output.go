@@ -126,7 +126,8 @@ func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 			return nil, err
 		}
 	case FormatJSONL:
-		d := Doc{URL: it.url(p), Title: p.Meta.Title, Text: r.plain(p), Source: it.src, Site: it.site}
+		text := r.plainBytes(p)
+		d := Doc{URL: it.url(p), Title: p.Meta.Title, Source: it.src, Site: it.site}
 		d.Host = host(d.URL)
 		if !it.date.IsZero() {
 			d.Date = it.date.UTC().Format(time.RFC3339)
@@ -144,7 +145,7 @@ func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 			d.Blocks = append(d.Blocks, DocBlock{Label: b.Label.String(), Text: b.Text, Score: math.Round(s*1000) / 1000})
 		}
 		// The text appears twice: whole, and block by block.
-		return d.appendJSON(getOut(2*len(d.Text) + 64*len(d.Blocks) + 512)), nil
+		return appendDocJSON(getOut(2*len(text)+64*len(d.Blocks)+512), &d, text), nil
 	case FormatWARC:
 		src := &warc.Record{TargetURI: it.url(p), Date: it.date}
 		if it.src.RecordID != "" {
@@ -188,10 +189,8 @@ func putOut(b []byte) {
 	outBufs.Put(&b)
 }
 
-// plain returns the page in the render "text" format.
-func (r *renderer) plain(p *page.Page) string { return string(r.plainBytes(p)) }
-
-// plainBytes is plain in the renderer's buffer, valid until its next use.
+// plainBytes returns the page in the render "text" format, in the
+// renderer's buffer: valid until its next use.
 func (r *renderer) plainBytes(p *page.Page) []byte {
 	r.text.Reset()
 	render.Text{}.Render(&r.text, p)
