@@ -259,9 +259,11 @@ func sampleHeap() func() uint64 {
 
 // BenchmarkRead runs the reader stage alone (read, decompress, parse the
 // record and its HTTP response, decide, hash for duplicates) over the
-// archive of BenchmarkCorpus, on one goroutine: its us/record is what the
-// reader takes from the workers' CPUs for every page.
+// archive of BenchmarkCorpus, on one goroutine, with the GC settings of
+// sluice corpus: its cpu-us/record is what the reader takes from the
+// workers' CPUs for every page.
 func BenchmarkRead(b *testing.B) {
+	defer setGC()()
 	for _, gz := range []bool{true, false} {
 		name := "plain"
 		if gz {
@@ -306,6 +308,7 @@ func BenchmarkRead(b *testing.B) {
 // BenchmarkRender renders cleaned pages in each output format, on one
 // goroutine: the workers' cost per page beyond Clean.
 func BenchmarkRender(b *testing.B) {
+	defer setGC()()
 	shared := benchShared()
 	if shared == nil {
 		b.Skip("no shared data (../shared/data/cleaneval-dev)")
