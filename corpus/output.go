@@ -96,6 +96,8 @@ type renderer struct {
 	format string
 	buf    bytes.Buffer
 	text   bytes.Buffer
+	// jsonl: the kept blocks of a Doc, reused
+	blocks []DocBlock
 	// cleaneval
 	stream *render.Stream
 	// warc
@@ -132,7 +134,10 @@ func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 		if !it.date.IsZero() {
 			d.Date = it.date.UTC().Format(time.RFC3339)
 		}
-		d.Blocks = make([]DocBlock, 0, len(p.Blocks)/2)
+		if r.blocks == nil {
+			r.blocks = make([]DocBlock, 0, len(p.Blocks)/2)
+		}
+		d.Blocks = r.blocks[:0]
 		for i := range p.Blocks {
 			b := &p.Blocks[i]
 			if !b.Label.Kept() {
@@ -145,7 +150,10 @@ func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 			d.Blocks = append(d.Blocks, DocBlock{Label: b.Label.String(), Text: b.Text, Score: math.Round(s*1000) / 1000})
 		}
 		// The text appears twice: whole, and block by block.
-		return appendDocJSON(getOut(2*len(text)+64*len(d.Blocks)+512), &d, text), nil
+		out := appendDocJSON(getOut(2*len(text)+64*len(d.Blocks)+512), &d, text)
+		clear(d.Blocks) // not to keep the page's text alive
+		r.blocks = d.Blocks[:0]
+		return out, nil
 	case FormatWARC:
 		src := &warc.Record{TargetURI: it.url(p), Date: it.date}
 		if it.src.RecordID != "" {
