@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -203,52 +201,30 @@ func prepare(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, p *datase
 			path := filepath.Join(set.Dir, "ann", p.ID+".ann")
 			return nil, &SkipError{Path: path, Err: err}
 		}
-		return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels}, Quality: 1}, nil
+		return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: 1}, nil
 	}
 	labels, q := label.Align(seg.Page, &p.Gold, kind)
-	return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels}, Quality: q}, nil
+	return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: q}, nil
 }
 
 // Folds assigns pages to k folds so that pages of one site never fall in
 // two folds (sites from dataset.Page.Site; pages without one are their own
-// group). Groups are dealt largest first to the smallest fold, in an order
-// fixed by a hash of the group name, so folds are balanced and stable.
+// group); see label.AssignFolds.
 func Folds(pages []*TrainPage, k int) []int {
-	groups := map[string][]int{}
+	groups := make([]string, len(pages))
 	for i, p := range pages {
-		g := p.Data.Set + "/" + p.Data.Site
-		if p.Data.Site == "" {
-			g = p.Data.Set + "#" + p.Data.ID
-		}
-		groups[g] = append(groups[g], i)
+		groups[i] = siteGroup(p.Data)
 	}
-	names := make([]string, 0, len(groups))
-	for n := range groups {
-		names = append(names, n)
+	return label.AssignFolds(groups, k)
+}
+
+// siteGroup is the group of a page for fold assignment: its set and site,
+// or its set and id when the set does not say its site.
+func siteGroup(p *dataset.Page) string {
+	if p.Site == "" {
+		return p.Set + "#" + p.ID
 	}
-	hash := func(s string) uint64 { h := fnv.New64a(); h.Write([]byte(s)); return h.Sum64() }
-	sort.Slice(names, func(i, j int) bool {
-		a, b := len(groups[names[i]]), len(groups[names[j]])
-		if a != b {
-			return a > b
-		}
-		return hash(names[i]) < hash(names[j])
-	})
-	fold := make([]int, len(pages))
-	sizes := make([]int, k)
-	for _, n := range names {
-		f := 0
-		for j := 1; j < k; j++ {
-			if sizes[j] < sizes[f] {
-				f = j
-			}
-		}
-		for _, i := range groups[n] {
-			fold[i] = f
-		}
-		sizes[f] += len(groups[n])
-	}
-	return fold
+	return p.Set + "/" + p.Site
 }
 
 // CVResult is the outcome of a cross-validation.

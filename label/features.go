@@ -96,6 +96,17 @@ const (
 	// "rep.words=N" of the item, "rep.share=R" the run's share of the
 	// page's words; "rep.none" when there is no such item.
 	Repeat Group = "repeat"
+	// Stack: the first stage's verdict, for the second stage of a two-stage
+	// labeller (see stack.go): a block's content probability under the
+	// first stage ("s.p"), its neighbours' ("s.prev", "s.next") and
+	// the mean over seven blocks around it ("s.win"), over its div group
+	// ("s.div") and over the blocks of its three nearest ancestors that hold
+	// more blocks ("s.a1", "s.a2", "s.a3"); the share of the page's words in
+	// more probable blocks ("s.rank"), the page's highest probability
+	// ("s.max"), the share of its words above one half ("s.sure"), the
+	// block's probability with the page's highest ("s.pm"), and "r.s.p" and
+	// "r.s.div", real-valued. Switching it off trains one stage.
+	Stack Group = "stack"
 )
 
 // Indices of the groups in allGroups.
@@ -116,11 +127,12 @@ const (
 	iDensity
 	iReal
 	iRepeat
+	iStack
 	numGroups
 )
 
 var allGroups = [numGroups]Group{Container, Split, Char, Token, Sentence, Duplicate, Pattern, Bullet,
-	GroupRatio, Position, Document, ClassID, FilterScore, Density, Real, Repeat}
+	GroupRatio, Position, Document, ClassID, FilterScore, Density, Real, Repeat, Stack}
 
 // Groups returns every feature group, in the order their attributes appear.
 func Groups() []Group { return slices.Clone(allGroups[:]) }
@@ -206,6 +218,17 @@ const (
 	bRepBlocks
 	bRepWords
 	bRepShare
+	bSP
+	bSPrev
+	bSNext
+	bSWin
+	bSDiv
+	bSUp1
+	bSUp2
+	bSUp3
+	bSRank
+	bSMax
+	bSSure
 	numBuckets
 )
 
@@ -217,6 +240,7 @@ var (
 	tenths   = []float64{0, .1, .2, .3, .4, .5, .6, .7, .8, .9}
 	wordsB   = []float64{0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 16, 20, 25, 30, 40, 50, 70, 100, 150, 200}
 	fewSplit = []float64{1, 2, 3, 4, 6, 10}
+	probB    = []float64{0, .02, .05, .1, .2, .3, .4, .5, .6, .7, .8, .9, .95, .98}
 )
 
 var bucketSpecs = [numBuckets]struct {
@@ -265,6 +289,17 @@ var bucketSpecs = [numBuckets]struct {
 	bRepBlocks:   {"rep.blocks", Repeat, []float64{0, 1, 2, 3, 4, 5, 6, 8, 10, 15}},
 	bRepWords:    {"rep.words", Repeat, []float64{0, 1, 2, 3, 5, 8, 12, 20, 30, 50, 80, 120}},
 	bRepShare:    {"rep.share", Repeat, []float64{0, .02, .05, .1, .2, .3, .4, .5, .6, .8}},
+	bSP:          {"s.p", Stack, probB},
+	bSPrev:       {"s.prev", Stack, probB},
+	bSNext:       {"s.next", Stack, probB},
+	bSWin:        {"s.win", Stack, probB},
+	bSDiv:        {"s.div", Stack, probB},
+	bSUp1:        {"s.a1", Stack, probB},
+	bSUp2:        {"s.a2", Stack, probB},
+	bSUp3:        {"s.a3", Stack, probB},
+	bSRank:       {"s.rank", Stack, ratio10},
+	bSMax:        {"s.max", Stack, []float64{0, .2, .4, .5, .6, .7, .8, .9, .95}},
+	bSSure:       {"s.sure", Stack, ratio10},
 }
 
 // DefaultBuckets returns the default bucket lower bounds of every numeric
@@ -284,7 +319,8 @@ type Extractor struct {
 	on      [numGroups]bool
 	buckets [numBuckets]*Bucket
 	filters []extFilter
-	pool    sync.Pool // *scratch
+	pool    sync.Pool  // *scratch
+	pmNames [][]string // "s.pm" names (stack.go)
 
 	// typical and largest number of attributes of a block
 	perBlock, maxPerBlock int
@@ -370,6 +406,7 @@ func NewExtractor(cfg FeatureConfig) (*Extractor, error) {
 		}
 	}
 	e.pool.New = func() any { return new(scratch) }
+	e.pmNames = buildPMNames()
 	return e, nil
 }
 
@@ -430,6 +467,8 @@ func (e *Extractor) Keys(g Group) []string {
 		keys = append(keys, "pos.first", "pos.last")
 	case Repeat:
 		keys = append(keys, "rep.none")
+	case Stack:
+		keys = append(keys, "s.pm", "r.s.p", "r.s.div")
 	case ClassID:
 		keys = append(keys, "cls", "cls0")
 	case FilterScore:
@@ -535,6 +574,7 @@ var groupAttrs = [numGroups][2]int{
 	iDensity:     {2, 2},
 	iReal:        {5, 6},
 	iRepeat:      {5, 5},
+	iStack:       {0, 0}, // the second stage's own (see stackAttrs)
 }
 
 // Attrs returns the attributes of every block of p, in block order: one list
@@ -546,8 +586,9 @@ func (e *Extractor) Attrs(p *page.Page) [][]crf.Attr { return e.attrs(p, nil) }
 // to page (see Extractor.AttrsInto), so that labelling a page does not
 // allocate its attributes anew. Its zero value is ready to use.
 type AttrBuf struct {
-	out [][]crf.Attr
-	buf []crf.Attr
+	out   [][]crf.Attr
+	buf   []crf.Attr
+	stack stackScratch // the second stage's (stack.go)
 }
 
 // AttrsInto is Attrs writing into ab: the result is valid until ab is used

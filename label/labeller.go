@@ -16,9 +16,11 @@ import (
 )
 
 // Labeller is a trained block labeller: a linear-chain CRF over the block
-// features of Extractor. It is safe for concurrent use.
+// features of Extractor, or two of them in a row (see stack.go). It is safe
+// for concurrent use.
 type Labeller struct {
-	crf    *crf.Model
+	crf    *crf.Model // the first stage
+	stack  *crf.Model // the second stage, or nil
 	ext    *Extractor
 	cfg    FeatureConfig
 	labels []page.Label // CRF label index → page label
@@ -29,8 +31,35 @@ type Labeller struct {
 var Labels = []string{"other", "heading", "paragraph", "list", "continuation"}
 
 // NewLabeller wraps a trained CRF and the feature configuration it was
-// trained with.
+// trained with, as a one-stage labeller (the Stack group is switched off in
+// its configuration).
 func NewLabeller(m *crf.Model, cfg FeatureConfig) (*Labeller, error) {
+	cfg.Off = maps.Clone(cfg.Off)
+	if cfg.Off == nil {
+		cfg.Off = map[Group]bool{}
+	}
+	cfg.Off[Stack] = true
+	return newLabeller(m, nil, cfg)
+}
+
+// NewStackedLabeller wraps the two CRFs of a two-stage labeller: first
+// labels a page's blocks from their attributes, second from their
+// attributes and the Stack group's summary of first's marginals. cfg must
+// have the Stack group on.
+func NewStackedLabeller(first, second *crf.Model, cfg FeatureConfig) (*Labeller, error) {
+	if cfg.Off[Stack] {
+		return nil, errors.New("label: a two-stage labeller needs the stack feature group, which its configuration switches off")
+	}
+	if second == nil {
+		return nil, errors.New("label: a two-stage labeller needs its second stage")
+	}
+	if !slices.Equal(first.Labels(), second.Labels()) {
+		return nil, fmt.Errorf("label: the stages of a labeller have different labels (%v and %v)", first.Labels(), second.Labels())
+	}
+	return newLabeller(first, second, cfg)
+}
+
+func newLabeller(m, stack *crf.Model, cfg FeatureConfig) (*Labeller, error) {
 	ext, err := NewExtractor(cfg)
 	if err != nil {
 		return nil, err
@@ -40,7 +69,7 @@ func NewLabeller(m *crf.Model, cfg FeatureConfig) (*Labeller, error) {
 			return nil, err
 		}
 	}
-	l := &Labeller{crf: m, ext: ext, cfg: cfg, other: -1}
+	l := &Labeller{crf: m, stack: stack, ext: ext, cfg: cfg, other: -1}
 	for i, name := range m.Labels() {
 		lab, ok := page.ParseLabel(name)
 		if !ok {
@@ -60,8 +89,31 @@ func NewLabeller(m *crf.Model, cfg FeatureConfig) (*Labeller, error) {
 // Features returns the feature configuration of the model.
 func (l *Labeller) Features() FeatureConfig { return l.cfg }
 
-// CRF returns the underlying model.
-func (l *Labeller) CRF() *crf.Model { return l.crf }
+// CRF returns the model of the last stage.
+func (l *Labeller) CRF() *crf.Model {
+	if l.stack != nil {
+		return l.stack
+	}
+	return l.crf
+}
+
+// Stages returns the CRF of each stage, the first first: one, or two for a
+// two-stage labeller.
+func (l *Labeller) Stages() []*crf.Model {
+	if l.stack != nil {
+		return []*crf.Model{l.crf, l.stack}
+	}
+	return []*crf.Model{l.crf}
+}
+
+// NumFeatures is the number of CRF features of all stages.
+func (l *Labeller) NumFeatures() int {
+	n := 0
+	for _, m := range l.Stages() {
+		n += m.NumFeatures()
+	}
+	return n
+}
 
 // Label sets every block's Score to the model's probability that it is
 // content (one minus the marginal of "other") and its Label: blocks scoring
@@ -128,11 +180,22 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 		return
 	}
 	ab := attrBufs.Get().(*AttrBuf)
-	l.Decide(p, l.crf.Marginals(withStyle(l.ext.AttrsInto(p, ab), style)), threshold)
-	if cap(ab.out) <= maxPooled {
+	l.Decide(p, l.marginals(p, style, ab), threshold)
+	if cap(ab.out) <= maxPooled && cap(ab.stack.out) <= maxPooled {
 		clear(ab.out[:cap(ab.out)])
+		clear(ab.stack.out[:cap(ab.stack.out)])
 		attrBufs.Put(ab)
 	}
+}
+
+// marginals runs the stages on p in style, with ab's memory.
+func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float64 {
+	attrs := withStyle(l.ext.AttrsInto(p, ab), style)
+	marg := l.crf.Marginals(attrs)
+	if l.stack == nil {
+		return marg
+	}
+	return l.stack.Marginals(l.ext.stackAttrs(p, attrs, marg, l.other, &ab.stack))
 }
 
 // attrBufs holds the attribute memory of labelling, reused from page to
@@ -150,7 +213,7 @@ func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
 	if len(p.Blocks) == 0 {
 		return nil, nil
 	}
-	return l.crf.Marginals(withStyle(l.ext.Attrs(p), style)), nil
+	return l.marginals(p, style, new(AttrBuf)), nil
 }
 
 // Decide sets the Score and Label of p's blocks from their marginals (as
@@ -215,9 +278,14 @@ func (l *Labeller) decide(p *page.Page, marg [][]float64, threshold float64) (ke
 	return kept, all
 }
 
-// modelMagic starts a sluice model file: the feature configuration (JSON)
-// then the CRF model.
-const modelMagic = "SLUICEM1"
+// Model files. modelMagic starts a one-stage model: the feature
+// configuration (its length, little-endian uint32, then JSON), then the CRF
+// model. modelMagic2 starts a two-stage one: the feature configuration, the
+// first stage's CRF (its length, uint32, then the model), then the second's.
+const (
+	modelMagic  = "SLUICEM1"
+	modelMagic2 = "SLUICEM2"
+)
 
 // MarshalBinary encodes the labeller as a model file.
 func (l *Labeller) MarshalBinary() ([]byte, error) {
@@ -230,9 +298,22 @@ func (l *Labeller) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	buf.WriteString(modelMagic)
+	if l.stack == nil {
+		buf.WriteString(modelMagic)
+	} else {
+		buf.WriteString(modelMagic2)
+	}
 	binary.Write(&buf, binary.LittleEndian, uint32(len(cfg)))
 	buf.Write(cfg)
+	if l.stack != nil {
+		m2, err := l.stack.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		binary.Write(&buf, binary.LittleEndian, uint32(len(m)))
+		buf.Write(m)
+		m = m2
+	}
 	buf.Write(m)
 	return buf.Bytes(), nil
 }
@@ -249,24 +330,56 @@ func (l *Labeller) Save(w io.Writer) error {
 
 // Load reads a model file written by Save.
 func Load(data []byte) (*Labeller, error) {
-	if len(data) < len(modelMagic)+4 || string(data[:len(modelMagic)]) != modelMagic {
-		return nil, errors.New("label: not a sluice model file (it should start with " + modelMagic + "; train one with sluice train)")
+	var magic string
+	if len(data) >= len(modelMagic)+4 {
+		magic = string(data[:len(modelMagic)])
+	}
+	if magic != modelMagic && magic != modelMagic2 {
+		return nil, errors.New("label: not a sluice model file (it should start with " + modelMagic + " or " + modelMagic2 + "; train one with sluice train)")
 	}
 	data = data[len(modelMagic):]
-	n := binary.LittleEndian.Uint32(data)
-	data = data[4:]
-	if uint64(n) > uint64(len(data)) {
+	cfgData, data, ok := lengthPrefixed(data)
+	if !ok {
 		return nil, errors.New("label: model file truncated in its feature configuration")
 	}
 	var cfg FeatureConfig
-	if err := json.Unmarshal(data[:n], &cfg); err != nil {
+	if err := json.Unmarshal(cfgData, &cfg); err != nil {
 		return nil, fmt.Errorf("label: model feature configuration: %w", err)
 	}
-	m, err := crf.Unmarshal(data[n:])
-	if err != nil {
-		return nil, err
+	if magic == modelMagic {
+		m, err := crf.Unmarshal(data)
+		if err != nil {
+			return nil, err
+		}
+		return NewLabeller(m, cfg)
 	}
-	return NewLabeller(m, cfg)
+	first, data, ok := lengthPrefixed(data)
+	if !ok {
+		return nil, errors.New("label: model file truncated in its first stage")
+	}
+	m1, err := crf.Unmarshal(first)
+	if err != nil {
+		return nil, fmt.Errorf("label: first stage: %w", err)
+	}
+	m2, err := crf.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("label: second stage: %w", err)
+	}
+	return NewStackedLabeller(m1, m2, cfg)
+}
+
+// lengthPrefixed splits data after a little-endian uint32 length and that
+// many bytes.
+func lengthPrefixed(data []byte) (part, rest []byte, ok bool) {
+	if len(data) < 4 {
+		return nil, nil, false
+	}
+	n := binary.LittleEndian.Uint32(data)
+	data = data[4:]
+	if uint64(n) > uint64(len(data)) {
+		return nil, nil, false
+	}
+	return data[:n], data[n:], true
 }
 
 // validThreshold reports whether t is a threshold a model can record.

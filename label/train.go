@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/sluice-project/sluice/crf"
@@ -17,6 +20,10 @@ type Example struct {
 	// Style is the annotation style of the labels (see MainStyle); ""
 	// means MainStyle.
 	Style string
+	// Group names the pages that must not be split when Train holds some
+	// out (the pages of one site, whose templates repeat); "" is a group
+	// of its own.
+	Group string
 }
 
 // TrainConfig configures Train. Zero fields take the documented defaults.
@@ -33,8 +40,17 @@ type TrainConfig struct {
 	MinCount      int
 	MaxIterations int
 	Workers       int
+	// StackFolds is the number of folds by which Train gets held-out
+	// first-stage marginals to train a two-stage labeller's second stage
+	// on (default 3; see stack.go). A two-stage labeller is trained unless
+	// the Stack feature group is off, or the examples fall in fewer than
+	// two groups.
+	StackFolds int
 	// Progress, if set, is called after every optimiser iteration.
 	Progress func(crf.Progress)
+	// Stage, if set, is called before each CRF is trained, with what it
+	// is: "first stage without fold 1 of 3", "first stage", "second stage".
+	Stage func(string)
 }
 
 // DefaultTemplate returns the CRF template used unless one is given: every
@@ -62,7 +78,10 @@ func DefaultTemplate(e *Extractor) string {
 	return sb.String()
 }
 
-// Train trains a labeller on examples.
+// Train trains a labeller on examples. A two-stage labeller (see stack.go)
+// costs StackFolds+2 trainings of a CRF: one per fold, on the examples of
+// the other folds, for the held-out first-stage marginals the second stage
+// learns from; then the first stage on all examples, and the second.
 func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller, error) {
 	fc := DefaultFeatureConfig()
 	if cfg.Features != nil {
@@ -89,6 +108,7 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 		return nil, err
 	}
 	var seqs []crf.Sequence
+	var used []int // index in examples of each sequence
 	for i, ex := range examples {
 		if len(ex.Page.Blocks) == 0 {
 			continue
@@ -101,6 +121,7 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 			ls[k] = int(l)
 		}
 		seqs = append(seqs, crf.Sequence{Attrs: withStyle(ext.Attrs(ex.Page), ex.Style), Labels: ls})
+		used = append(used, i)
 	}
 	if len(seqs) == 0 {
 		return nil, errors.New("label: no training example has blocks")
@@ -120,9 +141,118 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	if opts.MaxIterations == 0 {
 		opts.MaxIterations = 150
 	}
-	m, err := crf.Train(ctx, seqs, opts)
+	stage := func(name string) {
+		if cfg.Stage != nil {
+			cfg.Stage(name)
+		}
+	}
+	groups := make([]string, len(seqs))
+	for k, i := range used {
+		groups[k] = examples[i].Group
+		if groups[k] == "" {
+			groups[k] = fmt.Sprintf("#%d", i)
+		}
+	}
+	folds := cfg.StackFolds
+	if folds == 0 {
+		folds = 3
+	}
+	folds = min(folds, distinct(groups))
+	if fc.Off[Stack] || folds < 2 {
+		stage("first stage")
+		m, err := crf.Train(ctx, seqs, opts)
+		if err != nil {
+			return nil, err
+		}
+		return NewLabeller(m, fc)
+	}
+
+	// Held-out first-stage marginals, fold by fold.
+	fold := AssignFolds(groups, folds)
+	held := make([][][]float64, len(seqs))
+	for f := range folds {
+		var train []crf.Sequence
+		for k := range seqs {
+			if fold[k] != f {
+				train = append(train, seqs[k])
+			}
+		}
+		stage(fmt.Sprintf("first stage without fold %d of %d", f+1, folds))
+		m, err := crf.Train(ctx, train, opts)
+		if err != nil {
+			return nil, fmt.Errorf("label: fold %d of %d: %w", f+1, folds, err)
+		}
+		for k := range seqs {
+			if fold[k] == f {
+				held[k] = m.Marginals(seqs[k].Attrs)
+			}
+		}
+	}
+	stage("first stage")
+	first, err := crf.Train(ctx, seqs, opts)
 	if err != nil {
 		return nil, err
 	}
-	return NewLabeller(m, fc)
+	other := slices.Index(Labels, "other")
+	seqs2 := make([]crf.Sequence, len(seqs))
+	for k, seq := range seqs {
+		var ss stackScratch
+		seqs2[k] = crf.Sequence{Attrs: ext.stackAttrs(examples[used[k]].Page, seq.Attrs, held[k], other, &ss), Labels: seq.Labels}
+	}
+	opts.Template, err = crf.ParseTemplate(stackTemplate(tmplText))
+	if err != nil {
+		return nil, err
+	}
+	stage("second stage")
+	second, err := crf.Train(ctx, seqs2, opts)
+	if err != nil {
+		return nil, err
+	}
+	return NewStackedLabeller(first, second, fc)
+}
+
+func distinct(s []string) int {
+	seen := make(map[string]bool, len(s))
+	for _, v := range s {
+		seen[v] = true
+	}
+	return len(seen)
+}
+
+// AssignFolds assigns items to k folds so that items of one group never
+// fall in two folds. Groups are dealt largest first to the smallest fold,
+// in an order fixed by a hash of the group name, so folds are balanced and
+// stable.
+func AssignFolds(groups []string, k int) []int {
+	members := map[string][]int{}
+	for i, g := range groups {
+		members[g] = append(members[g], i)
+	}
+	names := make([]string, 0, len(members))
+	for n := range members {
+		names = append(names, n)
+	}
+	hash := func(s string) uint64 { h := fnv.New64a(); h.Write([]byte(s)); return h.Sum64() }
+	sort.Slice(names, func(i, j int) bool {
+		a, b := len(members[names[i]]), len(members[names[j]])
+		if a != b {
+			return a > b
+		}
+		return hash(names[i]) < hash(names[j])
+	})
+	fold := make([]int, len(groups))
+	sizes := make([]int, k)
+	for _, n := range names {
+		f := 0
+		for j := 1; j < k; j++ {
+			if sizes[j] < sizes[f] {
+				f = j
+			}
+		}
+		for _, i := range members[n] {
+			fold[i] = f
+		}
+		sizes[f] += len(members[n])
+	}
+	return fold
 }

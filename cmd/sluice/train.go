@@ -149,6 +149,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		cfg.Progress = func(p crf.Progress) {
 			fmt.Fprintf(stderr, "iteration %d: objective %.1f, gradient %.3g (%s)\n", p.Iteration, p.Objective, p.GradNorm, p.Elapsed.Round(time.Second))
 		}
+		cfg.Stage = func(s string) { fmt.Fprintf(stderr, "training: %s\n", s) }
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stdout, format+"\n", args...) }
 	var results []cvRun
@@ -227,7 +228,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 		st, _ := os.Stat(*out)
-		fmt.Fprintf(stdout, "model written to %s (%d features, %d KB), trained on %d pages in %s; styles and thresholds:", *out, lab.CRF().NumFeatures(), st.Size()>>10, len(ex), time.Since(t).Round(time.Second))
+		fmt.Fprintf(stdout, "model written to %s (%d stage(s), %d features, %d KB), trained on %d pages in %s; styles and thresholds:", *out, len(lab.Stages()), lab.NumFeatures(), st.Size()>>10, len(ex), time.Since(t).Round(time.Second))
 		for _, st := range lab.Styles() {
 			fmt.Fprintf(stdout, " %s %s", st, formatThreshold(lab.Threshold(st)))
 		}

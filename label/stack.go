@@ -1,0 +1,207 @@
+package label
+
+import (
+	"slices"
+
+	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/page"
+)
+
+// Two-stage labelling (stacked sequence labelling). A linear-chain CRF sees
+// a block and its near neighbours only; whether a page's content is a
+// single article, a run of short items or a forum thread is a question
+// about the whole page, which it answers block by block and often
+// inconsistently. The second stage is a CRF of the same form whose blocks
+// carry, besides their own attributes, the first stage's content
+// probabilities summarised over the block's neighbourhood, its div group,
+// its ancestors and the whole page (the Stack group). Trained on held-out
+// first-stage probabilities (Train's inner folds), it learns how far to
+// trust the first stage and how to correct it with the page's context:
+// keep the items of a listing whose best items are sure, drop the odd
+// block of a menu the first stage half liked.
+
+// pmBins are the bounds of the coarse probability buckets of "s.pm", the
+// block's first-stage probability with the page's highest.
+var pmBins = []float64{0, .1, .3, .5, .7, .9}
+
+// stackAncestors is how many ancestors with more blocks give "s.aN", and
+// stackMaxUp how far up they are searched for.
+const (
+	stackAncestors = 3
+	stackMaxUp     = 32
+)
+
+// stackScratch is the working memory of stackAttrs.
+type stackScratch struct {
+	p, w        []float64 // per block: first-stage content probability, weight
+	cumPW, cumW []float64 // prefix sums of p·w and w
+	divPW, divW []float64 // per div-group node
+	order       []int32
+	rank        []float64
+	out         [][]crf.Attr
+	buf         []crf.Attr
+}
+
+// pmName returns the "s.pm" attribute of a block probability and the page's
+// highest.
+func pmName(names [][]string, p, max float64) string {
+	return names[binOf(pmBins, p)][binOf(pmBins, max)]
+}
+
+func binOf(bounds []float64, v float64) int {
+	i := 0
+	for i+1 < len(bounds) && bounds[i+1] <= v {
+		i++
+	}
+	return i
+}
+
+// buildPMNames returns the names of "s.pm", indexed by the two bins.
+func buildPMNames() [][]string {
+	names := make([][]string, len(pmBins))
+	for i, a := range pmBins {
+		names[i] = make([]string, len(pmBins))
+		for j, b := range pmBins {
+			names[i][j] = "s.pm=" + FormatBound(a) + "_" + FormatBound(b)
+		}
+	}
+	return names
+}
+
+// stackAttrs returns, for every block of p, its first-stage attributes
+// attrs followed by the Stack group's attributes computed from the
+// first-stage marginals marg (other is the index of the "other" label). The
+// result lives in ss and is valid until ss is used again.
+func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float64, other int, ss *stackScratch) [][]crf.Attr {
+	n := len(p.Blocks)
+	ss.p = grow(ss.p, n)
+	ss.w = grow(ss.w, n)
+	ss.cumPW = grow(ss.cumPW, n+1)
+	ss.cumW = grow(ss.cumW, n+1)
+	ss.cumPW[0], ss.cumW[0] = 0, 0
+	maxP, sure, total := 0.0, 0.0, 0.0
+	for i := range n {
+		v := 1 - marg[i][other]
+		v = min(max(v, 0), 1)
+		w := float64(max(p.Blocks[i].Words, 1))
+		ss.p[i], ss.w[i] = v, w
+		ss.cumPW[i+1] = ss.cumPW[i] + v*w
+		ss.cumW[i+1] = ss.cumW[i] + w
+		maxP = max(maxP, v)
+		total += w
+		if v >= 0.5 {
+			sure += w
+		}
+	}
+	// Div groups: sums per group node.
+	ss.divPW = grow(ss.divPW, len(p.Nodes))
+	ss.divW = grow(ss.divW, len(p.Nodes))
+	for i := range n {
+		if d := p.Blocks[i].DivGroup; d >= 0 && int(d) < len(p.Nodes) {
+			ss.divPW[d] += ss.p[i] * ss.w[i]
+			ss.divW[d] += ss.w[i]
+		}
+	}
+	// Rank: the share of the page's words in more probable blocks.
+	ss.order = grow(ss.order, n)
+	for i := range ss.order {
+		ss.order[i] = int32(i)
+	}
+	slices.SortFunc(ss.order, func(a, b int32) int {
+		switch {
+		case ss.p[a] > ss.p[b]:
+			return -1
+		case ss.p[a] < ss.p[b]:
+			return 1
+		}
+		return int(a - b)
+	})
+	ss.rank = grow(ss.rank, n)
+	above := 0.0
+	for k := 0; k < n; {
+		j := k
+		for j < n && ss.p[ss.order[j]] == ss.p[ss.order[k]] {
+			ss.rank[ss.order[j]] = above / total
+			j++
+		}
+		for ; k < j; k++ {
+			above += ss.w[ss.order[k]]
+		}
+	}
+
+	bk := &e.buckets
+	maxName, sureName := bk[bSMax].Name(maxP), bk[bSSure].Name(sure/total)
+	const per = 15
+	need := n * per
+	for _, a := range attrs {
+		need += len(a)
+	}
+	if cap(ss.buf) < need {
+		ss.buf = make([]crf.Attr, 0, need+need/4)
+	}
+	buf := ss.buf[:0]
+	ss.out = grow(ss.out, n)
+	mean := func(lo, hi int) float64 {
+		if w := ss.cumW[hi] - ss.cumW[lo]; w > 0 {
+			return (ss.cumPW[hi] - ss.cumPW[lo]) / w
+		}
+		return 0
+	}
+	for i := range n {
+		start := len(buf)
+		buf = append(buf, attrs[i]...)
+		add := func(name string) { buf = append(buf, crf.Attr{Name: name}) }
+		num := func(name string, v float64) {
+			if v > 1e-4 {
+				buf = append(buf, crf.Attr{Name: name, Value: v})
+			}
+		}
+		v := ss.p[i]
+		add(bk[bSP].Name(v))
+		if i > 0 {
+			add(bk[bSPrev].Name(ss.p[i-1]))
+		}
+		if i+1 < n {
+			add(bk[bSNext].Name(ss.p[i+1]))
+		}
+		add(bk[bSWin].Name(mean(max(i-3, 0), min(i+4, n))))
+		div := v
+		if d := p.Blocks[i].DivGroup; d >= 0 && int(d) < len(p.Nodes) && ss.divW[d] > 0 {
+			div = ss.divPW[d] / ss.divW[d]
+		}
+		add(bk[bSDiv].Name(div))
+		// Ancestors holding more blocks than the level below.
+		found, size := 0, int32(1)
+		nd := p.Blocks[i].Node
+		for up := 0; up < stackMaxUp && found < stackAncestors && nd >= 0 && int(nd) < len(p.Nodes); up++ {
+			a := &p.Nodes[nd]
+			if s := a.End - a.First; s > size && a.First >= 0 && int(a.End) <= n {
+				size = s
+				add(bk[bSUp1+found].Name(mean(int(a.First), int(a.End))))
+				found++
+			}
+			nd = a.Parent
+		}
+		add(bk[bSRank].Name(ss.rank[i]))
+		add(maxName)
+		add(sureName)
+		add(pmName(e.pmNames, v, maxP))
+		num("r.s.p", v)
+		num("r.s.div", div)
+		ss.out[i] = buf[start:len(buf):len(buf)]
+	}
+	ss.buf = buf[:0]
+	// Clear the div sums of the groups used.
+	for i := range n {
+		if d := p.Blocks[i].DivGroup; d >= 0 && int(d) < len(p.Nodes) {
+			ss.divPW[d], ss.divW[d] = 0, 0
+		}
+	}
+	return ss.out[:n]
+}
+
+// stackTemplate is the template of the second stage: the first stage's,
+// with the first-stage probability and div-group mean of the neighbours.
+func stackTemplate(first string) string {
+	return first + "U[-1]:s.p,s.div\nU[1]:s.p,s.div\n"
+}

@@ -1,0 +1,194 @@
+package label
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/segment"
+)
+
+func attrValue(list []crf.Attr, key string) (string, float64, bool) {
+	for _, a := range list {
+		if attrKey(a.Name) == key {
+			v, _ := strings.CutPrefix(a.Name, key+"=")
+			return v, a.Value, true
+		}
+	}
+	return "", 0, false
+}
+
+func attrKey(name string) string {
+	k, _, _ := strings.Cut(name, "=")
+	return k
+}
+
+// TestStackAttrs checks the second stage's attributes against sums worked
+// out by hand on a page of three div groups.
+func TestStackAttrs(t *testing.T) {
+	src := `<body><div id="a"><p>one two</p><p>three four five six</p></div>` +
+		`<div id="b"><p>seven</p><p>eight nine</p><p>ten</p></div><div id="c"><p>eleven twelve</p></div></body>`
+	doc, err := ingest.Parse([]byte(src), ingest.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := segment.Segment(doc, segment.DefaultOptions())
+	if len(p.Blocks) != 6 {
+		t.Fatalf("%d blocks, want 6", len(p.Blocks))
+	}
+	e := extractor(t, DefaultFeatureConfig())
+	attrs := e.Attrs(p)
+	probs := []float64{0.875, 0.75, 0.125, 0.25, 0.125, 0.625} // exact in binary
+	marg := make([][]float64, len(probs))
+	for i, v := range probs {
+		marg[i] = []float64{1 - v, 0, v, 0, 0} // other, heading, paragraph...
+	}
+	var ss stackScratch
+	got := e.stackAttrs(p, attrs, marg, 0, &ss)
+	keys := e.Keys(Stack)
+	for i, list := range got {
+		if !slices.Equal(list[:len(attrs[i])], attrs[i]) {
+			t.Errorf("block %d: the first-stage attributes are not kept in front", i)
+		}
+		for _, a := range list[len(attrs[i]):] {
+			if !slices.Contains(keys, attrKey(a.Name)) {
+				t.Errorf("block %d: attribute %s is not among Keys(stack) %v", i, a.Name, keys)
+			}
+		}
+	}
+	want := func(i int, key, value string) {
+		t.Helper()
+		v, _, ok := attrValue(got[i][len(attrs[i]):], key)
+		if !ok {
+			t.Errorf("block %d: no %s", i, key)
+		} else if v != value {
+			t.Errorf("block %d: %s=%s, want %s", i, key, v, value)
+		}
+	}
+	want(0, "s.p", "0.8")
+	want(1, "s.prev", "0.8")
+	want(1, "s.next", "0.1")
+	// div a: (0.875·2 + 0.75·4)/6 = 0.79; div b: (0.125+0.5+0.125)/4 = 0.19.
+	want(0, "s.div", "0.7")
+	want(3, "s.div", "0.1")
+	want(5, "s.div", "0.6")
+	// Words in more probable blocks: for block 1, block 0's 2 of the
+	// page's 12; for block 4, 10 of 12.
+	want(1, "s.rank", "0.1")
+	want(0, "s.rank", "0")
+	want(4, "s.rank", "0.8")
+	want(2, "s.max", "0.8")
+	want(2, "s.sure", "0.6") // 2+4+2 words of 12 at 0.5 or more
+	want(0, "s.pm", "0.7_0.7")
+	want(3, "s.pm", "0.1_0.7")
+	if _, v, ok := attrValue(got[0], "r.s.p"); !ok || v != 0.875 {
+		t.Errorf("r.s.p of block 0 = %v, %v", v, ok)
+	}
+	// The nearest ancestor with more blocks than the p of block 2 is div b.
+	want(2, "s.a1", "0.1")
+	if _, _, ok := attrValue(got[0], "s.prev"); ok {
+		t.Error("the first block has an s.prev")
+	}
+}
+
+func TestTwoStages(t *testing.T) {
+	var ex []Example
+	for n := range 12 {
+		e := trainPage(t, n)
+		e.Group = fmt.Sprint("site", n%4)
+		ex = append(ex, e)
+	}
+	var stages []string
+	lab, err := Train(context.Background(), ex, TrainConfig{MaxIterations: 40, Workers: 1, Stage: func(s string) { stages = append(stages, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStages := []string{"first stage without fold 1 of 3", "first stage without fold 2 of 3", "first stage without fold 3 of 3", "first stage", "second stage"}
+	if !slices.Equal(stages, wantStages) {
+		t.Errorf("stages trained: %q, want %q", stages, wantStages)
+	}
+	if n := len(lab.Stages()); n != 2 {
+		t.Fatalf("%d stages, want 2", n)
+	}
+	data, err := lab.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte(modelMagic2)) {
+		t.Errorf("a two-stage model file starts with %q", data[:8])
+	}
+	loaded, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := trainPage(t, 5).Page
+	m1, _ := lab.Marginals(p, "")
+	m2, _ := loaded.Marginals(p, "")
+	if fmt.Sprint(m1) != fmt.Sprint(m2) {
+		t.Error("marginals differ after saving and loading")
+	}
+	if lab.NumFeatures() != lab.Stages()[0].NumFeatures()+lab.Stages()[1].NumFeatures() {
+		t.Error("NumFeatures is not the sum of the stages'")
+	}
+	// Every truncation of the file is an error, not a panic.
+	for _, n := range []int{9, 12, len(data) / 2, len(data) - 1} {
+		if _, err := Load(data[:n]); err == nil {
+			t.Errorf("Load of the first %d bytes succeeded", n)
+		}
+	}
+
+	// Off, or with one group only, one stage, in a SLUICEM1 file.
+	fc := DefaultFeatureConfig()
+	fc.Off[Stack] = true
+	one, err := Train(context.Background(), ex, TrainConfig{Features: &fc, MaxIterations: 20, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ex {
+		ex[i].Group = "one site"
+	}
+	single, err := Train(context.Background(), ex, TrainConfig{MaxIterations: 20, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []*Labeller{one, single} {
+		if n := len(l.Stages()); n != 1 {
+			t.Errorf("%d stages, want 1", n)
+		}
+		data, _ := l.MarshalBinary()
+		if !bytes.HasPrefix(data, []byte(modelMagic)) {
+			t.Errorf("a one-stage model file starts with %q", data[:8])
+		}
+		if l2 := saveLoad(t, l); !l2.Features().Off[Stack] {
+			t.Error("a loaded one-stage model has the stack group on")
+		}
+	}
+	if _, err := NewStackedLabeller(one.CRF(), one.CRF(), fc); err == nil {
+		t.Error("NewStackedLabeller accepted a configuration with the stack group off")
+	}
+}
+
+func TestAssignFolds(t *testing.T) {
+	groups := []string{"a", "a", "a", "b", "c", "c", "d", "e", "f", "f", "g"}
+	fold := AssignFolds(groups, 3)
+	sizes := make([]int, 3)
+	where := map[string]int{}
+	for i, g := range groups {
+		if f, ok := where[g]; ok && f != fold[i] {
+			t.Errorf("group %s split between folds %d and %d", g, f, fold[i])
+		}
+		where[g] = fold[i]
+		sizes[fold[i]]++
+	}
+	if slices.Max(sizes)-slices.Min(sizes) > 1 {
+		t.Errorf("fold sizes %v are unbalanced", sizes)
+	}
+	if !slices.Equal(fold, AssignFolds(groups, 3)) {
+		t.Error("AssignFolds is not deterministic")
+	}
+}
