@@ -8,4 +8,11 @@
 // scores of a few cheap filters), each numeric feature mapped to a finite
 // set of names by a Bucket. Feature groups can be switched off one by one
 // for ablations (see Groups).
+//
+// The default labeller has two stages (stack.go): a second CRF relabels
+// the blocks from their attributes and the first stage's content
+// probabilities summarised over the block's neighbours, div group,
+// ancestors and page, learnt from first-stage probabilities on pages the
+// first stage was not trained on (Train's inner folds). Switching the
+// Stack group off trains one stage.
 package label
