@@ -183,18 +183,29 @@ func (fs *featureSet) pairsAt(r *resolved, n, t int, fn func(f int32, v float64)
 // (bit 2p for side A, 2p+1 for side B) admit them, with the product of
 // their values.
 func eachPair(pairs []Pair, mask []uint64, r *resolved, n, t int, fn func(p int, a, b int32, v float64)) {
+	var onB [16]int32 // indices into idsB admitted on side B
 	for p, pt := range pairs {
 		ma, mb := uint64(1)<<(2*p), uint64(1)<<(2*p+1)
-		idsA, valsA := r.at(t+pt.A.Offset, n)
 		idsB, valsB := r.at(t+pt.B.Offset, n)
+		// Side B first: a conjunction with a rare attribute (such as a
+		// page's style) most often has none at t, and then side A, every
+		// attribute of the position, need not be walked.
+		admitted := onB[:0]
+		for j, b := range idsB {
+			if mask[b]&mb != 0 {
+				admitted = append(admitted, int32(j))
+			}
+		}
+		if len(admitted) == 0 {
+			continue
+		}
+		idsA, valsA := r.at(t+pt.A.Offset, n)
 		for i, a := range idsA {
 			if mask[a]&ma == 0 {
 				continue
 			}
-			for j, b := range idsB {
-				if mask[b]&mb != 0 {
-					fn(p, a, b, valsA[i]*valsB[j])
-				}
+			for _, j := range admitted {
+				fn(p, a, idsB[j], valsA[i]*valsB[j])
 			}
 		}
 	}
