@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"unicode/utf8"
 
-	"github.com/saintfish/chardet"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
@@ -20,11 +19,6 @@ const (
 	maxHeadScan = 256 << 10
 	// maxSample bounds the text sample given to the statistical detector.
 	maxSample = 64 << 10
-	// minConfidence is the chardet confidence (1 to 100) below which a
-	// statistical guess is not trusted and windows-1252 is used instead;
-	// minMargin is the lead it needs over the next encoding.
-	minConfidence = 25
-	minMargin     = 10
 )
 
 // Detection sources, the values of Charset.Source.
@@ -116,8 +110,10 @@ var (
 //     utf-8, also for pure ASCII (unless it holds ISO-2022-JP escape
 //     sequences: iso-2022-jp);
 //  6. statistics: input that is mostly valid UTF-8 (at most one invalid byte
-//     per eight valid multi-byte characters) is utf-8; otherwise
-//     chardet on the page's text, markup stripped, if it is confident;
+//     per eight valid multi-byte characters) is utf-8; otherwise the
+//     encoding whose decoding of the page's text, markup stripped, reads
+//     most like text (see detectStatistically), if the text has enough
+//     letters to tell;
 //  7. windows-1252.
 //
 // Declarations (rules 2 to 4) are checked against the bytes, because crawls
@@ -340,8 +336,6 @@ func lookupLabel[S string | []byte](label S) (Charset, bool) {
 		return charsetUTF8, true
 	case "windows-1252", "iso-8859-1", "us-ascii", "ascii", "latin1", "l1", "cp1252", "iso8859-1", "iso_8859-1", "x-cp1252":
 		return charset1252, true
-	case "gb-18030": // chardet's spelling
-		l = []byte("gb18030")
 	}
 	e, err := htmlindex.Get(string(l))
 	if err != nil {
@@ -657,100 +651,6 @@ func hasISO2022JPEscape(b []byte) bool {
 		}
 		i++
 	}
-}
-
-// detectStatistically runs chardet on the text content of b and returns
-// its best guess among the encodings we support, if it is confident: a
-// confidence of at least minConfidence and a lead of minMargin over the next
-// different encoding. chardet scores single-byte encodings by the share of
-// common trigrams (Russian text scores about 50, other encodings of it below
-// 15) and multi-byte ones by common characters (100 for the right one,
-// 40 to 80 for related CJK encodings), hence a low threshold and a margin.
-func detectStatistically(b []byte) (Charset, bool) {
-	sample := textSample(b, maxSample)
-	if firstNonASCII(sample) == len(sample) {
-		// Non-ASCII bytes only in markup: look at the raw bytes.
-		sample = b
-		if len(sample) > maxSample {
-			sample = sample[:maxSample]
-		}
-	}
-	results, err := chardet.NewTextDetector().DetectAll(sample)
-	if err != nil {
-		return Charset{}, false
-	}
-	var best Charset
-	bestConf := -1
-	for _, r := range results {
-		c, ok := lookupLabel(r.Charset)
-		if !ok || c.kind == kindUTF8 || c.kind == kindUTF16LE || c.kind == kindUTF16BE {
-			// UTF-8 was ruled out before; UTF-16 without BOM is not
-			// something chardet finds.
-			continue
-		}
-		if bestConf < 0 {
-			best, bestConf = c, r.Confidence
-			continue
-		}
-		if c.Name == best.Name {
-			continue
-		}
-		// Results come sorted by confidence: r is the runner-up.
-		return best, bestConf >= minConfidence && bestConf-r.Confidence >= minMargin
-	}
-	return best, bestConf >= minConfidence
-}
-
-// textSample strips markup crudely from b: tags, comments, and the contents
-// of script and style elements are replaced by a space, so that statistics
-// see the page's text rather than ASCII markup. It returns at most max bytes.
-func textSample(b []byte, max int) []byte {
-	out := make([]byte, 0, min(len(b), max))
-	space := func() {
-		if len(out) > 0 && out[len(out)-1] != ' ' {
-			out = append(out, ' ')
-		}
-	}
-	for i := 0; i < len(b) && len(out) < max; {
-		j := bytes.IndexByte(b[i:], '<')
-		if j < 0 {
-			j = len(b) - i
-		}
-		out = append(out, b[i:i+min(j, max-len(out))]...)
-		i += j
-		if i >= len(b) {
-			break
-		}
-		rest := b[i:]
-		switch {
-		case bytes.HasPrefix(rest, []byte("<!--")):
-			k := bytes.Index(rest[4:], []byte("-->"))
-			if k < 0 {
-				return out
-			}
-			i += 4 + k + 3
-			space()
-		case len(rest) >= 2 && (isASCIILetter(rest[1]) || rest[1] == '/' || rest[1] == '!' || rest[1] == '?'):
-			k := bytes.IndexByte(rest, '>')
-			if k < 0 {
-				return out
-			}
-			n := 1
-			for n < k && isASCIILetter(rest[n]) {
-				n++
-			}
-			name := rest[1:n]
-			i += k + 1
-			if equalFold(name, "script") || equalFold(name, "style") {
-				i = skipRawText(b, i, name)
-			}
-			space()
-		default:
-			out = append(out, '<')
-			i++
-		}
-	}
-	return out
 }
 
 // isISO2022JPEscape reports whether b[i:] starts with an escape sequence

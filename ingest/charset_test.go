@@ -57,6 +57,56 @@ var (
 	}
 )
 
+// Texts in the languages of other legacy encodings, for statistical
+// detection.
+var (
+	polishTitle = "Kawiarnia nad rzeką"
+	polishText  = []string{
+		"Wczoraj wieczorem poszliśmy z przyjaciółmi na długi spacer brzegiem rzeki. Słońce zachodziło powoli, a na wodzie odbijały się złote i różowe światła. Zatrzymaliśmy się w małej kawiarni, gdzie zamówiliśmy gorącą czekoladę i szarlotkę z lodami.",
+		"Właścicielka opowiedziała nam, że kawiarnia należy do jej rodziny od ponad czterdziestu lat. Jej dziadek sam zbudował drewniane stoły, które do dziś stoją przy oknach. Obiecaliśmy, że wrócimy tu jesienią, kiedy liście na drzewach zmienią kolor.",
+	}
+	czechTitle = "Knihkupectví ve starém městě"
+	czechText  = []string{
+		"Včera odpoledne jsme se procházeli po starém městě a zastavili jsme se v malém knihkupectví. Prodavač nám řekl, že obchod patří jeho rodině už přes sto let. Koupil jsem si knihu o historii českých hradů a zámků.",
+		"Potom jsme seděli u řeky, dívali se na lodě a povídali si o letních plánech. Příští týden chceme jet na hory, pokud bude hezké počasí. Večer jsme si dali večeři v hospodě, kde vaří výborný guláš.",
+	}
+	greekTitle = "Ένα βιβλιοπωλείο στην παλιά πόλη"
+	greekText  = []string{
+		"Χθες το απόγευμα περπατήσαμε στην παλιά πόλη και σταματήσαμε σε ένα μικρό βιβλιοπωλείο. Ο ιδιοκτήτης μας είπε ότι το κατάστημα ανήκει στην οικογένειά του εδώ και πενήντα χρόνια. Αγόρασα ένα βιβλίο για την ιστορία της Κρήτης.",
+		"Μετά καθίσαμε σε μια ταβέρνα κοντά στη θάλασσα και φάγαμε φρέσκο ψάρι με σαλάτα. Ο ήλιος έδυε αργά και ο ουρανός έγινε κόκκινος. Αποφασίσαμε να επιστρέψουμε εδώ το επόμενο καλοκαίρι.",
+	}
+	turkishTitle = "Sahilde bir akşam"
+	turkishText  = []string{
+		"Dün akşam arkadaşlarımla birlikte sahil boyunca uzun bir yürüyüş yaptık. Güneş yavaş yavaş batarken denizin üzerinde altın rengi ışıklar parlıyordu. Küçük bir çay bahçesinde oturup sıcak çay içtik ve simit yedik.",
+		"Çay bahçesinin sahibi bize işletmenin kırk yıldır ailesine ait olduğunu anlattı. Babası ağaçtan masaları kendi elleriyle yapmış. Gelecek yaz yine buraya gelmeye söz verdik.",
+	}
+	hebrewTitle = "ערב על חוף הים"
+	hebrewText  = []string{
+		"אתמול בערב טיילנו עם חברים לאורך חוף הים. השמש שקעה לאט והשמיים נצבעו בכתום ובוורוד. ישבנו בבית קפה קטן ושתינו קפה חם עם עוגת שוקולד.",
+		"בעלת המקום סיפרה לנו שהמשפחה שלה מנהלת את בית הקפה כבר ארבעים שנה. אבא שלה בנה בעצמו את השולחנות מעץ. הבטחנו לחזור לכאן בקיץ הבא עם הילדים.",
+	}
+	arabicTitle = "مساء على شاطئ البحر"
+	arabicText  = []string{
+		"خرجنا مساء أمس مع الأصدقاء في نزهة طويلة على شاطئ البحر. كانت الشمس تغرب ببطء وتلونت السماء باللون البرتقالي. جلسنا في مقهى صغير وشربنا الشاي بالنعناع.",
+		"أخبرتنا صاحبة المقهى أن عائلتها تدير هذا المكان منذ أربعين عاما. وقد صنع والدها الطاولات الخشبية بيديه. وعدنا أن نعود إلى هنا في الصيف القادم مع الأطفال.",
+	}
+	thaiTitle = "ร้านกาแฟริมทะเล"
+	thaiText  = []string{
+		"เมื่อวานตอนเย็นเราไปเดินเล่นริมทะเลกับเพื่อน ๆ พระอาทิตย์ค่อย ๆ ตกและท้องฟ้าเปลี่ยนเป็นสีส้ม เรานั่งที่ร้านกาแฟเล็ก ๆ และดื่มชาเย็น",
+		"เจ้าของร้านเล่าให้ฟังว่าครอบครัวของเธอเปิดร้านนี้มาสี่สิบปีแล้ว พ่อของเธอทำโต๊ะไม้เองทั้งหมด เราสัญญาว่าจะกลับมาที่นี่อีกในฤดูร้อนหน้า",
+	}
+	ukrainianTitle = "Вечір у старому місті"
+	ukrainianText  = []string{
+		"Учора ввечері ми з друзями довго гуляли старим містом. Вузькі вулиці були освітлені теплим світлом ліхтарів, а з маленьких кав'ярень лунала тиха музика. Ми зайшли до книгарні, яка працює тут понад п'ятдесят років.",
+		"Продавчиня розповіла нам, що раніше в цьому будинку була друкарня. Потім ми сиділи на набережній, дивилися на річку й обговорювали плани на літо. Хтось запропонував поїхати в Карпати, і всі погодилися.",
+	}
+	germanTitle = "Ein Abend in der Altstadt"
+	germanText  = []string{
+		"Gestern Abend sind wir mit Freunden lange durch die Altstadt spaziert. Die schmalen Straßen waren von warmem Laternenlicht beleuchtet, und aus den kleinen Cafés klang leise Musik. Wir kauften Brötchen und Käse für das Frühstück.",
+		"Der Buchhändler erzählte uns, dass sein Geschäft seit über hundert Jahren in Familienbesitz ist. Danach saßen wir am Ufer, schauten auf den Fluss und sprachen über unsere Pläne für den Sommer.",
+	}
+)
+
 // buildPage builds a small HTML page around a title and paragraphs; head is put
 // in the head before the title.
 func buildPage(head, title string, paras []string) string {
@@ -151,6 +201,36 @@ func fixtures() []fixture {
 			want: "utf-8", source: SourceBOM, texts: all(koreanTitle, koreanText)},
 		{file: "ru-bom-utf16le.html", html: "\uFEFF" + buildPage("<meta charset=\"utf-8\">\n", russianTitle, russianText), raw: utf16LE,
 			want: "utf-16le", source: SourceBOM, texts: all(russianTitle, russianText)},
+		{file: "pl-1250.html", html: buildPage("", polishTitle, polishText), enc: charmap.Windows1250,
+			want: "windows-1250", source: SourceDetected, texts: all(polishTitle, polishText)},
+		{file: "pl-latin2.html", html: buildPage("", polishTitle, polishText), enc: charmap.ISO8859_2,
+			want: "iso-8859-2", source: SourceDetected, texts: all(polishTitle, polishText)},
+		{file: "cs-1250.html", html: buildPage("", czechTitle, czechText), enc: charmap.Windows1250,
+			want: "windows-1250", source: SourceDetected, texts: all(czechTitle, czechText)},
+		{file: "cs-latin2.html", html: buildPage("", czechTitle, czechText), enc: charmap.ISO8859_2,
+			want: "iso-8859-2", source: SourceDetected, texts: all(czechTitle, czechText)},
+		{file: "de-1252.html", html: buildPage("", germanTitle, germanText), enc: charmap.Windows1252,
+			want: "windows-1252", source: SourceDetected, texts: all(germanTitle, germanText)},
+		{file: "el-1253.html", html: buildPage("", greekTitle, greekText), enc: charmap.Windows1253,
+			want: "windows-1253", source: SourceDetected, texts: all(greekTitle, greekText)},
+		{file: "tr-1254.html", html: buildPage("", turkishTitle, turkishText), enc: charmap.Windows1254,
+			want: "windows-1254", source: SourceDetected, texts: all(turkishTitle, turkishText)},
+		{file: "he-1255.html", html: buildPage("", hebrewTitle, hebrewText), enc: charmap.Windows1255,
+			want: "windows-1255", source: SourceDetected, texts: all(hebrewTitle, hebrewText)},
+		{file: "ar-1256.html", html: buildPage("", arabicTitle, arabicText), enc: charmap.Windows1256,
+			want: "windows-1256", source: SourceDetected, texts: all(arabicTitle, arabicText)},
+		{file: "ar-iso8859-6.html", html: buildPage("", arabicTitle, arabicText), enc: charmap.ISO8859_6,
+			want: "iso-8859-6", source: SourceDetected, texts: all(arabicTitle, arabicText)},
+		{file: "th-874.html", html: buildPage("", thaiTitle, thaiText), enc: charmap.Windows874,
+			want: "windows-874", source: SourceDetected, texts: all(thaiTitle, thaiText)},
+		{file: "uk-1251.html", html: buildPage("", ukrainianTitle, ukrainianText), enc: charmap.Windows1251,
+			want: "windows-1251", source: SourceDetected, texts: all(ukrainianTitle, ukrainianText)},
+		{file: "uk-koi8u.html", html: buildPage("", ukrainianTitle, ukrainianText), enc: charmap.KOI8U,
+			want: "koi8-u", source: SourceDetected, texts: all(ukrainianTitle, ukrainianText)},
+		{file: "ru-iso8859-5.html", html: buildPage("", russianTitle, russianText), enc: charmap.ISO8859_5,
+			want: "iso-8859-5", source: SourceDetected, texts: all(russianTitle, russianText)},
+		{file: "ru-ibm866.html", html: buildPage("", russianTitle, russianText), enc: charmap.CodePage866,
+			want: "ibm866", source: SourceDetected, texts: all(russianTitle, russianText)},
 		{file: "ru-http-koi8r.html", html: buildPage("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\">\n", russianTitle, russianText), enc: charmap.KOI8R,
 			ct: "text/html; charset=\"KOI8-R\"", want: "koi8-r", source: SourceHTTP, texts: all(russianTitle, russianText)},
 	}
@@ -337,6 +417,8 @@ func TestDetectCharset(t *testing.T) {
 		{"too little text to tell", "<p>\xa9 2007</p>", "", "", "windows-1252", SourceDefault},
 		{"a single high byte in English", "<p>Copyright \xa9 2007 Example Inc. All rights reserved.</p>", "", "", "windows-1252", SourceDetected},
 		{"koi8-r undeclared", "<p>" + ruKOI8 + "</p>", "", "", "koi8-r", SourceDetected},
+		{"utf-8 quotes in a windows-1252 page", "<p>Caf\xe9 \x96 the \xe2\x80\x9cbest\xe2\x80\x9d in town, and the \xe2\x80\x9ccheapest\xe2\x80\x9d, they say; we\x92ll see.</p>", "", "", "windows-1252", SourceDetected},
+		{"windows-1251 undeclared", "<p>" + ru1251 + "</p>", "", "", "windows-1251", SourceDetected},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -441,6 +523,8 @@ func BenchmarkDetectDecode(b *testing.B) {
 		{"windows-1251-meta", enc(charmap.Windows1251, ruPage), ""},
 		{"shift_jis-http", enc(japanese.ShiftJIS, jaPage), "text/html; charset=Shift_JIS"},
 		{"shift_jis-detected", enc(japanese.ShiftJIS, jaPage), ""},
+		{"windows-1251-detected", enc(charmap.Windows1251, []byte(buildPage("", russianTitle, slicesRepeat(russianText, 16)))), ""},
+		{"windows-1252-detected", enc(charmap.Windows1252, []byte(buildPage("", germanTitle, slicesRepeat(germanText, 16)))), ""},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
