@@ -239,6 +239,10 @@ type CVResult struct {
 	// Sweep holds, when CrossValidate chose the thresholds, the macro F1 of
 	// each set's main metric at each threshold of the grid.
 	Sweep []SweepPoint `json:"sweep,omitempty"`
+	// Marginals are the held-out marginals of every page (in the order
+	// of the pages given), and Fold the fold each was held out of.
+	Marginals [][][]float64 `json:"-"`
+	Fold      []int         `json:"-"`
 }
 
 // SweepPoint is the macro F1 (of each set's main metric) of every set at
@@ -314,8 +318,8 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.Tra
 	if k < 2 {
 		return nil, fmt.Errorf("cross-validation needs at least 2 folds, not %d", k)
 	}
-	if threshold != label.ExpectedF1 && (threshold < 0 || threshold > 1) {
-		return nil, fmt.Errorf("threshold %g: must be between 0 and 1, or label.ExpectedF1", threshold)
+	if err := checkThreshold(threshold); err != nil {
+		return nil, err
 	}
 	fold := Folds(pages, k)
 	labs := make([]*label.Labeller, k)
@@ -347,7 +351,36 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.Tra
 			logf("fold %d: trained on %d pages in %s", f, len(train), trainTime[f].Round(time.Second))
 		}
 	}
-	res := &CVResult{Overall: FoldResult{Fold: -1, Sets: map[string]*SetScores{}}, Thresholds: map[string]float64{}}
+	res, err := ScoreHeldOut(pages, fold, labs, marg, threshold, logf)
+	if err != nil {
+		return nil, err
+	}
+	for f := range res.Folds {
+		res.Folds[f].TrainTime = trainTime[f]
+		res.Overall.TrainTime += trainTime[f]
+	}
+	return res, nil
+}
+
+// ScoreHeldOut scores held-out labellings as CrossValidate does: pages[i]
+// was held out of fold[i], whose labeller is labs[fold[i]], and marg[i] are
+// its marginals (as label.Labeller.Marginals gives them); threshold as for
+// CrossValidate. It lets a decision rule be studied on the marginals of one
+// cross-validation (see CVResult.Marginals) without training again.
+func ScoreHeldOut(pages []*TrainPage, fold []int, labs []*label.Labeller, marg [][][]float64, threshold float64, logf func(string, ...any)) (*CVResult, error) {
+	if err := checkThreshold(threshold); err != nil {
+		return nil, err
+	}
+	if len(fold) != len(pages) || len(marg) != len(pages) {
+		return nil, fmt.Errorf("%d pages with %d folds and %d marginals", len(pages), len(fold), len(marg))
+	}
+	for i, f := range fold {
+		if f < 0 || f >= len(labs) || labs[f] == nil {
+			return nil, fmt.Errorf("page %d: fold %d has no labeller", i, f)
+		}
+	}
+	k := len(labs)
+	res := &CVResult{Overall: FoldResult{Fold: -1, Sets: map[string]*SetScores{}}, Thresholds: map[string]float64{}, Marginals: marg, Fold: fold}
 	for _, p := range pages {
 		res.Thresholds[styleOf(p)] = threshold
 	}
@@ -355,7 +388,7 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.Tra
 		res.sweep(pages, fold, labs, marg)
 	}
 	for f := range k {
-		fr := FoldResult{Fold: f, TrainTime: trainTime[f], Sets: map[string]*SetScores{}}
+		fr := FoldResult{Fold: f, Sets: map[string]*SetScores{}}
 		for i, p := range pages {
 			if fold[i] != f {
 				continue
@@ -369,11 +402,17 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.Tra
 			logf("fold %d: %d test pages, accuracy %.2f, content accuracy %.2f", f, fr.Pages, 100*fr.Accuracy, 100*fr.Content)
 		}
 		res.Folds = append(res.Folds, fr)
-		res.Overall.TrainTime += fr.TrainTime
 		res.Overall.Pages += fr.Pages
 	}
 	res.Overall.finish()
 	return res, nil
+}
+
+func checkThreshold(t float64) error {
+	if t != label.ExpectedF1 && (t < 0 || t > 1) {
+		return fmt.Errorf("threshold %g: must be between 0 and 1, or label.ExpectedF1", t)
+	}
+	return nil
 }
 
 func styleOf(p *TrainPage) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -45,6 +46,7 @@ Examples:
   sluice train --data ./my-forum-pages:cleaneval,wcxb-dev -o my.model   # a set annotated in the cleaneval style
   sluice train --data ./my-annotated-set --cv 5     # cross-validate only (see sluice annotate)
   sluice train --cv 6 --ablate                      # one cross-validation per feature group switched off
+  sluice train --cv 6 --marginals held.jsonl        # keep the held-out probabilities for study
   sluice clean --model my.model page.html
 `
 
@@ -63,12 +65,17 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	var threshold thresholdFlag
 	fs.Var(&threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`")
+	margOut := fs.String("marginals", "", "with --cv: write every held-out page's block label probabilities to `FILE`, one JSON object a page")
 	verbose := fs.Bool("v", false, "print the optimiser's progress and why pages were skipped")
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return flagExit(err)
 	}
 	if *out == "" && *cv == 0 {
 		fmt.Fprintln(stderr, "sluice train: nothing to do: give -o MODEL, --cv K, or both")
+		return exitUsage
+	}
+	if *margOut != "" && *cv == 0 {
+		fmt.Fprintln(stderr, "sluice train: --marginals needs --cv")
 		return exitUsage
 	}
 	if *ablate && *cv == 0 {
@@ -183,6 +190,12 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		}
 		if *ablate {
 			printAblation(stdout, results)
+		}
+		if *margOut != "" {
+			if err := writeMarginals(*margOut, pages, results[0].Result); err != nil {
+				fmt.Fprintf(stderr, "sluice train: --marginals: %v\n", err)
+				return exitFailed
+			}
 		}
 		if *jsonOut != "" {
 			data, _ := json.MarshalIndent(results, "", "  ")
@@ -355,4 +368,47 @@ func groupNames() string {
 		s = append(s, string(g))
 	}
 	return strings.Join(s, ", ")
+}
+
+// heldOutPage is one line of the --marginals file: a held-out page and the
+// probability of each label (in the order of label.Labels) for each of its
+// blocks.
+type heldOutPage struct {
+	Set    string      `json:"set"`
+	ID     string      `json:"id"`
+	Style  string      `json:"style"`
+	Fold   int         `json:"fold"`
+	Labels []string    `json:"labels"`
+	Blocks [][]float32 `json:"blocks"`
+}
+
+func writeMarginals(path string, pages []*evaluate.TrainPage, res *evaluate.CVResult) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	enc := json.NewEncoder(bw)
+	for i, p := range pages {
+		h := heldOutPage{Set: p.Data.Set, ID: p.Data.ID, Style: p.Example.Style, Fold: res.Fold[i], Labels: label.Labels}
+		if h.Style == "" {
+			h.Style = label.MainStyle
+		}
+		h.Blocks = make([][]float32, len(res.Marginals[i]))
+		for b, m := range res.Marginals[i] {
+			h.Blocks[b] = make([]float32, len(m))
+			for k, v := range m {
+				h.Blocks[b][k] = float32(v)
+			}
+		}
+		if err := enc.Encode(h); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
