@@ -319,8 +319,7 @@ type Extractor struct {
 	on      [numGroups]bool
 	buckets [numBuckets]*Bucket
 	filters []extFilter
-	pool    sync.Pool  // *scratch
-	pmNames [][]string // "s.pm" names (stack.go)
+	pool    sync.Pool // *scratch
 
 	// typical and largest number of attributes of a block
 	perBlock, maxPerBlock int
@@ -406,7 +405,6 @@ func NewExtractor(cfg FeatureConfig) (*Extractor, error) {
 		}
 	}
 	e.pool.New = func() any { return new(scratch) }
-	e.pmNames = buildPMNames()
 	return e, nil
 }
 

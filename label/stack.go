@@ -42,30 +42,33 @@ type stackScratch struct {
 	buf         []crf.Attr
 }
 
+// pmBucket maps a probability to its bin of pmBins, and pmNames[i][j] is
+// the "s.pm" attribute of a block in bin i on a page whose highest is in
+// bin j. Neither depends on the feature configuration.
+var (
+	pmBucket = func() *Bucket {
+		b, err := NewBucket("s.pm", pmBins)
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}()
+	pmNames = func() [][]string {
+		names := make([][]string, len(pmBins))
+		for i, a := range pmBins {
+			names[i] = make([]string, len(pmBins))
+			for j, b := range pmBins {
+				names[i][j] = "s.pm=" + FormatBound(a) + "_" + FormatBound(b)
+			}
+		}
+		return names
+	}()
+)
+
 // pmName returns the "s.pm" attribute of a block probability and the page's
 // highest.
-func pmName(names [][]string, p, max float64) string {
-	return names[binOf(pmBins, p)][binOf(pmBins, max)]
-}
-
-func binOf(bounds []float64, v float64) int {
-	i := 0
-	for i+1 < len(bounds) && bounds[i+1] <= v {
-		i++
-	}
-	return i
-}
-
-// buildPMNames returns the names of "s.pm", indexed by the two bins.
-func buildPMNames() [][]string {
-	names := make([][]string, len(pmBins))
-	for i, a := range pmBins {
-		names[i] = make([]string, len(pmBins))
-		for j, b := range pmBins {
-			names[i][j] = "s.pm=" + FormatBound(a) + "_" + FormatBound(b)
-		}
-	}
-	return names
+func pmName(p, max float64) string {
+	return pmNames[pmBucket.Index(p)][pmBucket.Index(max)]
 }
 
 // stackAttrs returns, for every block of p, its first-stage attributes
@@ -97,7 +100,7 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 	ss.divPW = grow(ss.divPW, len(p.Nodes))
 	ss.divW = grow(ss.divW, len(p.Nodes))
 	for i := range n {
-		if d := p.Blocks[i].DivGroup; d >= 0 && int(d) < len(p.Nodes) {
+		if d := divGroup(p, i); d >= 0 {
 			ss.divPW[d] += ss.p[i] * ss.w[i]
 			ss.divW[d] += ss.w[i]
 		}
@@ -166,7 +169,7 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 		}
 		add(bk[bSWin].Name(mean(max(i-3, 0), min(i+4, n))))
 		div := v
-		if d := p.Blocks[i].DivGroup; d >= 0 && int(d) < len(p.Nodes) && ss.divW[d] > 0 {
+		if d := divGroup(p, i); d >= 0 && ss.divW[d] > 0 {
 			div = ss.divPW[d] / ss.divW[d]
 		}
 		add(bk[bSDiv].Name(div))
@@ -185,7 +188,7 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 		add(bk[bSRank].Name(ss.rank[i]))
 		add(maxName)
 		add(sureName)
-		add(pmName(e.pmNames, v, maxP))
+		add(pmName(v, maxP))
 		num("r.s.p", v)
 		num("r.s.div", div)
 		ss.out[i] = buf[start:len(buf):len(buf)]
@@ -193,11 +196,19 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 	ss.buf = buf[:0]
 	// Clear the div sums of the groups used.
 	for i := range n {
-		if d := p.Blocks[i].DivGroup; d >= 0 && int(d) < len(p.Nodes) {
+		if d := divGroup(p, i); d >= 0 {
 			ss.divPW[d], ss.divW[d] = 0, 0
 		}
 	}
 	return ss.out[:n]
+}
+
+// divGroup returns the div group node of block i, or -1.
+func divGroup(p *page.Page, i int) int32 {
+	if d := p.Blocks[i].DivGroup; d >= 0 && int(d) < len(p.Nodes) {
+		return d
+	}
+	return -1
 }
 
 // stackTemplate is the template of the second stage: the first stage's,
