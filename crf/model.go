@@ -3,7 +3,8 @@ package crf
 import (
 	"iter"
 	"slices"
-	"sync"
+
+	"github.com/sluice-project/sluice/internal/freelist"
 )
 
 // Model is a trained linear-chain CRF. It is immutable and safe for
@@ -16,7 +17,7 @@ type Model struct {
 	// Transition, start and end weights; zeros without a bigram template.
 	trans, start, end []float64
 	bw                []float32 // the same as stored: L*L+2L, or nil
-	scratch           sync.Pool // *scratch
+	scratch           *freelist.List[scratch]
 }
 
 // scratch is per-call working memory, pooled by the model.
@@ -26,11 +27,18 @@ type scratch struct {
 	back []uint8
 }
 
-func (m *Model) getScratch() *scratch {
-	if s, ok := m.scratch.Get().(*scratch); ok {
-		return s
+func (m *Model) getScratch() *scratch { return m.scratch.Get() }
+
+// maxKept bounds the working memory of one call that the model keeps for
+// the next (entries of the resolved attributes): the scratch of a huge
+// sequence is left to the garbage collector.
+const maxKept = 1 << 18
+
+func (m *Model) putScratch(s *scratch) {
+	if cap(s.r.ids) > maxKept || cap(s.back) > maxKept || cap(s.fb.alpha) > maxKept {
+		return
 	}
-	return new(scratch)
+	m.scratch.Put(s)
 }
 
 // Labels returns the label names; label i of a decoded sequence is
@@ -107,7 +115,7 @@ func (m *Model) Score(seq [][]Attr) *Lattice {
 	n := len(seq)
 	l := &Lattice{m: m, n: n, emit: make([]float64, n*len(m.labels))}
 	m.fs.emission(&sc.r, n, m.w, l.emit)
-	m.scratch.Put(sc)
+	m.putScratch(sc)
 	return l
 }
 
@@ -139,7 +147,7 @@ func (l *Lattice) Viterbi() ([]int, float64) {
 	}
 	sc.fb.tmp = grow(sc.fb.tmp, 2*L)
 	score := viterbi(l.n, L, l.emit, l.m.trans, l.m.start, l.m.end, sc.back[:l.n*L], sc.fb.tmp[:L], sc.fb.tmp[L:], path)
-	l.m.scratch.Put(sc)
+	l.m.putScratch(sc)
 	return path, score
 }
 
@@ -151,7 +159,7 @@ func (l *Lattice) Marginals() [][]float64 {
 	p := make([]float64, l.n*L)
 	sc := l.m.getScratch()
 	forwardBackward(l.n, L, l.emit, l.m.trans, l.m.start, l.m.end, &sc.fb, p, nil)
-	l.m.scratch.Put(sc)
+	l.m.putScratch(sc)
 	rows := make([][]float64, l.n)
 	for t := range rows {
 		rows[t] = p[t*L : t*L+L : t*L+L]
@@ -170,7 +178,7 @@ func (l *Lattice) logZ() float64 {
 // nFeat*L entries and bigram, if not nil, L*L+2L (transitions, start, end).
 func newModel(fs featureSet, labels []string, w []float32, bigram []float32) *Model {
 	L := len(labels)
-	m := &Model{fs: fs, labels: slices.Clone(labels), w: w, bw: bigram}
+	m := &Model{fs: fs, labels: slices.Clone(labels), w: w, bw: bigram, scratch: freelist.New[scratch](0)}
 	m.trans = make([]float64, L*L)
 	m.start = make([]float64, L)
 	m.end = make([]float64, L)

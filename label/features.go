@@ -6,10 +6,10 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/filter"
+	"github.com/sluice-project/sluice/internal/freelist"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -319,7 +319,7 @@ type Extractor struct {
 	on      [numGroups]bool
 	buckets [numBuckets]*Bucket
 	filters []extFilter
-	pool    sync.Pool // *scratch
+	pool    *freelist.List[scratch]
 
 	// typical and largest number of attributes of a block
 	perBlock, maxPerBlock int
@@ -404,7 +404,7 @@ func NewExtractor(cfg FeatureConfig) (*Extractor, error) {
 			}
 		}
 	}
-	e.pool.New = func() any { return new(scratch) }
+	e.pool = freelist.New[scratch](0)
 	return e, nil
 }
 
@@ -605,7 +605,7 @@ func (e *Extractor) attrs(p *page.Page, ab *AttrBuf) [][]crf.Attr {
 	if n == 0 {
 		return out
 	}
-	s := e.pool.Get().(*scratch)
+	s := e.pool.Get()
 
 	// Pass 1: text statistics, document totals, group sums.
 	s.stats = grow(s.stats, n)

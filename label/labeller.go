@@ -9,9 +9,9 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"sync"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/internal/freelist"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -179,7 +179,7 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	if len(p.Blocks) == 0 {
 		return
 	}
-	ab := attrBufs.Get().(*AttrBuf)
+	ab := attrBufs.Get()
 	l.Decide(p, l.marginals(p, style, ab), threshold)
 	if cap(ab.out) <= maxPooled && cap(ab.stack.out) <= maxPooled {
 		clear(ab.out[:cap(ab.out)])
@@ -200,7 +200,7 @@ func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float6
 
 // attrBufs holds the attribute memory of labelling, reused from page to
 // page: a page's attributes are some 400 KB.
-var attrBufs = sync.Pool{New: func() any { return new(AttrBuf) }}
+var attrBufs = freelist.New[AttrBuf](0)
 
 // Marginals returns, for each block of p, the model's probability of each
 // label (indexed as Labels) in a style the model knows. With Decide it
