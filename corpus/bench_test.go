@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -158,6 +159,88 @@ func benchCorpus(b *testing.B, gz bool) {
 	}
 }
 
+// BenchmarkSpeedup measures what BenchmarkCorpus and BenchmarkCleanSingle
+// measure, interleaved: each op runs the engine over the WARC of
+// BenchmarkCorpus (gzip per record or plain; jsonl output, the default),
+// then cleans the same pages with Cleaner.Clean on one goroutine. A shared or throttled machine
+// changes speed from one minute to the next by a fifth or more, which two
+// benchmarks run one after the other take for a difference between them;
+// here both see the same minutes. x-single is the engine's pages/s over
+// the single goroutine's, from the summed times of all ops:
+//
+//	go test -run '^$' -bench Speedup -benchtime 5x ./corpus
+//
+// Run it with at least 3 ops (-benchtime 3x); one op takes about five
+// seconds.
+func BenchmarkSpeedup(b *testing.B) {
+	defer setGC()()
+	for _, gz := range []bool{true, false} {
+		name := "plain"
+		if gz {
+			name = "gz"
+		}
+		b.Run(name, func(b *testing.B) { benchSpeedup(b, gz) })
+	}
+}
+
+func benchSpeedup(b *testing.B, gz bool) {
+	path, _ := benchArchive(b, b.TempDir(), gz)
+	n := benchRecords()
+	shared := benchShared()
+	pages := make([][]byte, n)
+	for i := range pages {
+		pages[i] = benchPage(shared, i)
+	}
+	c := testCleaner(b)
+	ctx := context.Background()
+	dir := b.TempDir()
+	var engine, single time.Duration
+	var engineCPU, singleCPU time.Duration
+	var ratios []float64
+	i := 0
+	runtime.GC()
+	for b.Loop() {
+		out := filepath.Join(dir, fmt.Sprintf("out%d", i))
+		i++
+		t0, c0 := time.Now(), cpuTime()
+		sum, err := Run(ctx, out, []string{path}, Options{Cleaner: c})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sum.Cleaned != int64(n) {
+			b.Fatalf("cleaned %d of %d: %+v", sum.Cleaned, n, sum)
+		}
+		e, ec := time.Since(t0), cpuTime()-c0
+		b.StopTimer()
+		os.RemoveAll(out)
+		runtime.GC()
+		b.StartTimer()
+		t0, c0 = time.Now(), cpuTime()
+		for _, p := range pages {
+			if _, err := c.Clean(ctx, sluice.Input{Data: p, ContentType: "text/html"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		s, sc := time.Since(t0), cpuTime()-c0
+		engine += e
+		single += s
+		engineCPU += ec
+		singleCPU += sc
+		ratios = append(ratios, s.Seconds()/e.Seconds())
+		b.StopTimer()
+		runtime.GC()
+		b.StartTimer()
+	}
+	pn := float64(n * b.N)
+	b.ReportMetric(pn/engine.Seconds(), "pages/s")
+	b.ReportMetric(pn/single.Seconds(), "single-pages/s")
+	b.ReportMetric(single.Seconds()/engine.Seconds(), "x-single")
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[0], "min-x-single")
+	b.ReportMetric(engineCPU.Seconds()*1e3/pn, "cpu-ms/page")
+	b.ReportMetric(singleCPU.Seconds()*1e3/pn, "single-cpu-ms/page")
+}
+
 // BenchmarkCleanSingle cleans the same pages with Cleaner.Clean on one
 // goroutine, no reading or writing: the yardstick of BenchmarkCorpus.
 //
@@ -242,12 +325,17 @@ func BenchmarkCleanParallel(b *testing.B) {
 // setGC sets the garbage collector as sluice corpus does (GCPercent,
 // MemoryLimit), for BenchmarkCorpus and BenchmarkCleanSingle alike, and
 // returns a function that restores it. SLUICE_BENCH_GOGC=default leaves it
-// alone.
+// alone; SLUICE_BENCH_GOGC=N sets GCPercent N instead (MemoryLimit as
+// sluice corpus).
 func setGC() func() {
 	if os.Getenv("SLUICE_BENCH_GOGC") == "default" {
 		return func() {}
 	}
-	pct := debug.SetGCPercent(GCPercent)
+	gc := GCPercent
+	if n, err := strconv.Atoi(os.Getenv("SLUICE_BENCH_GOGC")); err == nil {
+		gc = n
+	}
+	pct := debug.SetGCPercent(gc)
 	lim := debug.SetMemoryLimit(MemoryLimit)
 	return func() {
 		debug.SetGCPercent(pct)
