@@ -170,8 +170,9 @@ func benchCorpus(b *testing.B, gz bool) {
 //
 //	go test -run '^$' -bench Speedup -benchtime 5x ./corpus
 //
-// Run it with at least 3 ops (-benchtime 3x); one op takes about five
-// seconds.
+// Run it with several ops (-benchtime 6x or more; one op takes about five
+// seconds, SLUICE_BENCH_RECORDS=500 makes ops of a quarter the size):
+// median-x-single is the middle op's ratio, min-x-single the lowest.
 func BenchmarkSpeedup(b *testing.B) {
 	defer setGC()()
 	for _, gz := range []bool{true, false} {
@@ -194,42 +195,54 @@ func benchSpeedup(b *testing.B, gz bool) {
 	c := testCleaner(b)
 	ctx := context.Background()
 	dir := b.TempDir()
-	var engine, single time.Duration
-	var engineCPU, singleCPU time.Duration
-	var ratios []float64
+	// timed runs f between two collections (left out of the time), and
+	// returns its wall and CPU time.
+	timed := func(f func()) (time.Duration, time.Duration) {
+		b.StopTimer()
+		runtime.GC()
+		b.StartTimer()
+		t0, c0 := time.Now(), cpuTime()
+		f()
+		return time.Since(t0), cpuTime() - c0
+	}
 	i := 0
-	runtime.GC()
-	for b.Loop() {
+	runEngine := func() {
 		out := filepath.Join(dir, fmt.Sprintf("out%d", i))
 		i++
-		t0, c0 := time.Now(), cpuTime()
-		sum, err := Run(ctx, out, []string{path}, Options{Cleaner: c})
+		sum, err := Run(ctx, out, []string{path}, Options{Cleaner: c, Jobs: benchJobs()})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if sum.Cleaned != int64(n) {
 			b.Fatalf("cleaned %d of %d: %+v", sum.Cleaned, n, sum)
 		}
-		e, ec := time.Since(t0), cpuTime()-c0
 		b.StopTimer()
 		os.RemoveAll(out)
-		runtime.GC()
 		b.StartTimer()
-		t0, c0 = time.Now(), cpuTime()
+	}
+	runSingle := func() {
 		for _, p := range pages {
 			if _, err := c.Clean(ctx, sluice.Input{Data: p, ContentType: "text/html"}); err != nil {
 				b.Fatal(err)
 			}
 		}
-		s, sc := time.Since(t0), cpuTime()-c0
-		engine += e
-		single += s
-		engineCPU += ec
-		singleCPU += sc
+	}
+	var engine, single, engineCPU, singleCPU time.Duration
+	var ratios []float64
+	for b.Loop() {
+		// Every other op the single goroutine goes first, so that a
+		// machine slowing down or speeding up over an op favours neither.
+		var e, ec, s, sc time.Duration
+		if i%2 == 0 {
+			e, ec = timed(runEngine)
+			s, sc = timed(runSingle)
+		} else {
+			s, sc = timed(runSingle)
+			e, ec = timed(runEngine)
+		}
+		engine, single = engine+e, single+s
+		engineCPU, singleCPU = engineCPU+ec, singleCPU+sc
 		ratios = append(ratios, s.Seconds()/e.Seconds())
-		b.StopTimer()
-		runtime.GC()
-		b.StartTimer()
 	}
 	pn := float64(n * b.N)
 	b.ReportMetric(pn/engine.Seconds(), "pages/s")
@@ -237,6 +250,7 @@ func benchSpeedup(b *testing.B, gz bool) {
 	b.ReportMetric(single.Seconds()/engine.Seconds(), "x-single")
 	slices.Sort(ratios)
 	b.ReportMetric(ratios[0], "min-x-single")
+	b.ReportMetric(ratios[len(ratios)/2], "median-x-single")
 	b.ReportMetric(engineCPU.Seconds()*1e3/pn, "cpu-ms/page")
 	b.ReportMetric(singleCPU.Seconds()*1e3/pn, "single-cpu-ms/page")
 }
@@ -466,4 +480,11 @@ func BenchmarkRender(b *testing.B) {
 			b.ReportMetric(float64(out)/float64(len(pages)*b.N), "out-B/page")
 		})
 	}
+}
+
+// benchJobs is the engine's number of workers in BenchmarkSpeedup:
+// SLUICE_BENCH_JOBS, or the default (GOMAXPROCS).
+func benchJobs() int {
+	n, _ := strconv.Atoi(os.Getenv("SLUICE_BENCH_JOBS"))
+	return n
 }
