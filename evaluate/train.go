@@ -20,11 +20,33 @@ import (
 // TrainPage is one page prepared for training: segmented, with labels
 // derived from its gold standard (aligned with it, or, for an annotated
 // set, the annotation's own labels).
+//
+// A page the labeller cannot learn from (its gold has no text, the page
+// has no text blocks, or the gold aligns with too little of it) is still a
+// test page: a benchmark scores every page of its set, and leaving out the
+// pages no labeller does well on would flatter the scores. Such a page has
+// ScoreOnly set to the reason and no labels; CrossValidate scores it on
+// its fold, and training leaves it out (see Examples).
 type TrainPage struct {
 	Data    *dataset.Page
 	Kind    dataset.Kind
 	Example label.Example
 	Quality float64 // share of gold tokens the alignment matched; 1 for an annotation
+	// ScoreOnly, when not empty, says why the page is scored but not
+	// trained on.
+	ScoreOnly string
+}
+
+// Examples returns the training examples of the pages that have labels
+// (those without ScoreOnly).
+func Examples(pages []*TrainPage) []label.Example {
+	var ex []label.Example
+	for _, p := range pages {
+		if p.ScoreOnly == "" {
+			ex = append(ex, p.Example)
+		}
+	}
+	return ex
 }
 
 // LoadOptions configures LoadTraining.
@@ -47,12 +69,15 @@ type LoadOptions struct {
 	Skip func(set *dataset.Set, id string, reason error)
 }
 
-// SkipError says why LoadTraining left a page out.
+// SkipError says why LoadTraining left a page out of training.
 type SkipError struct {
 	// Path is the file at fault when the reason is in one (the annotation
 	// of an annotated set), else "".
 	Path string
 	Err  error
+	// Scored is true when the page is kept as a test page all the same
+	// (TrainPage.ScoreOnly).
+	Scored bool
 }
 
 // Error gives the reason, after the file at fault when there is one, as
@@ -89,7 +114,9 @@ func DefaultStyle(set *dataset.Set) string {
 // ingest and segment options and labels its blocks: by aligning them with
 // the gold, or, for an annotated set (dataset.Annotated), with the labels
 // of the annotation (label.ApplyAnnotation), continuation included. It
-// returns the usable pages and the number of pages skipped per set.
+// returns the pages, those to score only among them (TrainPage.ScoreOnly),
+// and the number of pages left out altogether per set: unreadable, or
+// annotated by hand with an annotation that does not match the page.
 func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*TrainPage, map[string]int, error) {
 	if opts.MinQuality == 0 {
 		opts.MinQuality = 0.5
@@ -167,33 +194,50 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 		close(work)
 		wg.Wait()
 		for i, tp := range res {
+			var why *SkipError
 			switch {
 			case errs[i] != nil:
-				skip(pages[i].ID, errs[i])
+				if !errors.As(errs[i], &why) || !why.Scored {
+					skip(pages[i].ID, errs[i])
+					continue
+				}
 			case tp.Quality < opts.MinQuality:
-				skip(pages[i].ID, &SkipError{Err: fmt.Errorf("the gold aligns with only %.0f%% of its words (--min-quality %g)", 100*tp.Quality, opts.MinQuality)})
-			default:
-				tp.Example.Style = style
-				out = append(out, tp)
+				why = &SkipError{Err: fmt.Errorf("the gold aligns with only %.0f%% of its words (--min-quality %g)", 100*tp.Quality, opts.MinQuality), Scored: true}
 			}
+			if why != nil {
+				if opts.Skip != nil {
+					opts.Skip(set, pages[i].ID, why)
+				}
+				tp.ScoreOnly = why.Err.Error()
+				tp.Example.Labels = nil
+			}
+			tp.Example.Style = style
+			out = append(out, tp)
 		}
 	}
 	return out, skipped, ctx.Err()
 }
 
 // prepare segments a page and labels its blocks. An annotated page is
-// kept even when all its blocks are [o]: a person said so.
+// kept even when all its blocks are [o]: a person said so. A page that
+// cannot be learnt from is returned all the same, with a *SkipError whose
+// Scored is set: the page, as the cleaner sees it (no blocks when it could
+// not be segmented), is a test page.
 func prepare(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, p *dataset.Page) (*TrainPage, error) {
 	kind := set.Kind
-	if kind != dataset.Annotated && strings.TrimSpace(p.Gold.Text) == "" {
-		return nil, &SkipError{Err: errors.New("no gold text")}
+	scoreOnly := func(pg *page.Page, err error) (*TrainPage, error) {
+		return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: pg, Group: siteGroup(p)}}, &SkipError{Err: err, Scored: true}
 	}
 	seg, err := c.Segment(ctx, sluice.Input{Data: p.HTML, URL: p.URL})
-	if err != nil {
+	switch {
+	case err != nil && kind == dataset.Annotated:
 		return nil, &SkipError{Err: err}
-	}
-	if len(seg.Page.Blocks) == 0 {
+	case err != nil:
+		return scoreOnly(&page.Page{}, err)
+	case len(seg.Page.Blocks) == 0 && kind == dataset.Annotated:
 		return nil, &SkipError{Err: errors.New("the page has no text blocks")}
+	case len(seg.Page.Blocks) == 0:
+		return scoreOnly(seg.Page, errors.New("the page has no text blocks"))
 	}
 	if kind == dataset.Annotated {
 		labels, err := label.ApplyAnnotation(seg.Page, p.Gold.Annotation)
@@ -202,6 +246,9 @@ func prepare(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, p *datase
 			return nil, &SkipError{Path: path, Err: err}
 		}
 		return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: 1}, nil
+	}
+	if strings.TrimSpace(p.Gold.Text) == "" {
+		return scoreOnly(seg.Page, errors.New("no gold text"))
 	}
 	labels, q := label.Align(seg.Page, &p.Gold, kind)
 	return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: q}, nil
@@ -328,7 +375,7 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.Tra
 	for f := range k {
 		var train []label.Example
 		for i, p := range pages {
-			if fold[i] != f {
+			if fold[i] != f && p.ScoreOnly == "" {
 				train = append(train, p.Example)
 			}
 		}

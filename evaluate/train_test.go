@@ -2,7 +2,12 @@ package evaluate
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sluice-project/sluice/dataset"
@@ -115,4 +120,76 @@ func smallTraining(t *testing.T) []*TrainPage {
 		t.Fatal(err)
 	}
 	return pages
+}
+
+// TestScoreOnlyPages checks that pages the labeller cannot learn from (no
+// gold text, gold not in the page, nothing to segment) are kept as test
+// pages: scored by CrossValidate, left out of training.
+func TestScoreOnlyPages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	dir := t.TempDir()
+	write := func(name, data string) {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	article := func(i int) (string, string) {
+		body := fmt.Sprintf("Story %d tells how the river flooded the lower town in spring and how the people rebuilt the mill together.", i)
+		return fmt.Sprintf("<html><body><div class=nav><a href=/>Home</a> <a href=/news>News</a></div><div class=story><p>%s</p><p>%s</p></div><div class=footer>Copyright 2024</div></body></html>", body, body), body + "\n\n" + body
+	}
+	for i := range 4 {
+		h, g := article(i)
+		write(fmt.Sprintf("html/%d.html", i), h)
+		write(fmt.Sprintf("gold/%d.txt", i), g)
+	}
+	h, _ := article(4)
+	write("html/4.html", h)
+	write("gold/4.txt", "") // no gold text
+	h, _ = article(5)
+	write("html/5.html", h)
+	write("gold/5.txt", "A text about something else entirely, which this page does not hold anywhere.") // gold not in the page
+	write("html/6.html", "")                                                                                // nothing to segment
+	write("gold/6.txt", "Some gold text.")
+
+	var scoredReasons int
+	pages, skipped, err := LoadTraining(context.Background(), []string{dir}, LoadOptions{Skip: func(_ *dataset.Set, id string, reason error) {
+		var se *SkipError
+		if !errors.As(reason, &se) || !se.Scored {
+			t.Errorf("page %s: reason %v is not a scored skip", id, reason)
+		}
+		scoredReasons++
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skipped) != 0 || len(pages) != 7 || scoredReasons != 3 {
+		t.Fatalf("%d pages, %d scored-only reasons, skipped %v; want 7, 3, none", len(pages), scoredReasons, skipped)
+	}
+	want := map[string]string{"4": "no gold text", "5": "the gold aligns with only", "6": ""}
+	for _, p := range pages {
+		w, scoreOnly := want[p.Data.ID]
+		if scoreOnly != (p.ScoreOnly != "") || !strings.HasPrefix(p.ScoreOnly, w) {
+			t.Errorf("page %s: ScoreOnly %q", p.Data.ID, p.ScoreOnly)
+		}
+		if p.ScoreOnly != "" && p.Example.Labels != nil {
+			t.Errorf("page %s is scored only but has labels", p.Data.ID)
+		}
+	}
+	if n := len(Examples(pages)); n != 4 {
+		t.Fatalf("%d training examples, want 4", n)
+	}
+	res, err := CrossValidate(context.Background(), pages, 2, label.TrainConfig{MaxIterations: 5, MinCount: 1}, 0.5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := res.Overall.Sets[filepath.Base(dir)]
+	if res.Overall.Pages != 7 || ss == nil || ss.Main.Pages != 7 {
+		t.Fatalf("scored %d pages (%+v), want all 7", res.Overall.Pages, ss)
+	}
 }

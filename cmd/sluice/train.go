@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -115,7 +116,11 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	var reasons []string
 	skip := func(set *dataset.Set, id string, reason error) {
 		if set.Kind == dataset.Annotated || *verbose {
-			reasons = append(reasons, fmt.Sprintf("sluice train: %s: skipped %s: %v", set.Name, id, reason))
+			what := "skipped"
+			if se := (*evaluate.SkipError)(nil); errors.As(reason, &se) && se.Scored {
+				what = "not trained on (scored)"
+			}
+			reasons = append(reasons, fmt.Sprintf("sluice train: %s: %s %s: %v", set.Name, what, id, reason))
 		}
 	}
 	pages, skipped, err := evaluate.LoadTraining(ctx, sets, evaluate.LoadOptions{MinQuality: *minQuality, Limit: *limit, Styles: styles, Skip: skip, Progress: func(set string, done, total int) {
@@ -137,17 +142,21 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sluice train: %v\n", err)
 		return exitFailed
 	}
-	fmt.Fprintf(stdout, "%d training pages from %s (prepared in %s)", len(pages), strings.Join(sets, ", "), time.Since(t0).Round(time.Second))
+	examples := evaluate.Examples(pages)
+	fmt.Fprintf(stdout, "%d training pages from %s (prepared in %s)", len(examples), strings.Join(sets, ", "), time.Since(t0).Round(time.Second))
+	if n := len(pages) - len(examples); n > 0 {
+		fmt.Fprintf(stdout, "; %d more scored in cross-validation but not trained on (no gold text, no text blocks, or gold not found in the page)", n)
+	}
 	if len(skipped) > 0 {
 		var parts []string
 		for s, n := range skipped {
 			parts = append(parts, fmt.Sprintf("%s %d", s, n))
 		}
 		sort.Strings(parts)
-		fmt.Fprintf(stdout, "; skipped (no gold text, unreadable, gold not found in the page, or annotation not matching it): %s", strings.Join(parts, ", "))
+		fmt.Fprintf(stdout, "; skipped (unreadable, or annotation not matching the page): %s", strings.Join(parts, ", "))
 	}
 	fmt.Fprintln(stdout)
-	if len(pages) == 0 {
+	if len(examples) == 0 {
 		fmt.Fprintln(stderr, "sluice train: no usable training pages")
 		return exitFailed
 	}
@@ -207,11 +216,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out != "" {
 		t := time.Now()
-		var ex []label.Example
-		for _, p := range pages {
-			ex = append(ex, p.Example)
-		}
-		lab, err := label.Train(ctx, ex, cfg)
+		lab, err := label.Train(ctx, examples, cfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "sluice train: %v\n", err)
 			return exitFailed
@@ -241,7 +246,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 		st, _ := os.Stat(*out)
-		fmt.Fprintf(stdout, "model written to %s (%d stage(s), %d features, %d KB), trained on %d pages in %s; styles and thresholds:", *out, len(lab.Stages()), lab.NumFeatures(), st.Size()>>10, len(ex), time.Since(t).Round(time.Second))
+		fmt.Fprintf(stdout, "model written to %s (%d stage(s), %d features, %d KB), trained on %d pages in %s; styles and thresholds:", *out, len(lab.Stages()), lab.NumFeatures(), st.Size()>>10, len(examples), time.Since(t).Round(time.Second))
 		for _, st := range lab.Styles() {
 			fmt.Fprintf(stdout, " %s %s", st, formatThreshold(lab.Threshold(st)))
 		}
