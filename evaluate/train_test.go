@@ -154,7 +154,7 @@ func TestScoreOnlyPages(t *testing.T) {
 	h, _ = article(5)
 	write("html/5.html", h)
 	write("gold/5.txt", "A text about something else entirely, which this page does not hold anywhere.") // gold not in the page
-	write("html/6.html", "")                                                                                // nothing to segment
+	write("html/6.html", "")                                                                             // nothing to segment
 	write("gold/6.txt", "Some gold text.")
 
 	var scoredReasons int
