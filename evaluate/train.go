@@ -290,6 +290,27 @@ type CVResult struct {
 	// of the pages given), and Fold the fold each was held out of.
 	Marginals [][][]float64 `json:"-"`
 	Fold      []int         `json:"-"`
+	// Pages holds each page's held-out score (in the order of the pages
+	// given), for finding the pages a model fails on.
+	Pages []PageScore `json:"pages"`
+}
+
+// PageScore is one page's held-out score in a cross-validation.
+type PageScore struct {
+	Set      string `json:"set"`
+	ID       string `json:"id"`
+	PageType string `json:"page_type,omitempty"`
+	Fold     int    `json:"fold"`
+	// Metric is the set's main metric, and P, R and F1 its scores.
+	Metric string  `json:"metric"`
+	P      float64 `json:"p"`
+	R      float64 `json:"r"`
+	F1     float64 `json:"f1"`
+	// Fallback: the labeller kept nothing, and the page was cleaned by
+	// the heuristic pipeline, as sluice.Cleaner does.
+	Fallback bool `json:"fallback,omitempty"`
+	// ScoreOnly is why the page was not trained on (TrainPage.ScoreOnly).
+	ScoreOnly string `json:"score_only,omitempty"`
 }
 
 // SweepPoint is the macro F1 (of each set's main metric) of every set at
@@ -427,7 +448,8 @@ func ScoreHeldOut(pages []*TrainPage, fold []int, labs []*label.Labeller, marg [
 		}
 	}
 	k := len(labs)
-	res := &CVResult{Overall: FoldResult{Fold: -1, Sets: map[string]*SetScores{}}, Thresholds: map[string]float64{}, Marginals: marg, Fold: fold}
+	res := &CVResult{Overall: FoldResult{Fold: -1, Sets: map[string]*SetScores{}}, Thresholds: map[string]float64{}, Marginals: marg, Fold: fold,
+		Pages: make([]PageScore, len(pages))}
 	for _, p := range pages {
 		res.Thresholds[styleOf(p)] = threshold
 	}
@@ -441,7 +463,8 @@ func ScoreHeldOut(pages []*TrainPage, fold []int, labs []*label.Labeller, marg [
 				continue
 			}
 			t := res.Thresholds[styleOf(p)]
-			scorePage(labs[f], p, marg[i], t, &fr, &res.Overall)
+			res.Pages[i] = scorePage(labs[f], p, marg[i], t, &fr, &res.Overall)
+			res.Pages[i].Fold = f
 			fr.Pages++
 		}
 		fr.finish()
@@ -551,22 +574,25 @@ var heuristic = sync.OnceValue(func() *sluice.Cleaner {
 
 // decide labels pg from its marginals at a threshold, and, when that keeps
 // nothing, with the heuristic pipeline, as sluice.Cleaner does: the scores
-// are those of the cleaner a user runs.
-func decide(lab *label.Labeller, pg *page.Page, marg [][]float64, threshold float64) {
+// are those of the cleaner a user runs. It reports whether the heuristics
+// labelled the page.
+func decide(lab *label.Labeller, pg *page.Page, marg [][]float64, threshold float64) (fallback bool) {
 	lab.Decide(pg, marg, threshold)
 	for i := range pg.Blocks {
 		if pg.Blocks[i].Label != page.Other {
-			return
+			return false
 		}
 	}
 	heuristic().Score(pg)
+	return true
 }
 
-// scorePage labels a test page from its marginals, scores it once and
-// adds the scores to each of frs (its fold's and the overall result).
-func scorePage(lab *label.Labeller, p *TrainPage, marg [][]float64, threshold float64, frs ...*FoldResult) {
+// scorePage labels a test page from its marginals, scores it once, adds
+// the scores to each of frs (its fold's and the overall result) and
+// returns them.
+func scorePage(lab *label.Labeller, p *TrainPage, marg [][]float64, threshold float64, frs ...*FoldResult) PageScore {
 	pg := clonePage(p.Example.Page)
-	decide(lab, pg, marg, threshold)
+	fallback := decide(lab, pg, marg, threshold)
 	var classes []int
 	if p.Kind == dataset.L3S {
 		classes = label.AlignClasses(p.Example.Page, &p.Data.Gold)
@@ -610,6 +636,8 @@ func scorePage(lab *label.Labeller, p *TrainPage, marg [][]float64, threshold fl
 			ss.labelled.Add(lc)
 		}
 	}
+	return PageScore{Set: p.Data.Set, ID: p.Data.ID, PageType: p.Data.Gold.PageType, Metric: metric,
+		P: c.Precision(), R: c.Recall(), F1: c.F1(), Fallback: fallback, ScoreOnly: p.ScoreOnly}
 }
 
 func (fr *FoldResult) finish() {

@@ -55,6 +55,17 @@ func TestCrossValidateReportsPerSet(t *testing.T) {
 	if blocks > all || blocks < all/2 {
 		t.Errorf("span classes cover %d of %d l3s blocks", blocks, all)
 	}
+	// The per-page rows average to each set's macro F1.
+	sum, n := map[string]float64{}, map[string]int{}
+	for _, ps := range res.Pages {
+		sum[ps.Set] += ps.F1
+		n[ps.Set]++
+	}
+	for name, ss := range res.Overall.Sets {
+		if n[name] != ss.Main.Pages || math.Abs(sum[name]/float64(n[name])-ss.Main.Macro.F1) > 1e-9 {
+			t.Errorf("%s: %d page rows averaging %v; set: %d pages, macro F1 %v", name, n[name], sum[name]/float64(n[name]), ss.Main.Pages, ss.Main.Macro.F1)
+		}
+	}
 }
 
 // TestCrossValidateChoosesThresholds checks the threshold sweep: every
@@ -191,5 +202,24 @@ func TestScoreOnlyPages(t *testing.T) {
 	ss := res.Overall.Sets[filepath.Base(dir)]
 	if res.Overall.Pages != 7 || ss == nil || ss.Main.Pages != 7 {
 		t.Fatalf("scored %d pages (%+v), want all 7", res.Overall.Pages, ss)
+	}
+	if len(res.Pages) != 7 {
+		t.Fatalf("%d page scores, want 7", len(res.Pages))
+	}
+	for i, ps := range res.Pages {
+		p := pages[i]
+		if ps.ID != p.Data.ID || ps.Set != p.Data.Set || ps.ScoreOnly != p.ScoreOnly || ps.Fold != res.Fold[i] || ps.Metric != Main(p.Kind) {
+			t.Errorf("page %d: score row %+v for page %s of %s (fold %d)", i, ps, p.Data.ID, p.Data.Set, res.Fold[i])
+		}
+	}
+	// The page with no gold text keeps some of its text: 0, as the
+	// benchmarks score it. The articles' stories are found.
+	for _, ps := range res.Pages {
+		switch {
+		case ps.ID == "4" && ps.F1 != 0:
+			t.Errorf("page 4 (no gold text) scores %v", ps.F1)
+		case ps.ID < "4" && ps.F1 < 0.5:
+			t.Errorf("article %s scores %v", ps.ID, ps.F1)
+		}
 	}
 }
