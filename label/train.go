@@ -26,6 +26,13 @@ type Example struct {
 	Group string
 }
 
+// DefaultIterations is the default cap on L-BFGS iterations. On all the
+// shared data the objective is still falling at 150 and at 300; a 6-fold
+// cross-validation with 300 instead of 150 raised cleaneval-dev from 90.74
+// to 91.24 and Dragnet from 91.59 to 92.12, lost CleanPortalEval 0.4 and
+// left the other sets within 0.2, for twice the training time.
+const DefaultIterations = 300
+
 // TrainConfig configures Train. Zero fields take the documented defaults.
 type TrainConfig struct {
 	// Features selects the block features; the zero value means
@@ -35,7 +42,8 @@ type TrainConfig struct {
 	// DefaultTemplate for the feature configuration.
 	Template string
 	// L2, MinCount, MaxIterations and Workers are passed to crf.Train
-	// (defaults: L2 1, MinCount 2, MaxIterations 150, all cores).
+	// (defaults: L2 1, MinCount 2, MaxIterations DefaultIterations, all
+	// cores).
 	L2            float64
 	MinCount      int
 	MaxIterations int
@@ -139,7 +147,7 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 		opts.MinCount = 2
 	}
 	if opts.MaxIterations == 0 {
-		opts.MaxIterations = 150
+		opts.MaxIterations = DefaultIterations
 	}
 	stage := func(name string) {
 		if cfg.Stage != nil {

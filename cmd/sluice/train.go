@@ -60,7 +60,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	off := fs.String("off", "", "comma-separated feature `groups` to switch off")
 	limit := fs.Int("limit", 0, "at most `N` pages per set")
 	l2 := fs.Float64("l2", 1, "L2 regularisation")
-	iters := fs.Int("iterations", 150, "at most `N` L-BFGS iterations")
+	iters := fs.Int("iterations", label.DefaultIterations, "at most `N` L-BFGS iterations")
 	minCount := fs.Int("min-count", 2, "drop features seen fewer than `N` times")
 	minQuality := fs.Float64("min-quality", 0.5, "skip pages whose gold aligns with less than this share of its words")
 	var threshold thresholdFlag
