@@ -212,13 +212,15 @@ func TestScoreOnlyPages(t *testing.T) {
 			t.Errorf("page %d: score row %+v for page %s of %s (fold %d)", i, ps, p.Data.ID, p.Data.Set, res.Fold[i])
 		}
 	}
-	// The page with no gold text keeps some of its text: 0, as the
-	// benchmarks score it. The articles' stories are found.
+	// Something of the page with no gold text is kept (the heuristic
+	// fallback always keeps text), which scores 0, as the benchmarks
+	// score it. The articles' stories are found.
+	articles := map[string]bool{"0": true, "1": true, "2": true, "3": true}
 	for _, ps := range res.Pages {
 		switch {
 		case ps.ID == "4" && ps.F1 != 0:
 			t.Errorf("page 4 (no gold text) scores %v", ps.F1)
-		case ps.ID < "4" && ps.F1 < 0.5:
+		case articles[ps.ID] && ps.F1 < 0.5:
 			t.Errorf("article %s scores %v", ps.ID, ps.F1)
 		}
 	}
