@@ -109,15 +109,35 @@ func benchArchive(b *testing.B, dir string, gz bool) (string, int64) {
 //
 // peak-heap-MB is the largest live heap (runtime/metrics, sampled every
 // 2 ms), sys-MB the memory the process got from the OS by the end.
-func BenchmarkCorpus(b *testing.B) {
+func BenchmarkCorpus(b *testing.B) { byCompression(b, benchCorpus) }
+
+// byCompression runs bench as the sub-benchmarks "gz" (an archive gzipped
+// record by record) and "plain", with the GC settings of sluice corpus.
+func byCompression(b *testing.B, bench func(b *testing.B, gz bool)) {
 	defer setGC()()
 	for _, gz := range []bool{true, false} {
 		name := "plain"
 		if gz {
 			name = "gz"
 		}
-		b.Run(name, func(b *testing.B) { benchCorpus(b, gz) })
+		b.Run(name, func(b *testing.B) { bench(b, gz) })
 	}
+}
+
+// runArchive runs the engine over the benchmark archive at path into out,
+// checks that all n records were cleaned, and removes out outside the
+// timing.
+func runArchive(b *testing.B, out, path string, n int, opts Options) {
+	sum, err := Run(context.Background(), out, []string{path}, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if sum.Cleaned != int64(n) {
+		b.Fatalf("cleaned %d of %d: %+v", sum.Cleaned, n, sum)
+	}
+	b.StopTimer()
+	os.RemoveAll(out)
+	b.StartTimer()
 }
 
 func benchCorpus(b *testing.B, gz bool) {
@@ -134,18 +154,8 @@ func benchCorpus(b *testing.B, gz bool) {
 			b.ResetTimer()
 			i := 0
 			for b.Loop() {
-				out := filepath.Join(dir, fmt.Sprintf("out%d", i))
+				runArchive(b, filepath.Join(dir, fmt.Sprintf("out%d", i)), path, n, Options{Cleaner: c, Format: format})
 				i++
-				sum, err := Run(context.Background(), out, []string{path}, Options{Cleaner: c, Format: format})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if sum.Cleaned != int64(n) {
-					b.Fatalf("cleaned %d of %d: %+v", sum.Cleaned, n, sum)
-				}
-				b.StopTimer()
-				os.RemoveAll(out)
-				b.StartTimer()
 			}
 			cpu := cpuTime() - cpu0
 			peak := stop()
@@ -173,16 +183,7 @@ func benchCorpus(b *testing.B, gz bool) {
 // Run it with several ops (-benchtime 6x or more; one op takes about five
 // seconds, SLUICE_BENCH_RECORDS=500 makes ops of a quarter the size):
 // median-x-single is the middle op's ratio, min-x-single the lowest.
-func BenchmarkSpeedup(b *testing.B) {
-	defer setGC()()
-	for _, gz := range []bool{true, false} {
-		name := "plain"
-		if gz {
-			name = "gz"
-		}
-		b.Run(name, func(b *testing.B) { benchSpeedup(b, gz) })
-	}
-}
+func BenchmarkSpeedup(b *testing.B) { byCompression(b, benchSpeedup) }
 
 func benchSpeedup(b *testing.B, gz bool) {
 	path, _ := benchArchive(b, b.TempDir(), gz)
@@ -207,18 +208,8 @@ func benchSpeedup(b *testing.B, gz bool) {
 	}
 	i := 0
 	runEngine := func() {
-		out := filepath.Join(dir, fmt.Sprintf("out%d", i))
+		runArchive(b, filepath.Join(dir, fmt.Sprintf("out%d", i)), path, n, Options{Cleaner: c, Jobs: benchJobs()})
 		i++
-		sum, err := Run(ctx, out, []string{path}, Options{Cleaner: c, Jobs: benchJobs()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if sum.Cleaned != int64(n) {
-			b.Fatalf("cleaned %d of %d: %+v", sum.Cleaned, n, sum)
-		}
-		b.StopTimer()
-		os.RemoveAll(out)
-		b.StartTimer()
 	}
 	runSingle := func() {
 		for _, p := range pages {
