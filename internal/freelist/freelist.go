@@ -1,8 +1,9 @@
 // Package freelist keeps per-call working memory for reuse, as sync.Pool
-// does, but keeps it: a sync.Pool's item put back on one processor (P) is
-// out of reach of a goroutine that has moved to another, and everything in
-// it is dropped within two garbage collections, so that buffers of a few
-// hundred kilobytes a page were made again for a third of the pages. A List
+// does, but keeps it: an item put back into a sync.Pool goes first to the
+// private slot of the processor (P) that put it, out of reach of goroutines
+// running on another, and everything in a pool is dropped within two
+// garbage collections, so that buffers of a few hundred kilobytes a page
+// were made again for a third of the pages. A List
 // holds up to a fixed number of items in a channel, reachable from any
 // goroutine, until they are taken.
 package freelist
