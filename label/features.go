@@ -157,6 +157,11 @@ type FeatureConfig struct {
 	// threshold) chosen for a trained model by
 	// cross-validation, per style; a style left out uses 0.5.
 	Thresholds map[string]float64 `json:"thresholds,omitempty"`
+	// Smooth is the weight of path smoothing (see smooth.go), from 0 (off,
+	// as in models made before it) to 1: a block's content probability
+	// becomes (1-Smooth) times its own plus Smooth times the mean over the
+	// blocks at the same element path.
+	Smooth float64 `json:"smooth,omitempty"`
 }
 
 // DefaultFilters are the filters whose scores the default configuration
@@ -172,6 +177,7 @@ func DefaultFeatureConfig() FeatureConfig {
 		Off:     map[Group]bool{},
 		Buckets: DefaultBuckets(),
 		Filters: slices.Clone(DefaultFilters),
+		Smooth:  DefaultSmooth,
 	}
 }
 
@@ -584,9 +590,10 @@ func (e *Extractor) Attrs(p *page.Page) [][]crf.Attr { return e.attrs(p, nil) }
 // to page (see Extractor.AttrsInto), so that labelling a page does not
 // allocate its attributes anew. Its zero value is ready to use.
 type AttrBuf struct {
-	out   [][]crf.Attr
-	buf   []crf.Attr
-	stack stackScratch // the second stage's (stack.go)
+	out    [][]crf.Attr
+	buf    []crf.Attr
+	stack  stackScratch  // the second stage's (stack.go)
+	smooth smoothScratch // path smoothing's (smooth.go)
 }
 
 // AttrsInto is Attrs writing into ab: the result is valid until ab is used

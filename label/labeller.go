@@ -25,6 +25,7 @@ type Labeller struct {
 	cfg    FeatureConfig
 	labels []page.Label // CRF label index → page label
 	other  int          // CRF index of page.Other, -1 if absent
+	para   int          // CRF index of page.Paragraph, else of the first content label
 }
 
 // Labels are the CRF label names, in the order of Victor's five.
@@ -69,19 +70,28 @@ func newLabeller(m, stack *crf.Model, cfg FeatureConfig) (*Labeller, error) {
 			return nil, err
 		}
 	}
-	l := &Labeller{crf: m, stack: stack, ext: ext, cfg: cfg, other: -1}
+	if err := checkSmooth(cfg.Smooth); err != nil {
+		return nil, err
+	}
+	l := &Labeller{crf: m, stack: stack, ext: ext, cfg: cfg, other: -1, para: -1}
 	for i, name := range m.Labels() {
 		lab, ok := page.ParseLabel(name)
 		if !ok {
 			return nil, fmt.Errorf("label: model label %q is not one of %v", name, Labels)
 		}
-		if lab == page.Other {
+		switch {
+		case lab == page.Other:
 			l.other = i
+		case lab == page.Paragraph || l.para < 0:
+			l.para = i
 		}
 		l.labels = append(l.labels, lab)
 	}
 	if l.other < 0 {
 		return nil, errors.New("label: model has no \"other\" label")
+	}
+	if l.para < 0 {
+		return nil, errors.New("label: model has no content label")
 	}
 	return l, nil
 }
@@ -181,7 +191,7 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	}
 	ab := attrBufs.Get()
 	l.Decide(p, l.marginals(p, style, ab), threshold)
-	if cap(ab.out) <= maxPooled && cap(ab.stack.out) <= maxPooled {
+	if cap(ab.out) <= maxPooled && cap(ab.stack.out) <= maxPooled && cap(ab.smooth.hash) <= maxPooled {
 		clear(ab.out[:cap(ab.out)])
 		clear(ab.stack.out[:cap(ab.stack.out)])
 		attrBufs.Put(ab)
@@ -192,10 +202,11 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float64 {
 	attrs := withStyle(l.ext.AttrsInto(p, ab), style)
 	marg := l.crf.Marginals(attrs)
-	if l.stack == nil {
-		return marg
+	if l.stack != nil {
+		marg = l.stack.Marginals(l.ext.stackAttrs(p, attrs, marg, l.other, &ab.stack))
 	}
-	return l.stack.Marginals(l.ext.stackAttrs(p, attrs, marg, l.other, &ab.stack))
+	smoothPaths(p, marg, l.other, l.para, l.cfg.Smooth, &ab.smooth)
+	return marg
 }
 
 // attrBufs holds the attribute memory of labelling, reused from page to

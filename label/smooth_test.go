@@ -1,0 +1,78 @@
+package label
+
+import (
+	"math"
+	"testing"
+)
+
+const smoothPage = `<html><body>
+<ul class="items">
+<li class="item-1"><p>First product, a red kettle</p></li>
+<li class="item-2"><p>Second product, a blue kettle</p></li>
+<li class="item-3"><p>Third product, a kettle</p></li>
+<li class="item-4"><p>Fourth product, a green kettle</p></li>
+</ul>
+<div class="footer"><p>About us</p><p>Contact</p></div>
+</body></html>`
+
+func TestSmoothPaths(t *testing.T) {
+	p := pageOf(t, smoothPage)
+	if len(p.Blocks) != 6 {
+		t.Fatalf("%d blocks, want 6: %+v", len(p.Blocks), p.Blocks)
+	}
+	// Labels: other, heading, paragraph, list, continuation.
+	content := []float64{0.9, 0.9, 0.1, 0.9, 0.2, 0.8}
+	marg := make([][]float64, len(content))
+	for i, c := range content {
+		marg[i] = []float64{1 - c, 0, c / 4, 3 * c / 4, 0}
+	}
+	marg[2] = []float64{1, 0, 0, 0, 0} // no content probability at all
+	smoothPaths(p, marg, 0, 2, 0.5, new(smoothScratch))
+
+	// The four items share a path (digits in classes left out): mean
+	// (0.9+0.9+0+0.9)/4.
+	mean := (0.9 + 0.9 + 0 + 0.9) / 4
+	for i, own := range []float64{0.9, 0.9, 0, 0.9} {
+		want := 0.5*own + 0.5*mean
+		if got := 1 - marg[i][0]; math.Abs(got-want) > 1e-12 {
+			t.Errorf("item %d: content %.4f, want %.4f", i, got, want)
+		}
+		sum := 0.0
+		for _, v := range marg[i] {
+			sum += v
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("item %d: probabilities sum to %g", i, sum)
+		}
+	}
+	if marg[2][2] != 0.5*mean {
+		t.Errorf("item without content probability: %v, want paragraph %g", marg[2], 0.5*mean)
+	}
+	// The others keep their proportions: paragraph a third of list.
+	if r := marg[0][3] / marg[0][2]; math.Abs(r-3) > 1e-9 {
+		t.Errorf("list/paragraph ratio %g, want 3", r)
+	}
+	// The footer's path has two blocks, under smoothMinBlocks: untouched.
+	if marg[4][0] != 1-content[4] || marg[5][0] != 1-content[5] {
+		t.Errorf("footer smoothed: %v %v", marg[4], marg[5])
+	}
+}
+
+func TestSmoothOff(t *testing.T) {
+	p := pageOf(t, smoothPage)
+	marg := make([][]float64, len(p.Blocks))
+	for i := range marg {
+		marg[i] = []float64{float64(i) / 10, 1 - float64(i)/10, 0, 0, 0}
+	}
+	smoothPaths(p, marg, 0, 2, 0, new(smoothScratch))
+	for i := range marg {
+		if marg[i][0] != float64(i)/10 {
+			t.Fatalf("weight 0 changed block %d: %v", i, marg[i])
+		}
+	}
+	for _, w := range []float64{-0.1, 1.5, math.NaN()} {
+		if checkSmooth(w) == nil {
+			t.Errorf("weight %g accepted", w)
+		}
+	}
+}
