@@ -162,6 +162,10 @@ type FeatureConfig struct {
 	// becomes (1-Smooth) times its own plus Smooth times the mean over the
 	// blocks at the same element path.
 	Smooth float64 `json:"smooth,omitempty"`
+	// Region is how much the content probability of the blocks outside
+	// the page's content region is lowered (see region.go): they are
+	// multiplied by 1-Region. 0 (models made before it) is off.
+	Region float64 `json:"region,omitempty"`
 }
 
 // DefaultFilters are the filters whose scores the default configuration
@@ -178,6 +182,7 @@ func DefaultFeatureConfig() FeatureConfig {
 		Buckets: DefaultBuckets(),
 		Filters: slices.Clone(DefaultFilters),
 		Smooth:  DefaultSmooth,
+		Region:  DefaultRegion,
 	}
 }
 

@@ -73,6 +73,9 @@ func newLabeller(m, stack *crf.Model, cfg FeatureConfig) (*Labeller, error) {
 	if err := checkSmooth(cfg.Smooth); err != nil {
 		return nil, err
 	}
+	if err := checkRegion(cfg.Region); err != nil {
+		return nil, err
+	}
 	l := &Labeller{crf: m, stack: stack, ext: ext, cfg: cfg, other: -1, para: -1}
 	for i, name := range m.Labels() {
 		lab, ok := page.ParseLabel(name)
@@ -206,6 +209,7 @@ func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float6
 		marg = l.stack.Marginals(l.ext.stackAttrs(p, attrs, marg, l.other, &ab.stack))
 	}
 	smoothPaths(p, marg, l.other, l.para, l.cfg.Smooth, &ab.smooth)
+	focusRegion(p, marg, l.other, l.cfg.Region, &ab.smooth)
 	return marg
 }
 

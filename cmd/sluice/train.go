@@ -64,6 +64,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	minCount := fs.Int("min-count", 2, "drop features seen fewer than `N` times")
 	minQuality := fs.Float64("min-quality", 0.5, "skip pages whose gold aligns with less than this share of its words")
 	smooth := fs.Float64("smooth", label.DefaultSmooth, "path smoothing `weight`, from 0 (off) to 1: how far each block's content probability moves toward the mean over the blocks at the same element path")
+	region := fs.Float64("region", label.DefaultRegion, "content region `factor`, from 0 (off) to 1: how much the content probability of blocks outside the element that holds the page's likely content is lowered")
 	var threshold thresholdFlag
 	fs.Var(&threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
@@ -88,8 +89,12 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sluice train: --smooth %g: give a weight from 0 (off) to 1\n", *smooth)
 		return exitUsage
 	}
+	if !(*region >= 0 && *region <= 1) {
+		fmt.Fprintf(stderr, "sluice train: --region %g: give a factor from 0 (off) to 1\n", *region)
+		return exitUsage
+	}
 	fc := label.DefaultFeatureConfig()
-	fc.Smooth = *smooth
+	fc.Smooth, fc.Region = *smooth, *region
 	for _, g := range splitList(*off) {
 		if !validGroup(g) {
 			fmt.Fprintf(stderr, "sluice train: --off: unknown feature group %q (groups: %s)\n", g, groupNames())
