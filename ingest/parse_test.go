@@ -161,3 +161,25 @@ func TestTextSpans(t *testing.T) {
 		t.Errorf("spans = %q, want %q", got, want)
 	}
 }
+
+func TestHiddenTabPanelsKept(t *testing.T) {
+	d := mustParse(t, `<body><h1>Kettle</h1>
+<div role="tabpanel" id="description"><p>A steel kettle.</p></div>
+<div role="tabpanel" hidden><p>Specifications: 1.7 litres.</p></div>
+<div class="accordion-body" style="display:none"><p>Answer to a question.</p></div>
+<div class="navbar-collapse" style="display:none"><a href="/">Home</a></div>
+<div class="dropdown-menu collapse" hidden><a href="/x">Other</a></div>
+<div class="modal" aria-hidden="true">Sign up now</div>
+</body>`)
+	got := bodyText(d)
+	for _, want := range []string{"Specifications", "Answer to a question"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("hidden panel %q dropped: %q", want, got)
+		}
+	}
+	for _, not := range []string{"Home", "Other", "Sign up"} {
+		if strings.Contains(got, not) {
+			t.Errorf("hidden menu or dialog %q kept: %q", not, got)
+		}
+	}
+}

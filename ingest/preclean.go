@@ -92,8 +92,50 @@ func textLen(n *html.Node) int {
 
 // hidden reports whether an element is declared invisible by its own
 // attributes: hidden, aria-hidden="true", or an inline display:none or
-// visibility:hidden style. Stylesheets are not consulted.
+// visibility:hidden style. Stylesheets are not consulted. A hidden element
+// that the reader reveals with a click (revealable) does not count.
 func hidden(n *html.Node) bool {
+	return hiddenAttrs(n) && !revealable(n)
+}
+
+// revealTokens mark, in a class, id or role, an element that holds part of
+// the page which the reader opens with a click: a tab panel, an accordion
+// section, a collapsed "more" part. Pages hide all but the first tab of a
+// product description, the answers of a FAQ or the rest of a long text so.
+// In the WCXB development pages, 70% of the words of hidden tab panels and
+// 77% of those of hidden accordion sections are found in the page's gold
+// main content (each gold word counted once), against 17-30% for the words
+// of other hidden elements (menus, dialogs); the other shared sets have few
+// such elements. Keeping them raised WCXB's held-out F1 by 0.45 in 6-fold
+// cross-validation, the other sets within ±0.15.
+var revealTokens = []string{"tabpanel", "tab-pane", "tab_pane", "tabpane", "accordion", "collapse", "expand"}
+
+// notRevealTokens mark the menus and dialogs that are revealed by a click
+// too, but are not content ("navbar-collapse", "dropdown-menu").
+var notRevealTokens = []string{"nav", "menu", "modal", "popup", "dropdown", "cookie", "dialog"}
+
+// revealable reports whether n is a tab panel, accordion section or
+// collapsed part (see revealTokens).
+func revealable(n *html.Node) bool {
+	found := false
+	for _, a := range n.Attr {
+		if a.Key != "class" && a.Key != "id" && a.Key != "role" {
+			continue
+		}
+		for _, t := range notRevealTokens {
+			if containsFold(a.Val, t) {
+				return false
+			}
+		}
+		for _, t := range revealTokens {
+			found = found || containsFold(a.Val, t)
+		}
+	}
+	return found
+}
+
+// hiddenAttrs reports whether n's own attributes make it invisible.
+func hiddenAttrs(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "hidden":
