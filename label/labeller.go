@@ -218,9 +218,10 @@ func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float6
 var attrBufs = freelist.New[AttrBuf](0)
 
 // Marginals returns, for each block of p, the model's probability of each
-// label (indexed as Labels) in a style the model knows. With Decide it
-// splits LabelStyle in two, so that one labelling can be decided at
-// several thresholds.
+// label (indexed as Labels) in a style the model knows, after the model's
+// path smoothing and content region steps (see Smooth and Focus). With
+// Decide it splits LabelStyle in two, so that one labelling can be decided
+// at several thresholds.
 func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
 	if !l.HasStyle(style) {
 		return nil, fmt.Errorf("label: the model knows no style %q (it knows %s)", normStyle(style), styleList(l.cfg.Styles))
