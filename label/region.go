@@ -89,3 +89,17 @@ func checkRegion(r float64) error {
 	}
 	return nil
 }
+
+// Focus applies the content region rule with factor r (see Region) to
+// marginals of p computed without it, in place, as Smooth does for path
+// smoothing.
+func (l *Labeller) Focus(p *page.Page, marg [][]float64, r float64) error {
+	if err := checkRegion(r); err != nil {
+		return err
+	}
+	if len(marg) != len(p.Blocks) {
+		return fmt.Errorf("label: %d marginals for a page of %d blocks", len(marg), len(p.Blocks))
+	}
+	focusRegion(p, marg, l.other, r, new(smoothScratch))
+	return nil
+}
