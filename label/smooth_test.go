@@ -1,6 +1,7 @@
 package label
 
 import (
+	"context"
 	"math"
 	"testing"
 )
@@ -74,5 +75,64 @@ func TestSmoothOff(t *testing.T) {
 		if checkSmooth(w) == nil {
 			t.Errorf("weight %g accepted", w)
 		}
+	}
+}
+
+// TestSmoothFocusReplay: a model's own smoothing and region steps give the
+// same marginals as the same CRF without them followed by Smooth and
+// Focus, and the weights survive saving.
+func TestSmoothFocusReplay(t *testing.T) {
+	var ex []Example
+	for n := range 8 {
+		ex = append(ex, trainPage(t, n))
+	}
+	cfg := DefaultFeatureConfig()
+	cfg.Smooth, cfg.Region = 0, 0
+	cfg.Off[Stack] = true // one stage, so that NewLabeller can rewrap its CRF
+	raw, err := Train(context.Background(), ex, TrainConfig{Features: &cfg, MaxIterations: 40, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = raw.Features()
+	cfg.Smooth, cfg.Region = 0.5, 0.35
+	full, err := NewLabeller(raw.CRF(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full = saveLoad(t, full)
+	if f := full.Features(); f.Smooth != 0.5 || f.Region != 0.35 {
+		t.Fatalf("saved model: smooth %g region %g", f.Smooth, f.Region)
+	}
+	p := trainPage(t, 5).Page
+	want, err := full.Marginals(p, MainStyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := raw.Marginals(p, MainStyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.Smooth(p, got, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.Focus(p, got, 0.35); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		for y := range want[i] {
+			if math.Abs(got[i][y]-want[i][y]) > 1e-12 {
+				t.Fatalf("block %d label %d: replayed %g, model %g", i, y, got[i][y], want[i][y])
+			}
+		}
+	}
+	if raw.Smooth(p, got, 2) == nil || raw.Focus(p, got, -1) == nil {
+		t.Errorf("out-of-range weights accepted")
+	}
+	if raw.Smooth(p, got[1:], 0.5) == nil || raw.Focus(p, got[1:], 0.5) == nil {
+		t.Errorf("marginals of the wrong length accepted")
+	}
+	cfg.Smooth = 1.5
+	if _, err := NewLabeller(raw.CRF(), cfg); err == nil {
+		t.Errorf("model with smoothing weight 1.5 accepted")
 	}
 }
