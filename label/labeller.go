@@ -209,7 +209,7 @@ func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float6
 		marg = l.stack.Marginals(l.ext.stackAttrs(p, attrs, marg, l.other, &ab.stack))
 	}
 	smoothPaths(p, marg, l.other, l.para, l.cfg.Smooth, &ab.smooth)
-	focusRegion(p, marg, l.other, l.cfg.Region, &ab.smooth)
+	focusRegion(p, marg, l.other, l.para, l.cfg.Region, &ab.smooth)
 	return marg
 }
 

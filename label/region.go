@@ -33,7 +33,7 @@ const regionMinF = 0.6
 
 // focusRegion applies the content region rule with factor damp to p's
 // marginals, in place.
-func focusRegion(p *page.Page, marg [][]float64, other int, damp float64, sc *smoothScratch) {
+func focusRegion(p *page.Page, marg [][]float64, other, para int, damp float64, sc *smoothScratch) {
 	n := len(p.Blocks)
 	if damp <= 0 || len(marg) != n || n == 0 {
 		return
@@ -66,19 +66,9 @@ func focusRegion(p *page.Page, marg [][]float64, other int, damp float64, sc *sm
 	lo, hi := int(p.Nodes[best].First), int(p.Nodes[best].End)
 	keep := 1 - min(damp, 1)
 	for i, m := range marg {
-		if i >= lo && i < hi {
-			continue
+		if c := 1 - m[other]; (i < lo || i >= hi) && c > 0 {
+			setContent(m, other, para, c*keep)
 		}
-		c := 1 - m[other]
-		if c <= 0 {
-			continue
-		}
-		for y := range m {
-			if y != other {
-				m[y] *= keep
-			}
-		}
-		m[other] = 1 - c*keep
 	}
 }
 
@@ -97,9 +87,9 @@ func (l *Labeller) Focus(p *page.Page, marg [][]float64, r float64) error {
 	if err := checkRegion(r); err != nil {
 		return err
 	}
-	if len(marg) != len(p.Blocks) {
-		return fmt.Errorf("label: %d marginals for a page of %d blocks", len(marg), len(p.Blocks))
+	if err := checkMarginals(p, marg); err != nil {
+		return err
 	}
-	focusRegion(p, marg, l.other, r, new(smoothScratch))
+	focusRegion(p, marg, l.other, l.para, r, new(smoothScratch))
 	return nil
 }

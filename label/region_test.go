@@ -27,7 +27,7 @@ func TestFocusRegion(t *testing.T) {
 		return marg
 	}
 	marg := mk()
-	focusRegion(p, marg, 0, 0.35, new(smoothScratch))
+	focusRegion(p, marg, 0, 2, 0.35, new(smoothScratch))
 	for i, c := range content {
 		want := c
 		if i < 5 || i == 8 { // outside the article
@@ -44,7 +44,7 @@ func TestFocusRegion(t *testing.T) {
 		content[i] = 0.5
 	}
 	marg = mk()
-	focusRegion(p, marg, 0, 0.35, new(smoothScratch))
+	focusRegion(p, marg, 0, 2, 0.35, new(smoothScratch))
 	for i := range marg {
 		if marg[i][0] != 0.5 {
 			t.Errorf("spread page, block %d changed: %v", i, marg[i])

@@ -92,21 +92,34 @@ func smoothPaths(p *page.Page, marg [][]float64, other, para int, w float64, sc 
 		if s < 0 || sc.count[s] < smoothMinBlocks {
 			continue
 		}
-		m := marg[i]
-		c := 1 - m[other]
-		nc := (1-w)*c + w*sc.sum[s]/float64(sc.count[s])
-		if c > 0 {
-			f := nc / c
-			for y := range m {
-				if y != other {
-					m[y] *= f
-				}
-			}
-		} else {
-			m[para] = nc
-		}
-		m[other] = 1 - nc
+		c := 1 - marg[i][other]
+		setContent(marg[i], other, para, (1-w)*c+w*sc.sum[s]/float64(sc.count[s]))
 	}
+}
+
+// setContent makes p the content probability (1 - m[other]) of a block's
+// marginals m, scaling the content labels' probabilities in proportion; a
+// block with none gets p as label para.
+func setContent(m []float64, other, para int, p float64) {
+	if c := 1 - m[other]; c > 0 {
+		f := p / c
+		for y := range m {
+			if y != other {
+				m[y] *= f
+			}
+		}
+	} else {
+		m[para] = p
+	}
+	m[other] = 1 - p
+}
+
+// checkMarginals checks that marg has a row for each block of p.
+func checkMarginals(p *page.Page, marg [][]float64) error {
+	if len(marg) != len(p.Blocks) {
+		return fmt.Errorf("label: %d marginals for a page of %d blocks", len(marg), len(p.Blocks))
+	}
+	return nil
 }
 
 // checkSmooth checks a smoothing weight.
@@ -125,8 +138,8 @@ func (l *Labeller) Smooth(p *page.Page, marg [][]float64, w float64) error {
 	if err := checkSmooth(w); err != nil {
 		return err
 	}
-	if len(marg) != len(p.Blocks) {
-		return fmt.Errorf("label: %d marginals for a page of %d blocks", len(marg), len(p.Blocks))
+	if err := checkMarginals(p, marg); err != nil {
+		return err
 	}
 	smoothPaths(p, marg, l.other, l.para, w, new(smoothScratch))
 	return nil
