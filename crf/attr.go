@@ -27,4 +27,7 @@ func (a Attr) value() float64 {
 type Sequence struct {
 	Attrs  [][]Attr
 	Labels []int
+	// Weight scales the sequence's term in the training objective, as if
+	// it were in the data Weight times; 0 means 1.
+	Weight float64
 }

@@ -48,6 +48,9 @@ func TestGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const L = 3
 	data := pageLike(rng, 6, 7, 4, 5, L)
+	for i := range data {
+		data[i].Weight = []float64{0, 1, 0.3, 2.5}[i%4] // 0 is 1
+	}
 	tmpl := mustParse("U[-1..1]\nU[-1]:k2 & U[0]:k3\nB")
 	b := newDictBuilder(tmpl)
 	for _, s := range data {
@@ -370,17 +373,19 @@ func TestTrainErrors(t *testing.T) {
 		data []Sequence
 		opts TrainOptions
 	}{
-		"no labels":      {ok, TrainOptions{Template: chainTemplate}},
-		"no template":    {ok, TrainOptions{Labels: []string{"a"}}},
-		"dup label":      {ok, TrainOptions{Labels: []string{"a", "a"}, Template: chainTemplate}},
-		"length":         {[]Sequence{{Attrs: [][]Attr{{}}, Labels: []int{0, 0}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
-		"label range":    {[]Sequence{{Attrs: [][]Attr{{}}, Labels: []int{1}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
-		"empty name":     {[]Sequence{{Attrs: [][]Attr{{{}}}, Labels: []int{0}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
-		"NaN value":      {[]Sequence{{Attrs: [][]Attr{{{Name: "a", Value: math.NaN()}}}, Labels: []int{0}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
-		"negative L2":    {ok, TrainOptions{Labels: []string{"a"}, Template: chainTemplate, L2: -1}},
-		"bad template":   {ok, TrainOptions{Labels: []string{"a"}, Template: Template{Unigrams: []Unigram{{Offset: 99}}}}},
-		"too many pairs": {ok, TrainOptions{Labels: []string{"a"}, Template: Template{Pairs: make([]Pair, 33)}}},
-		"duplicate line": {ok, TrainOptions{Labels: []string{"a"}, Template: Template{Unigrams: []Unigram{{}, {}}}}},
+		"no labels":       {ok, TrainOptions{Template: chainTemplate}},
+		"no template":     {ok, TrainOptions{Labels: []string{"a"}}},
+		"dup label":       {ok, TrainOptions{Labels: []string{"a", "a"}, Template: chainTemplate}},
+		"length":          {[]Sequence{{Attrs: [][]Attr{{}}, Labels: []int{0, 0}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
+		"label range":     {[]Sequence{{Attrs: [][]Attr{{}}, Labels: []int{1}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
+		"empty name":      {[]Sequence{{Attrs: [][]Attr{{{}}}, Labels: []int{0}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
+		"negative weight": {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Weight: -1}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
+		"NaN weight":      {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Weight: math.NaN()}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
+		"NaN value":       {[]Sequence{{Attrs: [][]Attr{{{Name: "a", Value: math.NaN()}}}, Labels: []int{0}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
+		"negative L2":     {ok, TrainOptions{Labels: []string{"a"}, Template: chainTemplate, L2: -1}},
+		"bad template":    {ok, TrainOptions{Labels: []string{"a"}, Template: Template{Unigrams: []Unigram{{Offset: 99}}}}},
+		"too many pairs":  {ok, TrainOptions{Labels: []string{"a"}, Template: Template{Pairs: make([]Pair, 33)}}},
+		"duplicate line":  {ok, TrainOptions{Labels: []string{"a"}, Template: Template{Unigrams: []Unigram{{}, {}}}}},
 	}
 	for name, c := range cases {
 		if _, err := Train(ctx, c.data, c.opts); err == nil {
@@ -440,5 +445,44 @@ func TestConcurrentDecode(t *testing.T) {
 		if !<-done {
 			t.Error("concurrent decoding disagrees with sequential decoding")
 		}
+	}
+}
+
+// A sequence of weight 2 trains the same model as the sequence given twice.
+func TestWeightIsRepetition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	data := pageLike(rng, 12, 20, 6, 12, 3)
+	opts := TrainOptions{Labels: labelNames(3), Template: pageTemplate, Workers: 1, MaxIterations: 60}
+	weighted := slices.Clone(data)
+	weighted[0].Weight, weighted[5].Weight = 2, 2
+	repeated := append(slices.Clone(data), data[0], data[5])
+	a, err := Train(context.Background(), weighted, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Train(context.Background(), repeated, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Train(context.Background(), data, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differs := false
+	for _, s := range data {
+		ma, mb, mp := a.Marginals(s.Attrs), b.Marginals(s.Attrs), plain.Marginals(s.Attrs)
+		for i := range ma {
+			for y := range ma[i] {
+				if d := math.Abs(ma[i][y] - mb[i][y]); d > 1e-4 {
+					t.Fatalf("position %d label %d: weighted %g, repeated %g", i, y, ma[i][y], mb[i][y])
+				}
+				if math.Abs(ma[i][y]-mp[i][y]) > 1e-3 {
+					differs = true
+				}
+			}
+		}
+	}
+	if !differs {
+		t.Error("the weights changed nothing")
 	}
 }

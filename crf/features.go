@@ -218,9 +218,18 @@ type cseq struct {
 	start  []int32 // len n+1
 	feat   []int32
 	val    []float32 // nil when every value is 1
+	w      float64   // the sequence's weight (Sequence.Weight, 1 for 0)
 }
 
 func (c *cseq) n() int { return len(c.labels) }
+
+// weight is the sequence's weight in the objective (1 unless set).
+func (c *cseq) weight() float64 {
+	if c.w > 0 {
+		return c.w
+	}
+	return 1
+}
 
 // compile lists the features firing at each position of a resolved
 // sequence. It finds exactly the features emission sums.

@@ -149,6 +149,9 @@ func (opts TrainOptions) withDefaults() (TrainOptions, error) {
 }
 
 func checkSequence(seq Sequence, L int) error {
+	if seq.Weight < 0 || math.IsNaN(seq.Weight) || math.IsInf(seq.Weight, 0) {
+		return fmt.Errorf("weight %v; it must be positive (or zero for 1)", seq.Weight)
+	}
 	if len(seq.Attrs) != len(seq.Labels) {
 		return fmt.Errorf("%d attribute lists but %d labels", len(seq.Attrs), len(seq.Labels))
 	}
@@ -320,6 +323,10 @@ func compileAll(fs *featureSet, data []Sequence, workers int) []cseq {
 				s := data[idx[k]]
 				fs.resolve(s.Attrs, &r)
 				out[k] = fs.compile(&r, s.Labels)
+				out[k].w = 1
+				if s.Weight > 0 {
+					out[k].w = s.Weight
+				}
 			}
 		})
 	}
@@ -351,6 +358,7 @@ type worker struct {
 	g       []float64
 	f       float64
 	emit, p []float64
+	xi      []float64 // a weighted sequence's transition counts
 	fb      fbBuf
 }
 
@@ -370,22 +378,23 @@ func newObjective(seqs []cseq, nFeat, L int, bigram bool, l2 float64, workers in
 	for i := range seqs {
 		c := &seqs[i]
 		n := c.n()
+		w := c.weight()
 		for t := range n {
 			y := int(c.labels[t])
 			for k := c.start[t]; k < c.start[t+1]; k++ {
-				v := 1.0
+				v := w
 				if c.val != nil {
-					v = float64(c.val[k])
+					v *= float64(c.val[k])
 				}
 				o.emp[int(c.feat[k])*L+y] += v
 			}
 			if bigram && t > 0 {
-				o.emp[tOff+int(c.labels[t-1])*L+y]++
+				o.emp[tOff+int(c.labels[t-1])*L+y] += w
 			}
 		}
 		if bigram {
-			o.emp[tOff+L*L+int(c.labels[0])]++
-			o.emp[tOff+L*L+L+int(c.labels[n-1])]++
+			o.emp[tOff+L*L+int(c.labels[0])] += w
+			o.emp[tOff+L*L+L+int(c.labels[n-1])] += w
 		}
 		cost[i] = len(c.feat) + n*L*(L+4)
 		total += cost[i]
@@ -489,7 +498,24 @@ func (wk *worker) run(o *objective, lo, hi int) {
 				}
 			}
 		}
-		wk.f += forwardBackward(n, L, emit, trans, start, end, &wk.fb, p, xi)
+		w := c.weight()
+		if w == 1 {
+			wk.f += forwardBackward(n, L, emit, trans, start, end, &wk.fb, p, xi)
+		} else {
+			// A weighted sequence: its expected counts are scaled by w,
+			// the transitions' through a buffer of their own.
+			txi := xi
+			if xi != nil {
+				wk.xi = grow(wk.xi, L*L)
+				clear(wk.xi)
+				txi = wk.xi
+			}
+			wk.f += w * forwardBackward(n, L, emit, trans, start, end, &wk.fb, p, txi)
+			floats.Scale(w, p)
+			if xi != nil {
+				floats.AddScaled(xi, w, txi)
+			}
+		}
 		for t := range n {
 			ps := p[t*L : t*L+L]
 			for k := c.start[t]; k < c.start[t+1]; k++ {
