@@ -54,6 +54,13 @@ var cueTable = []struct {
 	{"logo", []string{"logo", "brand", "branding"}},
 	{"toolbar", []string{"toolbar", "tools", "utility"}},
 	{"lead", []string{"lead", "intro", "summary", "abstract", "excerpt", "standfirst"}},
+	{"carousel", []string{"carousel", "slider", "slideshow", "slick", "swiper", "marquee", "ticker"}},
+	{"product", []string{"product", "products", "sku", "pdp", "plp"}},
+	{"price", []string{"price", "prices", "pricing", "cart", "basket", "checkout"}},
+	{"review", []string{"review", "reviews", "rating", "ratings", "stars", "testimonial", "testimonials"}},
+	{"card", []string{"card", "cards", "tile", "tiles", "grid"}},
+	{"alert", []string{"alert", "alerts", "notice", "announcement", "notification", "toast"}},
+	{"thread", []string{"thread", "topic", "forum", "question", "answer", "answers"}},
 }
 
 var (

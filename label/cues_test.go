@@ -26,6 +26,9 @@ func TestCues(t *testing.T) {
 		"ADVERT":               {"ad"},
 		"footnote":             nil,
 		"breadcrumbs":          {"breadcrumb"},
+		"product-card__price":  {"product", "card", "price"},
+		"swiper-slide":         {"carousel"},
+		"topic-post":           {"thread", "post"},
 	} {
 		got := cue(v)
 		slices.Sort(got)
@@ -33,5 +36,12 @@ func TestCues(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("cues(%q) = %v, want %v", v, got, want)
 		}
+	}
+}
+
+// The cues of a class are a bit set of 64.
+func TestCueTableFits(t *testing.T) {
+	if len(cueTable) > 64 {
+		t.Fatalf("%d cues do not fit a uint64", len(cueTable))
 	}
 }

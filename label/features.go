@@ -52,8 +52,10 @@ const (
 	// their characters), and "dup.first" on the first of such a group.
 	Duplicate Group = "duplicate"
 	// Pattern: "pat=url", "pat=email", "pat=date", "pat=time", "pat=phone",
-	// "pat=copyright", "pat=rights" (an "all rights reserved" notice), from
-	// hand-written scanners keyed on digits and separators.
+	// "pat=copyright", "pat=rights" (an "all rights reserved" notice),
+	// "pat=placeholder" (an unfilled template variable, "{{price}}", or
+	// "Lorem ipsum"), from hand-written scanners keyed on digits and
+	// separators.
 	Pattern Group = "pattern"
 	// Bullet: "bullet=dot|dash|star|arrow|num|section|alpha|roman": the
 	// text starts like a list item (•, -, *, », "1.", "a)", "iv.") or a

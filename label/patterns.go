@@ -14,9 +14,10 @@ const (
 	patPhone
 	patCopyright
 	patRights
+	patPlaceholder
 )
 
-var patternNames = [...]string{"pat=url", "pat=email", "pat=date", "pat=time", "pat=phone", "pat=copyright", "pat=rights"}
+var patternNames = [...]string{"pat=url", "pat=email", "pat=date", "pat=time", "pat=phone", "pat=copyright", "pat=rights", "pat=placeholder"}
 
 // digitRun is a maximal run of ASCII digits in a text.
 type digitRun struct {
@@ -42,6 +43,9 @@ func patterns(s string, st *blockStats, words int32) uint32 {
 	}
 	if seen&tAt != 0 && hasEmail(s) {
 		set |= 1 << patEmail
+	}
+	if placeholder(s) {
+		set |= 1 << patPlaceholder
 	}
 	if st.num > 0 {
 		var runs [maxRuns]digitRun
@@ -75,6 +79,19 @@ func patterns(s string, st *blockStats, words int32) uint32 {
 		set |= 1 << patRights
 	}
 	return set
+}
+
+// placeholder reports whether s is text a page was never meant to show:
+// a template's unfilled variable ("{{price.amount}}", "${name}") or the
+// typesetters' filler "Lorem ipsum".
+func placeholder(s string) bool {
+	if i := strings.Index(s, "{{"); i >= 0 && strings.Contains(s[i:], "}}") {
+		return true
+	}
+	if i := strings.Index(s, "${"); i >= 0 && strings.IndexByte(s[i:], '}') > 2 {
+		return true
+	}
+	return indexFold(s, "lorem ipsum", 7) >= 0
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
