@@ -65,6 +65,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	minQuality := fs.Float64("min-quality", 0.5, "skip pages whose gold aligns with less than this share of its words")
 	smooth := fs.Float64("smooth", label.DefaultSmooth, "path smoothing `weight`, from 0 (off) to 1: how far each block's content probability moves toward the mean over the blocks at the same element path")
 	region := fs.Float64("region", label.DefaultRegion, "content region `factor`, from 0 (off) to 1: how much the content probability of blocks outside the element that holds the page's likely content is lowered")
+	pageWeight := fs.Float64("page-weight", label.DefaultPageWeight, "page weighting `exponent`, from 0 (off) to 1: each page counts in training as (mean blocks per page / its blocks)^exponent, so that long pages outweigh short ones less")
 	var threshold thresholdFlag
 	fs.Var(&threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
@@ -91,6 +92,10 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	if !(*region >= 0 && *region <= 1) {
 		fmt.Fprintf(stderr, "sluice train: --region %g: give a factor from 0 (off) to 1\n", *region)
+		return exitUsage
+	}
+	if !(*pageWeight >= 0 && *pageWeight <= 1) {
+		fmt.Fprintf(stderr, "sluice train: --page-weight %g: give an exponent from 0 (off) to 1\n", *pageWeight)
 		return exitUsage
 	}
 	fc := label.DefaultFeatureConfig()
@@ -171,7 +176,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sluice train: no usable training pages")
 		return exitFailed
 	}
-	cfg := label.TrainConfig{Features: &fc, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Workers: runtime.GOMAXPROCS(0)}
+	cfg := label.TrainConfig{Features: &fc, PageWeight: *pageWeight, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Workers: runtime.GOMAXPROCS(0)}
 	if *verbose {
 		cfg.Progress = func(p crf.Progress) {
 			fmt.Fprintf(stderr, "iteration %d: objective %.1f, gradient %.3g (%s)\n", p.Iteration, p.Objective, p.GradNorm, p.Elapsed.Round(time.Second))

@@ -1,0 +1,44 @@
+package label
+
+import (
+	"math"
+	"testing"
+
+	"github.com/sluice-project/sluice/crf"
+)
+
+func TestPageWeights(t *testing.T) {
+	seqs := func(lens ...int) []crf.Sequence {
+		s := make([]crf.Sequence, len(lens))
+		for i, n := range lens {
+			s[i].Labels = make([]int, n)
+		}
+		return s
+	}
+	s := seqs(10, 40, 1000)
+	pageWeights(s, 0)
+	for i := range s {
+		if s[i].Weight != 0 {
+			t.Fatalf("gamma 0 set weight %v", s[i].Weight)
+		}
+	}
+	s = seqs(100, 400, 100)
+	pageWeights(s, 0.5)
+	// mean 200: raw weights √2, 1/√2, √2, scaled to a mean of 1.
+	sum := 0.0
+	for _, x := range s {
+		sum += x.Weight
+	}
+	if math.Abs(sum-3) > 1e-9 {
+		t.Errorf("weights sum to %v, want 3", sum)
+	}
+	if r := s[0].Weight / s[1].Weight; math.Abs(r-2) > 1e-9 {
+		t.Errorf("a page of a quarter of the blocks weighs %v times as much, want 2", r)
+	}
+	// A tiny page is clamped: at most maxPageWeight/minPageWeight times a huge one.
+	s = seqs(1, 100000, 500)
+	pageWeights(s, 1)
+	if r := s[0].Weight / s[1].Weight; r > maxPageWeight/minPageWeight+1e-9 || r < 10 {
+		t.Errorf("tiny against huge: ratio %v, want it clamped to at most %v (unclamped it is 100000)", r, maxPageWeight/minPageWeight)
+	}
+}
