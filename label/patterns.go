@@ -29,8 +29,8 @@ type digitRun struct {
 const maxRuns = 24
 
 // patterns returns the set of patterns found in s. The scanners look at
-// digits and separators, not words, apart from "copyright" and a few
-// "rights reserved" phrases.
+// digits and separators, not words, apart from "copyright", a few "rights
+// reserved" phrases and "lorem ipsum".
 func patterns(s string, st *blockStats, words int32) uint32 {
 	var set uint32
 	seen := st.seen
