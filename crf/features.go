@@ -218,7 +218,7 @@ type cseq struct {
 	start  []int32 // len n+1
 	feat   []int32
 	val    []float32 // nil when every value is 1
-	w      float64   // the sequence's weight (Sequence.Weight, 1 for 0)
+	w      float64   // Sequence.Weight; see weight
 }
 
 func (c *cseq) n() int { return len(c.labels) }

@@ -323,10 +323,7 @@ func compileAll(fs *featureSet, data []Sequence, workers int) []cseq {
 				s := data[idx[k]]
 				fs.resolve(s.Attrs, &r)
 				out[k] = fs.compile(&r, s.Labels)
-				out[k].w = 1
-				if s.Weight > 0 {
-					out[k].w = s.Weight
-				}
+				out[k].w = s.Weight
 			}
 		})
 	}

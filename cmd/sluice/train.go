@@ -86,17 +86,15 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sluice train: --ablate needs --cv")
 		return exitUsage
 	}
-	if !(*smooth >= 0 && *smooth <= 1) {
-		fmt.Fprintf(stderr, "sluice train: --smooth %g: give a weight from 0 (off) to 1\n", *smooth)
-		return exitUsage
-	}
-	if !(*region >= 0 && *region <= 1) {
-		fmt.Fprintf(stderr, "sluice train: --region %g: give a factor from 0 (off) to 1\n", *region)
-		return exitUsage
-	}
-	if !(*pageWeight >= 0 && *pageWeight <= 1) {
-		fmt.Fprintf(stderr, "sluice train: --page-weight %g: give an exponent from 0 (off) to 1\n", *pageWeight)
-		return exitUsage
+	// The settings from 0 (off) to 1, checked before any data is loaded.
+	for _, f := range []struct {
+		name, what string
+		v          float64
+	}{{"smooth", "a weight", *smooth}, {"region", "a factor", *region}, {"page-weight", "an exponent", *pageWeight}} {
+		if !(f.v >= 0 && f.v <= 1) {
+			fmt.Fprintf(stderr, "sluice train: --%s %g: give %s from 0 (off) to 1\n", f.name, f.v, f.what)
+			return exitUsage
+		}
 	}
 	fc := label.DefaultFeatureConfig()
 	fc.Smooth, fc.Region = *smooth, *region
