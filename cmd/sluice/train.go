@@ -48,6 +48,8 @@ Examples:
   sluice train --data ./my-annotated-set --cv 5     # cross-validate only (see sluice annotate)
   sluice train --cv 6 --ablate                      # one cross-validation per feature group switched off
   sluice train --cv 6 --marginals held.jsonl        # keep the held-out probabilities for study
+  sluice train --print-template > my.tmpl           # the default feature template, to edit
+  sluice train --template my.tmpl --cv 6 -o my.model
   sluice clean --model my.model page.html
 `
 
@@ -70,11 +72,13 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
 	margOut := fs.String("marginals", "", "with --cv: write every held-out page's block label probabilities to `FILE`, one JSON object a page")
+	tmplFile := fs.String("template", "", "train with the CRF feature template in `FILE` (the syntax of package crf; see --print-template) instead of the default; it is used as it is, so add the style line it prints when training on several styles")
+	printTmpl := fs.Bool("print-template", false, "print the default CRF feature template for the feature groups on (see --off) and exit")
 	verbose := fs.Bool("v", false, "print the optimiser's progress and why pages were skipped")
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return flagExit(err)
 	}
-	if *out == "" && *cv == 0 {
+	if *out == "" && *cv == 0 && !*printTmpl {
 		fmt.Fprintln(stderr, "sluice train: nothing to do: give -o MODEL, --cv K, or both")
 		return exitUsage
 	}
@@ -104,6 +108,29 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		fc.Off[label.Group(g)] = true
+	}
+	if *printTmpl {
+		ext, err := label.NewExtractor(fc)
+		if err != nil {
+			fmt.Fprintf(stderr, "sluice train: %v\n", err)
+			return exitFailed
+		}
+		fmt.Fprintf(stdout, "# the default CRF template of sluice train (see package crf)\n%s", label.DefaultTemplate(ext))
+		fmt.Fprintf(stdout, "# added when the pages are of several annotation styles:\n# %s\n", label.StyleLine)
+		return exitOK
+	}
+	var tmpl string
+	if *tmplFile != "" {
+		b, err := os.ReadFile(*tmplFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "sluice train: --template: %v\n", err)
+			return exitUsage
+		}
+		if _, err := crf.ParseTemplate(string(b)); err != nil {
+			fmt.Fprintf(stderr, "sluice train: --template %s: %v\n", *tmplFile, err)
+			return exitUsage
+		}
+		tmpl = string(b)
 	}
 	styles := map[string]string{}
 	var sets []string
@@ -174,7 +201,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sluice train: no usable training pages")
 		return exitFailed
 	}
-	cfg := label.TrainConfig{Features: &fc, PageWeight: *pageWeight, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Workers: runtime.GOMAXPROCS(0)}
+	cfg := label.TrainConfig{Features: &fc, PageWeight: *pageWeight, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Template: tmpl, Workers: runtime.GOMAXPROCS(0)}
 	if *verbose {
 		cfg.Progress = func(p crf.Progress) {
 			fmt.Fprintf(stderr, "iteration %d: objective %.1f, gradient %.3g (%s)\n", p.Iteration, p.Objective, p.GradNorm, p.Elapsed.Round(time.Second))
