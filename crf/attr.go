@@ -30,4 +30,12 @@ type Sequence struct {
 	// Weight scales the sequence's term in the training objective, as if
 	// it were in the data Weight times; 0 means 1.
 	Weight float64
+	// Cost, if not nil, holds for each position t and label y the cost
+	// Cost[t*L+y] of labelling position t with y, where L is the number of
+	// labels: zero for the correct label, positive for mistakes that
+	// matter. Training then maximises the softmax-margin objective (Gimpel
+	// and Smith 2010): the costs are added to the scores in the partition
+	// function, so that the model learns to keep costly mistakes further
+	// from the correct labelling than cheap ones. Decoding never sees them.
+	Cost []float64
 }

@@ -50,6 +50,17 @@ func TestGradient(t *testing.T) {
 	data := pageLike(rng, 6, 7, 4, 5, L)
 	for i := range data {
 		data[i].Weight = []float64{0, 1, 0.3, 2.5}[i%4] // 0 is 1
+		if i%3 != 0 {
+			// Softmax-margin costs on two sequences of three.
+			data[i].Cost = make([]float64, len(data[i].Labels)*L)
+			for t, y := range data[i].Labels {
+				for z := range L {
+					if z != y {
+						data[i].Cost[t*L+z] = rng.Float64() * 2
+					}
+				}
+			}
+		}
 	}
 	tmpl := mustParse("U[-1..1]\nU[-1]:k2 & U[0]:k3\nB")
 	b := newDictBuilder(tmpl)
@@ -381,6 +392,9 @@ func TestTrainErrors(t *testing.T) {
 		"empty name":      {[]Sequence{{Attrs: [][]Attr{{{}}}, Labels: []int{0}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
 		"negative weight": {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Weight: -1}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
 		"NaN weight":      {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Weight: math.NaN()}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
+		"cost length":     {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Cost: []float64{0}}}, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate}},
+		"negative cost":   {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Cost: []float64{0, -1}}}, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate}},
+		"NaN cost":        {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Cost: []float64{0, math.NaN()}}}, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate}},
 		"NaN value":       {[]Sequence{{Attrs: [][]Attr{{{Name: "a", Value: math.NaN()}}}, Labels: []int{0}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
 		"negative L2":     {ok, TrainOptions{Labels: []string{"a"}, Template: chainTemplate, L2: -1}},
 		"bad template":    {ok, TrainOptions{Labels: []string{"a"}, Template: Template{Unigrams: []Unigram{{Offset: 99}}}}},
@@ -484,5 +498,56 @@ func TestWeightIsRepetition(t *testing.T) {
 	}
 	if !differs {
 		t.Error("the weights changed nothing")
+	}
+}
+
+// Costly mistakes are avoided more: with a cost on mislabelling the
+// positions of label 1, the trained model gives them more probability of
+// label 1 than a model trained without costs.
+func TestCostMovesMargins(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	const L = 3
+	data := pageLike(rng, 12, 20, 6, 12, L)
+	opts := TrainOptions{Labels: labelNames(L), Template: pageTemplate, Workers: 1, MaxIterations: 60}
+	costly := slices.Clone(data)
+	for i := range costly {
+		costly[i].Cost = make([]float64, len(data[i].Labels)*L)
+		for t, y := range data[i].Labels {
+			if y != 1 {
+				continue
+			}
+			for z := range L {
+				if z != y {
+					costly[i].Cost[t*L+z] = 3
+				}
+			}
+		}
+	}
+	plain, err := Train(context.Background(), data, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	margin, err := Train(context.Background(), costly, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sumP, sumM float64
+	n := 0
+	for _, s := range data {
+		mp, mm := plain.Marginals(s.Attrs), margin.Marginals(s.Attrs)
+		for t, y := range s.Labels {
+			if y == 1 {
+				sumP += mp[t][1]
+				sumM += mm[t][1]
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no positions of label 1")
+	}
+	t.Logf("mean probability of label 1 where it is correct: %.3f without costs, %.3f with", sumP/float64(n), sumM/float64(n))
+	if sumM <= sumP {
+		t.Errorf("costs did not raise label 1 where it is correct: %.3f against %.3f", sumM/float64(n), sumP/float64(n))
 	}
 }

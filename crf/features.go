@@ -219,6 +219,7 @@ type cseq struct {
 	feat   []int32
 	val    []float32 // nil when every value is 1
 	w      float64   // Sequence.Weight; see weight
+	cost   []float64 // Sequence.Cost, or nil
 }
 
 func (c *cseq) n() int { return len(c.labels) }

@@ -155,6 +155,16 @@ func checkSequence(seq Sequence, L int) error {
 	if len(seq.Attrs) != len(seq.Labels) {
 		return fmt.Errorf("%d attribute lists but %d labels", len(seq.Attrs), len(seq.Labels))
 	}
+	if seq.Cost != nil {
+		if len(seq.Cost) != len(seq.Labels)*L {
+			return fmt.Errorf("%d costs for %d positions of %d labels; want %d", len(seq.Cost), len(seq.Labels), L, len(seq.Labels)*L)
+		}
+		for i, c := range seq.Cost {
+			if !(c >= 0) || math.IsInf(c, 0) {
+				return fmt.Errorf("position %d: label %d has cost %v; costs must be finite and not negative", i/L, i%L, c)
+			}
+		}
+	}
 	for t, y := range seq.Labels {
 		if y < 0 || y >= L {
 			return fmt.Errorf("position %d: label %d is outside 0..%d", t, y, L-1)
@@ -324,6 +334,7 @@ func compileAll(fs *featureSet, data []Sequence, workers int) []cseq {
 				fs.resolve(s.Attrs, &r)
 				out[k] = fs.compile(&r, s.Labels)
 				out[k].w = s.Weight
+				out[k].cost = s.Cost
 			}
 		})
 	}
@@ -494,6 +505,11 @@ func (wk *worker) run(o *objective, lo, hi int) {
 					}
 				}
 			}
+		}
+		if c.cost != nil {
+			// Softmax-margin: the costs raise the partition function's
+			// scores of the labellings that make costly mistakes.
+			floats.Add(emit[:n*L], c.cost)
 		}
 		w := c.weight()
 		if w == 1 {
