@@ -55,6 +55,12 @@ type TrainConfig struct {
 	// others as much as their length would: the scores that matter are
 	// per page.
 	PageWeight float64
+	// Margin, 0 (off) or more, trains with word-weighted margins
+	// (softmax-margin, see crf.Sequence.Cost): labelling a block on the
+	// wrong side of content and other costs Margin × ln(1 + its words),
+	// so that the model keeps long blocks, which weigh most in the
+	// word-level scores, further from the wrong side than short ones.
+	Margin float64
 	// StackFolds is the number of folds by which Train gets held-out
 	// first-stage marginals to train a two-stage labeller's second stage
 	// on (default 3; see stack.go). A two-stage labeller is trained unless
@@ -122,6 +128,9 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	if err != nil {
 		return nil, err
 	}
+	if !(cfg.Margin >= 0) || math.IsInf(cfg.Margin, 0) {
+		return nil, fmt.Errorf("label: Margin %v: give 0 (off) or more", cfg.Margin)
+	}
 	var seqs []crf.Sequence
 	var used []int // index in examples of each sequence
 	for i, ex := range examples {
@@ -135,7 +144,7 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 		for k, l := range ex.Labels {
 			ls[k] = int(l)
 		}
-		seqs = append(seqs, crf.Sequence{Attrs: withStyle(ext.Attrs(ex.Page), ex.Style), Labels: ls})
+		seqs = append(seqs, crf.Sequence{Attrs: withStyle(ext.Attrs(ex.Page), ex.Style), Labels: ls, Cost: marginCosts(ex.Page, ls, cfg.Margin)})
 		used = append(used, i)
 	}
 	if len(seqs) == 0 {
@@ -216,7 +225,7 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	seqs2 := make([]crf.Sequence, len(seqs))
 	for k, seq := range seqs {
 		var ss stackScratch
-		seqs2[k] = crf.Sequence{Attrs: ext.stackAttrs(examples[used[k]].Page, seq.Attrs, held[k], other, &ss), Labels: seq.Labels, Weight: seq.Weight}
+		seqs2[k] = crf.Sequence{Attrs: ext.stackAttrs(examples[used[k]].Page, seq.Attrs, held[k], other, &ss), Labels: seq.Labels, Weight: seq.Weight, Cost: seq.Cost}
 	}
 	opts.Template, err = crf.ParseTemplate(stackTemplate(tmplText))
 	if err != nil {
@@ -310,4 +319,26 @@ func pageWeights(seqs []crf.Sequence, gamma float64) {
 	for i := range seqs {
 		seqs[i].Weight *= float64(len(seqs)) / sum
 	}
+}
+
+// marginCosts returns the softmax-margin costs of a page's blocks (see
+// TrainConfig.Margin), or nil when margin is 0: for each block, labels on
+// the other side of content and other than its label ls[t] cost margin ×
+// ln(1 + words); labels on the same side cost nothing.
+func marginCosts(p *page.Page, ls []int, margin float64) []float64 {
+	if margin == 0 {
+		return nil
+	}
+	other := slices.Index(Labels, "other")
+	L := len(Labels)
+	cost := make([]float64, len(ls)*L)
+	for t, y := range ls {
+		c := margin * math.Log1p(float64(p.Blocks[t].Words))
+		for z := range L {
+			if (z == other) != (y == other) {
+				cost[t*L+z] = c
+			}
+		}
+	}
+	return cost
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -72,6 +73,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
 	margOut := fs.String("marginals", "", "with --cv: write every held-out page's block label probabilities to `FILE`, one JSON object a page")
+	margin := fs.Float64("margin", 0, "word-weighted margin `scale`, 0 (off) or more: training makes labelling a block on the wrong side of content and other cost scale × ln(1 + its words) (softmax-margin), so that long blocks are kept further from the wrong side")
 	tmplFile := fs.String("template", "", "train with the CRF feature template in `FILE` (the syntax of package crf; see --print-template) instead of the default; it is used as it is, so add the style line it prints when training on several styles")
 	printTmpl := fs.Bool("print-template", false, "print the default CRF feature template for the feature groups on (see --off) and exit")
 	verbose := fs.Bool("v", false, "print the optimiser's progress and why pages were skipped")
@@ -99,6 +101,10 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sluice train: --%s %g: give %s from 0 (off) to 1\n", f.name, f.v, f.what)
 			return exitUsage
 		}
+	}
+	if !(*margin >= 0) || math.IsInf(*margin, 0) {
+		fmt.Fprintf(stderr, "sluice train: --margin %g: give 0 (off) or more\n", *margin)
+		return exitUsage
 	}
 	fc := label.DefaultFeatureConfig()
 	fc.Smooth, fc.Region = *smooth, *region
@@ -201,7 +207,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sluice train: no usable training pages")
 		return exitFailed
 	}
-	cfg := label.TrainConfig{Features: &fc, PageWeight: *pageWeight, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Template: tmpl, Workers: runtime.GOMAXPROCS(0)}
+	cfg := label.TrainConfig{Features: &fc, PageWeight: *pageWeight, Margin: *margin, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Template: tmpl, Workers: runtime.GOMAXPROCS(0)}
 	if *verbose {
 		cfg.Progress = func(p crf.Progress) {
 			fmt.Fprintf(stderr, "iteration %d: objective %.1f, gradient %.3g (%s)\n", p.Iteration, p.Objective, p.GradNorm, p.Elapsed.Round(time.Second))
