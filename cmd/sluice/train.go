@@ -73,7 +73,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
 	margOut := fs.String("marginals", "", "with --cv: write every held-out page's block label probabilities to `FILE`, one JSON object a page")
-	margin := fs.Float64("margin", 0, "word-weighted margin `scale`, 0 (off) or more: training makes labelling a block on the wrong side of content and other cost scale × ln(1 + its words) (softmax-margin), so that long blocks are kept further from the wrong side")
+	margin := fs.Float64("margin", label.DefaultMargin, "word-weighted margin `scale`, 0 (off) or more: training makes labelling a block on the wrong side of content and other cost scale × ln(1 + its words) (softmax-margin), so that long blocks are kept further from the wrong side")
 	tmplFile := fs.String("template", "", "train with the CRF feature template in `FILE` (the syntax of package crf; see --print-template) instead of the default; it is used as it is, so add the style line it prints when training on several styles")
 	printTmpl := fs.Bool("print-template", false, "print the default CRF feature template for the feature groups on (see --off) and exit")
 	verbose := fs.Bool("v", false, "print the optimiser's progress and why pages were skipped")
