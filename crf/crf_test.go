@@ -394,6 +394,7 @@ func TestTrainErrors(t *testing.T) {
 		"NaN weight":      {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Weight: math.NaN()}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
 		"cost length":     {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Cost: []float64{0}}}, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate}},
 		"negative cost":   {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Cost: []float64{0, -1}}}, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate}},
+		"gold cost":       {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Cost: []float64{1, 1}}}, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate}},
 		"NaN cost":        {[]Sequence{{Attrs: [][]Attr{{{Name: "a"}}}, Labels: []int{0}, Cost: []float64{0, math.NaN()}}}, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate}},
 		"NaN value":       {[]Sequence{{Attrs: [][]Attr{{{Name: "a", Value: math.NaN()}}}, Labels: []int{0}}}, TrainOptions{Labels: []string{"a"}, Template: chainTemplate}},
 		"negative L2":     {ok, TrainOptions{Labels: []string{"a"}, Template: chainTemplate, L2: -1}},

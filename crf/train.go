@@ -169,6 +169,9 @@ func checkSequence(seq Sequence, L int) error {
 		if y < 0 || y >= L {
 			return fmt.Errorf("position %d: label %d is outside 0..%d", t, y, L-1)
 		}
+		if seq.Cost != nil && seq.Cost[t*L+y] != 0 {
+			return fmt.Errorf("position %d: its correct label %d has cost %v; it must be 0", t, y, seq.Cost[t*L+y])
+		}
 		for _, a := range seq.Attrs[t] {
 			if a.Name == "" {
 				return fmt.Errorf("position %d: attribute with an empty name", t)
