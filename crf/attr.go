@@ -33,9 +33,10 @@ type Sequence struct {
 	// Cost, if not nil, holds for each position t and label y the cost
 	// Cost[t*L+y] of labelling position t with y, where L is the number of
 	// labels: zero for the correct label (Train refuses anything else),
-	// zero or more for mistakes. Training then maximises the softmax-margin objective (Gimpel
-	// and Smith 2010): the costs are added to the scores in the partition
-	// function, so that the model learns to keep costly mistakes further
-	// from the correct labelling than cheap ones. Decoding never sees them.
+	// zero or more for mistakes. Training then maximises the softmax-margin
+	// objective (Gimpel and Smith 2010): the costs are added to the scores
+	// in the partition function, so that the model learns to keep costly
+	// mistakes further from the correct labelling than cheap ones.
+	// Decoding never sees them.
 	Cost []float64
 }

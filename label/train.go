@@ -128,6 +128,10 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	if err != nil {
 		return nil, err
 	}
+	// The settings, checked before any page's attributes are extracted.
+	if !(cfg.PageWeight >= 0 && cfg.PageWeight <= 1) {
+		return nil, fmt.Errorf("label: PageWeight %v is outside 0..1", cfg.PageWeight)
+	}
 	if !(cfg.Margin >= 0) || math.IsInf(cfg.Margin, 0) {
 		return nil, fmt.Errorf("label: Margin %v: give 0 (off) or more", cfg.Margin)
 	}
@@ -149,9 +153,6 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	}
 	if len(seqs) == 0 {
 		return nil, errors.New("label: no training example has blocks")
-	}
-	if !(cfg.PageWeight >= 0 && cfg.PageWeight <= 1) {
-		return nil, fmt.Errorf("label: PageWeight %v is outside 0..1", cfg.PageWeight)
 	}
 	pageWeights(seqs, cfg.PageWeight)
 	opts := crf.TrainOptions{
