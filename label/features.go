@@ -98,6 +98,12 @@ const (
 	// "rep.words=N" of the item, "rep.share=R" the run's share of the
 	// page's words; "rep.none" when there is no such item.
 	Repeat Group = "repeat"
+	// Boost: the verdict of gradient-boosted trees over the block's
+	// attributes and its neighbours' (see boost.go): "b.p", the trees'
+	// content probability in buckets, and "r.b.p", the same real-valued.
+	// Trees see conjunctions of attributes that the CRF's weights, one
+	// per attribute, cannot.
+	Boost Group = "boost"
 	// Stack: the first stage's verdict, for the second stage of a two-stage
 	// labeller (see stack.go): a block's content probability under the
 	// first stage ("s.p"), its neighbours' ("s.prev", "s.next") and
@@ -129,12 +135,13 @@ const (
 	iDensity
 	iReal
 	iRepeat
+	iBoost
 	iStack
 	numGroups
 )
 
 var allGroups = [numGroups]Group{Container, Split, Char, Token, Sentence, Duplicate, Pattern, Bullet,
-	GroupRatio, Position, Document, ClassID, FilterScore, Density, Real, Repeat, Stack}
+	GroupRatio, Position, Document, ClassID, FilterScore, Density, Real, Repeat, Boost, Stack}
 
 // Groups returns every feature group, in the order their attributes appear.
 func Groups() []Group { return slices.Clone(allGroups[:]) }
@@ -168,6 +175,11 @@ type FeatureConfig struct {
 	// the page's content region is lowered (see region.go): they are
 	// multiplied by 1-Region. 0 (models made before it) is off.
 	Region float64 `json:"region,omitempty"`
+	// Blend is how far a block's content probability moves from the
+	// CRF's toward the boosted trees' (see boost.go): (1-Blend) times the
+	// one plus Blend times the other. 0 (models made before it) is off; it
+	// has no effect with the Boost group off.
+	Blend float64 `json:"blend,omitempty"`
 }
 
 // DefaultFilters are the filters whose scores the default configuration
@@ -185,6 +197,7 @@ func DefaultFeatureConfig() FeatureConfig {
 		Filters: slices.Clone(DefaultFilters),
 		Smooth:  DefaultSmooth,
 		Region:  DefaultRegion,
+		Blend:   DefaultBlend,
 	}
 }
 
@@ -231,6 +244,7 @@ const (
 	bRepBlocks
 	bRepWords
 	bRepShare
+	bBP
 	bSP
 	bSPrev
 	bSNext
@@ -302,6 +316,7 @@ var bucketSpecs = [numBuckets]struct {
 	bRepBlocks:   {"rep.blocks", Repeat, []float64{0, 1, 2, 3, 4, 5, 6, 8, 10, 15}},
 	bRepWords:    {"rep.words", Repeat, []float64{0, 1, 2, 3, 5, 8, 12, 20, 30, 50, 80, 120}},
 	bRepShare:    {"rep.share", Repeat, []float64{0, .02, .05, .1, .2, .3, .4, .5, .6, .8}},
+	bBP:          {"b.p", Boost, probB},
 	bSP:          {"s.p", Stack, probB},
 	bSPrev:       {"s.prev", Stack, probB},
 	bSNext:       {"s.next", Stack, probB},
@@ -478,6 +493,8 @@ func (e *Extractor) Keys(g Group) []string {
 		keys = append(keys, "pos.first", "pos.last")
 	case Repeat:
 		keys = append(keys, "rep.none")
+	case Boost:
+		keys = append(keys, "r.b.p")
 	case Stack:
 		keys = append(keys, "s.pm", "r.s.p", "r.s.div")
 	case ClassID:
@@ -585,6 +602,7 @@ var groupAttrs = [numGroups][2]int{
 	iDensity:     {2, 2},
 	iReal:        {5, 6},
 	iRepeat:      {5, 5},
+	iBoost:       {0, 0}, // added after the others (see boost.go)
 	iStack:       {0, 0}, // the second stage's own (see stackAttrs)
 }
 
@@ -600,6 +618,7 @@ type AttrBuf struct {
 	out    [][]crf.Attr
 	buf    []crf.Attr
 	stack  stackScratch  // the second stage's (stack.go)
+	boost  boostScratch  // the boosted trees' (boost.go)
 	smooth smoothScratch // path smoothing's (smooth.go)
 }
 

@@ -21,6 +21,7 @@ import (
 type Labeller struct {
 	crf    *crf.Model // the first stage
 	stack  *crf.Model // the second stage, or nil
+	boost  *booster   // the boosted trees of the Boost group, or nil
 	ext    *Extractor
 	cfg    FeatureConfig
 	labels []page.Label // CRF label index → page label
@@ -35,19 +36,22 @@ var Labels = []string{"other", "heading", "paragraph", "list", "continuation"}
 // trained with, as a one-stage labeller (the Stack group is switched off in
 // its configuration).
 func NewLabeller(m *crf.Model, cfg FeatureConfig) (*Labeller, error) {
-	cfg.Off = maps.Clone(cfg.Off)
-	if cfg.Off == nil {
-		cfg.Off = map[Group]bool{}
-	}
-	cfg.Off[Stack] = true
-	return newLabeller(m, nil, cfg)
+	cfg.switchOff(Stack)
+	cfg.switchOff(Boost)
+	return newLabeller(m, nil, nil, cfg)
 }
 
 // NewStackedLabeller wraps the two CRFs of a two-stage labeller: first
 // labels a page's blocks from their attributes, second from their
 // attributes and the Stack group's summary of first's marginals. cfg must
-// have the Stack group on.
+// have the Stack group on; the Boost group is switched off.
 func NewStackedLabeller(first, second *crf.Model, cfg FeatureConfig) (*Labeller, error) {
+	cfg.switchOff(Boost)
+	return newStacked(first, second, nil, cfg)
+}
+
+// newStacked is NewStackedLabeller with boosted trees.
+func newStacked(first, second *crf.Model, boost *booster, cfg FeatureConfig) (*Labeller, error) {
 	if cfg.Off[Stack] {
 		return nil, errors.New("label: a two-stage labeller needs the stack feature group, which its configuration switches off")
 	}
@@ -57,13 +61,21 @@ func NewStackedLabeller(first, second *crf.Model, cfg FeatureConfig) (*Labeller,
 	if !slices.Equal(first.Labels(), second.Labels()) {
 		return nil, fmt.Errorf("label: the stages of a labeller have different labels (%v and %v)", first.Labels(), second.Labels())
 	}
-	return newLabeller(first, second, cfg)
+	return newLabeller(first, second, boost, cfg)
 }
 
-func newLabeller(m, stack *crf.Model, cfg FeatureConfig) (*Labeller, error) {
+// newLabeller wraps one or two CRFs and, if the Boost group is on, the
+// boosted trees whose verdicts they read.
+func newLabeller(m, stack *crf.Model, boost *booster, cfg FeatureConfig) (*Labeller, error) {
 	ext, err := NewExtractor(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if on := !cfg.Off[Boost]; on != (boost != nil) {
+		if on {
+			return nil, errors.New("label: the model's configuration has the boost feature group on but the model has no boosted trees")
+		}
+		return nil, errors.New("label: the model has boosted trees but its configuration switches the boost feature group off")
 	}
 	for _, st := range cfg.Styles {
 		if err := CheckStyle(st); err != nil {
@@ -76,7 +88,10 @@ func newLabeller(m, stack *crf.Model, cfg FeatureConfig) (*Labeller, error) {
 	if err := checkRegion(cfg.Region); err != nil {
 		return nil, err
 	}
-	l := &Labeller{crf: m, stack: stack, ext: ext, cfg: cfg, other: -1, para: -1}
+	if err := checkBlend(cfg.Blend); err != nil {
+		return nil, err
+	}
+	l := &Labeller{crf: m, stack: stack, boost: boost, ext: ext, cfg: cfg, other: -1, para: -1}
 	for i, name := range m.Labels() {
 		lab, ok := page.ParseLabel(name)
 		if !ok {
@@ -194,9 +209,10 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	}
 	ab := attrBufs.Get()
 	l.Decide(p, l.marginals(p, style, ab), threshold)
-	if cap(ab.out) <= maxPooled && cap(ab.stack.out) <= maxPooled && cap(ab.smooth.hash) <= maxPooled {
+	if cap(ab.out) <= maxPooled && cap(ab.stack.out) <= maxPooled && cap(ab.boost.out) <= maxPooled && cap(ab.smooth.hash) <= maxPooled {
 		clear(ab.out[:cap(ab.out)])
 		clear(ab.stack.out[:cap(ab.stack.out)])
+		clear(ab.boost.out[:cap(ab.boost.out)])
 		attrBufs.Put(ab)
 	}
 }
@@ -204,9 +220,15 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 // marginals runs the stages on p in style, with ab's memory.
 func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float64 {
 	attrs := withStyle(l.ext.AttrsInto(p, ab), style)
+	if l.boost != nil {
+		attrs = l.boost.attrs(attrs, l.ext.buckets[bBP], &ab.boost)
+	}
 	marg := l.crf.Marginals(attrs)
 	if l.stack != nil {
 		marg = l.stack.Marginals(l.ext.stackAttrs(p, attrs, marg, l.other, &ab.stack))
+	}
+	if l.boost != nil {
+		blend(marg, ab.boost.p, l.other, l.para, l.cfg.Blend)
 	}
 	smoothPaths(p, marg, l.other, l.para, l.cfg.Smooth, &ab.smooth)
 	focusRegion(p, marg, l.other, l.para, l.cfg.Region, &ab.smooth)
@@ -298,9 +320,14 @@ func (l *Labeller) decide(p *page.Page, marg [][]float64, threshold float64) (ke
 // configuration (its length, little-endian uint32, then JSON), then the CRF
 // model. modelMagic2 starts a two-stage one: the feature configuration, the
 // first stage's CRF (its length, uint32, then the model), then the second's.
+// modelMagic3 starts a model with boosted trees (the Boost group): the
+// feature configuration, the trees (length-prefixed, see booster.marshal),
+// the first stage (length-prefixed), then the second stage's CRF, or
+// nothing for a one-stage model.
 const (
 	modelMagic  = "SLUICEM1"
 	modelMagic2 = "SLUICEM2"
+	modelMagic3 = "SLUICEM3"
 )
 
 // MarshalBinary encodes the labeller as a model file.
@@ -314,24 +341,41 @@ func (l *Labeller) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if l.stack == nil {
+	switch {
+	case l.boost != nil:
+		buf.WriteString(modelMagic3)
+	case l.stack == nil:
 		buf.WriteString(modelMagic)
-	} else {
+	default:
 		buf.WriteString(modelMagic2)
 	}
-	binary.Write(&buf, binary.LittleEndian, uint32(len(cfg)))
-	buf.Write(cfg)
+	writePrefixed(&buf, cfg)
+	if l.boost != nil {
+		b, err := l.boost.marshal()
+		if err != nil {
+			return nil, err
+		}
+		writePrefixed(&buf, b)
+	}
+	if l.boost == nil && l.stack == nil {
+		buf.Write(m) // SLUICEM1: the one CRF, not prefixed
+		return buf.Bytes(), nil
+	}
+	writePrefixed(&buf, m)
 	if l.stack != nil {
 		m2, err := l.stack.MarshalBinary()
 		if err != nil {
 			return nil, err
 		}
-		binary.Write(&buf, binary.LittleEndian, uint32(len(m)))
-		buf.Write(m)
-		m = m2
+		buf.Write(m2)
 	}
-	buf.Write(m)
 	return buf.Bytes(), nil
+}
+
+// writePrefixed writes data's length, a little-endian uint32, then data.
+func writePrefixed(buf *bytes.Buffer, data []byte) {
+	binary.Write(buf, binary.LittleEndian, uint32(len(data)))
+	buf.Write(data)
 }
 
 // Save writes the model file to w.
@@ -350,8 +394,8 @@ func Load(data []byte) (*Labeller, error) {
 	if len(data) >= len(modelMagic)+4 {
 		magic = string(data[:len(modelMagic)])
 	}
-	if magic != modelMagic && magic != modelMagic2 {
-		return nil, errors.New("label: not a sluice model file (it should start with " + modelMagic + " or " + modelMagic2 + "; train one with sluice train)")
+	if magic != modelMagic && magic != modelMagic2 && magic != modelMagic3 {
+		return nil, errors.New("label: not a sluice model file (it should start with " + modelMagic + ", " + modelMagic2 + " or " + modelMagic3 + "; train one with sluice train)")
 	}
 	data = data[len(modelMagic):]
 	cfgData, data, ok := lengthPrefixed(data)
@@ -361,6 +405,26 @@ func Load(data []byte) (*Labeller, error) {
 	var cfg FeatureConfig
 	if err := json.Unmarshal(cfgData, &cfg); err != nil {
 		return nil, fmt.Errorf("label: model feature configuration: %w", err)
+	}
+	var b *booster
+	if magic == modelMagic3 {
+		if cfg.Off[Boost] {
+			return nil, errors.New("label: the model file has boosted trees but its configuration switches the boost feature group off")
+		}
+		ext, err := NewExtractor(cfg)
+		if err != nil {
+			return nil, err
+		}
+		bdata, rest, ok := lengthPrefixed(data)
+		if !ok {
+			return nil, errors.New("label: model file truncated in its boosted trees")
+		}
+		if b, err = unmarshalBooster(ext, bdata); err != nil {
+			return nil, err
+		}
+		data = rest
+	} else {
+		cfg.switchOff(Boost) // models made before the Boost group have none
 	}
 	if magic == modelMagic {
 		m, err := crf.Unmarshal(data)
@@ -377,11 +441,17 @@ func Load(data []byte) (*Labeller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("label: first stage: %w", err)
 	}
+	if magic == modelMagic3 && len(data) == 0 {
+		if !cfg.Off[Stack] {
+			return nil, errors.New("label: model file truncated: its configuration has two stages but the file holds one")
+		}
+		return newLabeller(m1, nil, b, cfg)
+	}
 	m2, err := crf.Unmarshal(data)
 	if err != nil {
 		return nil, fmt.Errorf("label: second stage: %w", err)
 	}
-	return NewStackedLabeller(m1, m2, cfg)
+	return newStacked(m1, m2, b, cfg)
 }
 
 // lengthPrefixed splits data after a little-endian uint32 length and that

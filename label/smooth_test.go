@@ -88,7 +88,8 @@ func TestSmoothFocusReplay(t *testing.T) {
 	}
 	cfg := DefaultFeatureConfig()
 	cfg.Smooth, cfg.Region = 0, 0
-	cfg.Off[Stack] = true // one stage, so that NewLabeller can rewrap its CRF
+	cfg.Off[Stack] = true // one stage, no trees, so that NewLabeller can rewrap its CRF
+	cfg.Off[Boost] = true
 	raw, err := Train(context.Background(), ex, TrainConfig{Features: &cfg, MaxIterations: 40, Workers: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -104,7 +104,9 @@ func TestTwoStages(t *testing.T) {
 		ex = append(ex, e)
 	}
 	var stages []string
-	lab, err := Train(context.Background(), ex, TrainConfig{MaxIterations: 40, Workers: 1, Stage: func(s string) { stages = append(stages, s) }})
+	noBoost := DefaultFeatureConfig()
+	noBoost.Off[Boost] = true // boost_test.go trains with both
+	lab, err := Train(context.Background(), ex, TrainConfig{Features: &noBoost, MaxIterations: 40, Workers: 1, Stage: func(s string) { stages = append(stages, s) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,6 +147,7 @@ func TestTwoStages(t *testing.T) {
 	// Off, or with one group only, one stage, in a SLUICEM1 file.
 	fc := DefaultFeatureConfig()
 	fc.Off[Stack] = true
+	fc.Off[Boost] = true
 	one, err := Train(context.Background(), ex, TrainConfig{Features: &fc, MaxIterations: 20, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +155,7 @@ func TestTwoStages(t *testing.T) {
 	for i := range ex {
 		ex[i].Group = "one site"
 	}
-	single, err := Train(context.Background(), ex, TrainConfig{MaxIterations: 20, Workers: 1})
+	single, err := Train(context.Background(), ex, TrainConfig{Features: &noBoost, MaxIterations: 20, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,19 @@
 package label
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/gbdt"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -67,6 +70,13 @@ type TrainConfig struct {
 	// the Stack feature group is off, or the examples fall in fewer than
 	// two groups.
 	StackFolds int
+	// Boost configures the boosted trees of the Boost group (see
+	// boost.go); nil means DefaultBoost(). BoostFolds is the number of
+	// folds by which Train gets their held-out verdicts for the CRF to
+	// learn from (default 3). The trees are trained unless the Boost
+	// group is off or the examples fall in fewer than two groups.
+	Boost      *gbdt.Options
+	BoostFolds int
 	// Progress, if set, is called after every optimiser iteration.
 	Progress func(crf.Progress)
 	// Stage, if set, is called before each CRF is trained, with what it
@@ -81,7 +91,7 @@ type TrainConfig struct {
 // the same kind with CRF++).
 func DefaultTemplate(e *Extractor) string {
 	var near, far []string
-	for _, g := range []Group{Container, Split, Density, FilterScore, ClassID, Sentence, Bullet} {
+	for _, g := range []Group{Container, Split, Density, FilterScore, ClassID, Sentence, Bullet, Boost} {
 		near = append(near, e.Keys(g)...)
 	}
 	for _, g := range []Group{Split, FilterScore} {
@@ -155,6 +165,38 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 		return nil, errors.New("label: no training example has blocks")
 	}
 	pageWeights(seqs, cfg.PageWeight)
+	stage := func(name string) {
+		if cfg.Stage != nil {
+			cfg.Stage(name)
+		}
+	}
+	groups := make([]string, len(seqs))
+	for k, i := range used {
+		groups[k] = examples[i].Group
+		if groups[k] == "" {
+			groups[k] = fmt.Sprintf("#%d", i)
+		}
+	}
+	other := slices.Index(Labels, "other")
+	var bst *booster
+	if bfolds := min(cmp.Or(cfg.BoostFolds, 3), distinct(groups)); fc.Off[Boost] || bfolds < 2 {
+		fc.switchOff(Boost)
+	} else {
+		opt := DefaultBoost()
+		if cfg.Boost != nil {
+			opt = *cfg.Boost
+		}
+		opt.Workers = cfg.Workers
+		words := make([][]int32, len(seqs))
+		for k, i := range used {
+			for _, b := range examples[i].Page.Blocks {
+				words[k] = append(words[k], b.Words)
+			}
+		}
+		if bst, err = ext.trainBoost(ctx, seqs, words, groups, bfolds, other, opt, stage); err != nil {
+			return nil, err
+		}
+	}
 	opts := crf.TrainOptions{
 		Labels:        Labels,
 		Template:      tmpl,
@@ -170,18 +212,6 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	if opts.MaxIterations == 0 {
 		opts.MaxIterations = DefaultIterations
 	}
-	stage := func(name string) {
-		if cfg.Stage != nil {
-			cfg.Stage(name)
-		}
-	}
-	groups := make([]string, len(seqs))
-	for k, i := range used {
-		groups[k] = examples[i].Group
-		if groups[k] == "" {
-			groups[k] = fmt.Sprintf("#%d", i)
-		}
-	}
 	folds := cfg.StackFolds
 	if folds == 0 {
 		folds = 3
@@ -193,7 +223,8 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 		if err != nil {
 			return nil, err
 		}
-		return NewLabeller(m, fc)
+		fc.switchOff(Stack)
+		return newLabeller(m, nil, bst, fc)
 	}
 
 	// Held-out first-stage marginals, fold by fold.
@@ -222,7 +253,6 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	if err != nil {
 		return nil, err
 	}
-	other := slices.Index(Labels, "other")
 	seqs2 := make([]crf.Sequence, len(seqs))
 	for k, seq := range seqs {
 		var ss stackScratch
@@ -237,7 +267,18 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	if err != nil {
 		return nil, err
 	}
-	return NewStackedLabeller(first, second, fc)
+	return newStacked(first, second, bst, fc)
+}
+
+// switchOff switches group g off in a copy of fc.Off, so that the
+// caller's map is left alone.
+func (fc *FeatureConfig) switchOff(g Group) {
+	off := maps.Clone(fc.Off)
+	if off == nil {
+		off = map[Group]bool{}
+	}
+	off[g] = true
+	fc.Off = off
 }
 
 func distinct(s []string) int {

@@ -17,6 +17,7 @@ import (
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/evaluate"
+	"github.com/sluice-project/sluice/gbdt"
 	"github.com/sluice-project/sluice/label"
 )
 
@@ -35,6 +36,12 @@ of one site never split across folds) and reports labelling accuracy and
 cleaning scores per fold and overall, and chooses the decision threshold of
 each annotation style, which -o records in the model.
 
+In front of the CRF, gradient-boosted trees over the same block features
+(and the neighbours') learn the combinations of features that the CRF's
+one-weight-per-feature cannot; their verdict is one of the CRF's features
+and is blended with its output (--trees, --tree-depth, --blend; --off boost
+for none).
+
 Gold standards disagree on what content is, so each set has an annotation
 style: "main" (the main content only: WCXB, Dragnet, L3S-GN1, Readability,
 CleanPortalEval, and any set by default) or "cleaneval" (all running text,
@@ -51,6 +58,8 @@ Examples:
   sluice train --cv 6 --marginals held.jsonl        # keep the held-out probabilities for study
   sluice train --print-template > my.tmpl           # the default feature template, to edit
   sluice train --template my.tmpl --cv 6 -o my.model
+  sluice train --trees 300 --blend 0.3 -o my.model  # more boosted trees, their verdict weighed less
+  sluice train --off boost -o my.model              # the CRF alone, no boosted trees
   sluice clean --model my.model page.html
 `
 
@@ -74,6 +83,9 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
 	margOut := fs.String("marginals", "", "with --cv: write every held-out page's block label probabilities to `FILE`, one JSON object a page")
 	margin := fs.Float64("margin", label.DefaultMargin, "word-weighted margin `scale`, 0 (off) or more: training makes labelling a block on the wrong side of content and other cost scale × ln(1 + its words) (softmax-margin), so that long blocks are kept further from the wrong side")
+	blendW := fs.Float64("blend", label.DefaultBlend, "blend `weight`, from 0 (the CRF alone) to 1 (the trees alone): how far each block's content probability moves from the CRF's toward the boosted trees'")
+	trees := fs.Int("trees", label.DefaultBoost().Trees, "boosted trees whose verdict the CRF reads (the boost feature group; --off boost trains none)")
+	treeDepth := fs.Int("tree-depth", label.DefaultBoost().Depth, fmt.Sprintf("depth of each boosted tree, 1 to %d", gbdt.MaxDepth))
 	tmplFile := fs.String("template", "", "train with the CRF feature template in `FILE` (the syntax of package crf; see --print-template) instead of the default; it is used as it is, so add the style line it prints when training on several styles")
 	printTmpl := fs.Bool("print-template", false, "print the default CRF feature template for the feature groups on (see --off) and exit")
 	verbose := fs.Bool("v", false, "print the optimiser's progress and why pages were skipped")
@@ -96,7 +108,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	for _, f := range []struct {
 		name, what string
 		v          float64
-	}{{"smooth", "a weight", *smooth}, {"region", "a factor", *region}, {"page-weight", "an exponent", *pageWeight}} {
+	}{{"smooth", "a weight", *smooth}, {"region", "a factor", *region}, {"page-weight", "an exponent", *pageWeight}, {"blend", "a weight", *blendW}} {
 		if !(f.v >= 0 && f.v <= 1) {
 			fmt.Fprintf(stderr, "sluice train: --%s %g: give %s from 0 (off) to 1\n", f.name, f.v, f.what)
 			return exitUsage
@@ -106,8 +118,14 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sluice train: --margin %g: give 0 (off) or more\n", *margin)
 		return exitUsage
 	}
+	if *trees < 1 || *treeDepth < 1 || *treeDepth > gbdt.MaxDepth {
+		fmt.Fprintf(stderr, "sluice train: --trees %d --tree-depth %d: give at least one tree (or --off boost for none) of depth 1 to %d\n", *trees, *treeDepth, gbdt.MaxDepth)
+		return exitUsage
+	}
+	boost := label.DefaultBoost()
+	boost.Trees, boost.Depth = *trees, *treeDepth
 	fc := label.DefaultFeatureConfig()
-	fc.Smooth, fc.Region = *smooth, *region
+	fc.Smooth, fc.Region, fc.Blend = *smooth, *region, *blendW
 	for _, g := range splitList(*off) {
 		if !validGroup(g) {
 			fmt.Fprintf(stderr, "sluice train: --off: unknown feature group %q (groups: %s)\n", g, groupNames())
@@ -207,7 +225,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sluice train: no usable training pages")
 		return exitFailed
 	}
-	cfg := label.TrainConfig{Features: &fc, PageWeight: *pageWeight, Margin: *margin, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Template: tmpl, Workers: runtime.GOMAXPROCS(0)}
+	cfg := label.TrainConfig{Features: &fc, PageWeight: *pageWeight, Margin: *margin, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Template: tmpl, Boost: &boost, Workers: runtime.GOMAXPROCS(0)}
 	if *verbose {
 		cfg.Progress = func(p crf.Progress) {
 			fmt.Fprintf(stderr, "iteration %d: objective %.1f, gradient %.3g (%s)\n", p.Iteration, p.Objective, p.GradNorm, p.Elapsed.Round(time.Second))
