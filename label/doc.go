@@ -15,4 +15,12 @@
 // ancestors and page, learnt from first-stage probabilities on pages the
 // first stage was not trained on (Train's inner folds). Switching the
 // Stack group off trains one stage.
+//
+// In front of the CRF, gradient-boosted trees (package gbdt, boost.go) read
+// each block's attributes as numbers, with its neighbours' real-valued
+// ones, and give their content probability to the CRF as attributes of the
+// Boost group; Train fits them on inner folds first, so that the CRF
+// learns from their verdicts on pages they did not see. The labeller then
+// blends the trees' probability with the CRF's (FeatureConfig.Blend).
+// Switching the Boost group off trains the CRF alone.
 package label
