@@ -64,7 +64,7 @@ type booster struct {
 	width int                 // own + 2·len(Neighbours)
 	names map[string]colValue // attribute name → column and value (num and bin)
 	keys  map[string]int32    // key → column (num and real)
-	kinds map[int32]string    // column → kind, for the NaN defaults
+	kinds []string            // kind of each own column
 	init  []float32           // a block's own columns before its attributes
 }
 
@@ -165,7 +165,7 @@ func isBoostAttr(name string) bool {
 // model may be nil while the trees are being trained.
 func newBooster(e *Extractor, spec boostSpec, model *gbdt.Model) (*booster, error) {
 	b := &booster{spec: spec, model: model, own: len(spec.Columns),
-		names: map[string]colValue{}, keys: map[string]int32{}, kinds: map[int32]string{}}
+		names: map[string]colValue{}, keys: map[string]int32{}, kinds: make([]string, len(spec.Columns))}
 	b.width = b.own + 2*len(spec.Neighbours)
 	b.init = make([]float32, b.own)
 	for i, c := range spec.Columns {
@@ -181,7 +181,7 @@ func newBooster(e *Extractor, spec boostSpec, model *gbdt.Model) (*booster, erro
 		default:
 			return nil, fmt.Errorf("label: boosted trees: column %d (%q) has unknown kind %q", i, c.Name, c.Kind)
 		}
-		b.kinds[col] = c.Kind
+		b.kinds[i] = c.Kind
 	}
 	for _, n := range spec.Neighbours {
 		if n < 0 || n >= b.own {
@@ -303,7 +303,7 @@ func blend(marg [][]float64, p []float64, other, para int, w float64) {
 	}
 }
 
-// boostScratch is the working memory of boostAttrs.
+// boostScratch is the working memory of booster.attrs.
 type boostScratch struct {
 	p   []float64 // the trees' content probability of each block
 	x   []float32
@@ -327,14 +327,21 @@ func (b *booster) attrs(attrs [][]crf.Attr, bk *Bucket, bs *boostScratch) [][]cr
 		p := b.model.Prob(bs.x[i*b.width : (i+1)*b.width])
 		bs.p[i] = p
 		start := len(bs.buf)
-		bs.buf = append(bs.buf, a...)
-		bs.buf = append(bs.buf, crf.Attr{Name: bk.Name(p)})
-		if p > 0 {
-			bs.buf = append(bs.buf, crf.Attr{Name: "r.b.p", Value: p})
-		}
+		bs.buf = appendBoostAttrs(append(bs.buf, a...), p, bk)
 		bs.out[i] = bs.buf[start:len(bs.buf):len(bs.buf)]
 	}
 	return bs.out[:n]
+}
+
+// appendBoostAttrs appends the Boost group's attributes of a block the
+// trees give content probability p: "b.p" in bk's buckets and, unless
+// zero, "r.b.p".
+func appendBoostAttrs(dst []crf.Attr, p float64, bk *Bucket) []crf.Attr {
+	dst = append(dst, crf.Attr{Name: bk.Name(p)})
+	if p > 0 {
+		dst = append(dst, crf.Attr{Name: "r.b.p", Value: p})
+	}
+	return dst
 }
 
 // boostWeight is a block's weight in the trees' training: its page's
@@ -416,13 +423,7 @@ func (e *Extractor) trainBoost(ctx context.Context, seqs []crf.Sequence, words [
 		out := make([][]crf.Attr, len(s.Attrs))
 		for i, a := range s.Attrs {
 			p := held[first[k]+i]
-			na := make([]crf.Attr, len(a), len(a)+2)
-			copy(na, a)
-			na = append(na, crf.Attr{Name: bk.Name(p)})
-			if p > 0 {
-				na = append(na, crf.Attr{Name: "r.b.p", Value: p})
-			}
-			out[i] = na
+			out[i] = appendBoostAttrs(append(make([]crf.Attr, 0, len(a)+2), a...), p, bk)
 		}
 		s.Attrs = out
 	}

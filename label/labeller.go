@@ -408,9 +408,6 @@ func Load(data []byte) (*Labeller, error) {
 	}
 	var b *booster
 	if magic == modelMagic3 {
-		if cfg.Off[Boost] {
-			return nil, errors.New("label: the model file has boosted trees but its configuration switches the boost feature group off")
-		}
 		ext, err := NewExtractor(cfg)
 		if err != nil {
 			return nil, err
