@@ -57,8 +57,9 @@ type boostSpec struct {
 // booster turns a page's attributes into vectors and scores them with
 // boosted trees. It is safe for concurrent use.
 type booster struct {
-	spec  boostSpec
-	model *gbdt.Model
+	spec    boostSpec
+	model   *gbdt.Model
+	context *gbdt.Model // the context trees (context.go), or nil
 
 	own   int                 // len(spec.Columns)
 	width int                 // own + 2·len(Neighbours)
@@ -357,13 +358,14 @@ func boostWeight(pageWeight float64, words int32) float64 {
 // trainBoost fits boosted trees to seqs' content-or-other labels, appends
 // the Boost attributes to every sequence (held-out verdicts, from folds
 // of the groups, so the CRF sees how the trees do on pages they did not
-// see) and returns the trees fitted to all of them. words[k][i] is the word
-// count of block i of sequence k.
-func (e *Extractor) trainBoost(ctx context.Context, seqs []crf.Sequence, words [][]int32, groups []string, folds int, other int, opt gbdt.Options, stage func(string)) (*booster, error) {
+// see) and returns the trees fitted to all of them, and the held-out
+// verdicts of each sequence's blocks. words[k][i] is the word count of
+// block i of sequence k.
+func (e *Extractor) trainBoost(ctx context.Context, seqs []crf.Sequence, words [][]int32, groups []string, folds int, other int, opt gbdt.Options, stage func(string)) (*booster, [][]float64, error) {
 	spec := newBoostSpec(seqs)
 	b, err := newBooster(e, spec, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	bk := e.buckets[bBP]
 	rows := 0
@@ -403,7 +405,7 @@ func (e *Extractor) trainBoost(ctx context.Context, seqs []crf.Sequence, words [
 		stage(fmt.Sprintf("boosted trees without fold %d of %d (%s)", f+1, folds, size))
 		m, err := gbdt.Train(ctx, x, b.width, y, fw, opt)
 		if err != nil {
-			return nil, fmt.Errorf("label: boosted trees, fold %d of %d: %w", f+1, folds, err)
+			return nil, nil, fmt.Errorf("label: boosted trees, fold %d of %d: %w", f+1, folds, err)
 		}
 		for k := range seqs {
 			if fold[k] == f {
@@ -416,7 +418,7 @@ func (e *Extractor) trainBoost(ctx context.Context, seqs []crf.Sequence, words [
 	stage("boosted trees (" + size + ")")
 	b.model, err = gbdt.Train(ctx, x, b.width, y, w, opt)
 	if err != nil {
-		return nil, fmt.Errorf("label: boosted trees: %w", err)
+		return nil, nil, fmt.Errorf("label: boosted trees: %w", err)
 	}
 	for k := range seqs {
 		s := &seqs[k]
@@ -427,7 +429,11 @@ func (e *Extractor) trainBoost(ctx context.Context, seqs []crf.Sequence, words [
 		}
 		s.Attrs = out
 	}
-	return b, nil
+	tp := make([][]float64, len(seqs))
+	for k := range seqs {
+		tp[k] = held[first[k]:first[k+1]:first[k+1]]
+	}
+	return b, tp, nil
 }
 
 func boolTarget(v bool) float64 {
@@ -438,7 +444,8 @@ func boolTarget(v bool) float64 {
 }
 
 // marshal encodes the booster: its spec (length-prefixed JSON), then the
-// trees.
+// trees; with context trees, the trees are length-prefixed and the context
+// trees follow (the SLUICEM4 layout).
 func (b *booster) marshal() ([]byte, error) {
 	spec, err := json.Marshal(b.spec)
 	if err != nil {
@@ -450,12 +457,22 @@ func (b *booster) marshal() ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	writePrefixed(&buf, spec)
-	buf.Write(m)
+	if b.context == nil {
+		buf.Write(m)
+		return buf.Bytes(), nil
+	}
+	writePrefixed(&buf, m)
+	c, err := b.context.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	buf.Write(c)
 	return buf.Bytes(), nil
 }
 
-// unmarshalBooster decodes what marshal wrote.
-func unmarshalBooster(e *Extractor, data []byte) (*booster, error) {
+// unmarshalBooster decodes what marshal wrote, with context trees when
+// withContext.
+func unmarshalBooster(e *Extractor, data []byte, withContext bool) (*booster, error) {
 	specData, rest, ok := lengthPrefixed(data)
 	if !ok {
 		return nil, errors.New("label: model file truncated in its boosted trees")
@@ -464,9 +481,25 @@ func unmarshalBooster(e *Extractor, data []byte) (*booster, error) {
 	if err := json.Unmarshal(specData, &spec); err != nil {
 		return nil, fmt.Errorf("label: boosted trees' columns: %w", err)
 	}
-	m, err := gbdt.Unmarshal(rest)
+	trees, ctxData := rest, []byte(nil)
+	if withContext {
+		if trees, ctxData, ok = lengthPrefixed(rest); !ok {
+			return nil, errors.New("label: model file truncated in its boosted trees")
+		}
+	}
+	m, err := gbdt.Unmarshal(trees)
 	if err != nil {
 		return nil, fmt.Errorf("label: boosted trees: %w", err)
 	}
-	return newBooster(e, spec, m)
+	b, err := newBooster(e, spec, m)
+	if err != nil || !withContext {
+		return b, err
+	}
+	if b.context, err = gbdt.Unmarshal(ctxData); err != nil {
+		return nil, fmt.Errorf("label: context trees: %w", err)
+	}
+	if b.context.NumFeatures() != contextCols {
+		return nil, fmt.Errorf("label: context trees read %d values, not %d", b.context.NumFeatures(), contextCols)
+	}
+	return b, nil
 }

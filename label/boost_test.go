@@ -79,8 +79,9 @@ func TestBoostSpecAndVector(t *testing.T) {
 	}
 }
 
-// TestBoosted trains labellers with boosted trees, one and two stages, and
-// checks the stages trained, the labelling, and the model file.
+// TestBoosted trains labellers with boosted trees, one stage with and
+// without context trees and two stages, and checks the stages trained, the
+// labelling, and the model file.
 func TestBoosted(t *testing.T) {
 	var ex []Example
 	for n := range 12 {
@@ -89,18 +90,20 @@ func TestBoosted(t *testing.T) {
 		ex = append(ex, e)
 	}
 	small := &gbdt.Options{Trees: 10, Depth: 3, MinLeaf: 1}
-	for _, stack := range []bool{false, true} {
+	for _, run := range []struct{ stack, context bool }{{false, false}, {false, true}, {true, false}} {
+		stack := run.stack
 		fc := DefaultFeatureConfig()
 		fc.Off[Stack] = !stack
+		fc.Off[Context] = !run.context
 		var stages []string
-		lab, err := Train(context.Background(), ex, TrainConfig{Features: &fc, Boost: small, BoostFolds: 2, StackFolds: 2,
+		lab, err := Train(context.Background(), ex, TrainConfig{Features: &fc, Boost: small, Context: small, BoostFolds: 2, StackFolds: 2,
 			MaxIterations: 40, Workers: 1, Stage: func(s string) { stages = append(stages, s) }})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := []string{"boosted trees without fold 1 of 2", "boosted trees without fold 2 of 2", "boosted trees"}
 		for i := range stages {
-			if strings.HasPrefix(stages[i], "boosted") {
+			if strings.HasPrefix(stages[i], "boosted") || strings.HasPrefix(stages[i], "context") {
 				var size string
 				stages[i], size, _ = strings.Cut(stages[i], " (")
 				if !strings.Contains(size, " blocks, ") {
@@ -108,23 +111,33 @@ func TestBoosted(t *testing.T) {
 				}
 			}
 		}
-		if stack {
+		switch {
+		case stack:
 			want = append(want, "first stage without fold 1 of 2", "first stage without fold 2 of 2", "first stage", "second stage")
-		} else {
+		case run.context:
+			want = append(want, "first stage without fold 1 of 2", "first stage without fold 2 of 2", "first stage", "context trees")
+		default:
 			want = append(want, "first stage")
 		}
 		if !slices.Equal(stages, want) {
-			t.Errorf("stack %v: stages %q, want %q", stack, stages, want)
+			t.Errorf("%+v: stages %q, want %q", run, stages, want)
 		}
 		if lab.Features().Off[Boost] || lab.boost == nil {
 			t.Fatalf("stack %v: no boosted trees", stack)
+		}
+		if has := lab.boost.context != nil; has != run.context || lab.Features().Off[Context] == run.context {
+			t.Errorf("%+v: context trees %v, context group off %v", run, has, lab.Features().Off[Context])
 		}
 		data, err := lab.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.HasPrefix(data, []byte(modelMagic3)) {
-			t.Errorf("a model with boosted trees starts with %q", data[:8])
+		magic := modelMagic3
+		if run.context {
+			magic = modelMagic4
+		}
+		if !bytes.HasPrefix(data, []byte(magic)) {
+			t.Errorf("%+v: the model file starts with %q, want %q", run, data[:8], magic)
 		}
 		loaded, err := Load(data)
 		if err != nil {

@@ -115,6 +115,12 @@ const (
 	// block's probability with the page's highest ("s.pm"), and "r.s.p" and
 	// "r.s.div", real-valued. Switching it off trains one stage.
 	Stack Group = "stack"
+	// Context: boosted trees that judge each block again from the CRF's
+	// and the first trees' verdicts summarised over its neighbours, its
+	// element path, its div group and the whole page (see context.go).
+	// They give no attributes; they need the Boost group and are not
+	// trained when the Stack group is on.
+	Context Group = "context"
 )
 
 // Indices of the groups in allGroups.
@@ -137,11 +143,12 @@ const (
 	iRepeat
 	iBoost
 	iStack
+	iContext
 	numGroups
 )
 
 var allGroups = [numGroups]Group{Container, Split, Char, Token, Sentence, Duplicate, Pattern, Bullet,
-	GroupRatio, Position, Document, ClassID, FilterScore, Density, Real, Repeat, Boost, Stack}
+	GroupRatio, Position, Document, ClassID, FilterScore, Density, Real, Repeat, Boost, Stack, Context}
 
 // Groups returns every feature group, in the order their attributes appear.
 func Groups() []Group { return slices.Clone(allGroups[:]) }
@@ -604,6 +611,7 @@ var groupAttrs = [numGroups][2]int{
 	iRepeat:      {5, 5},
 	iBoost:       {0, 0}, // added after the others (see boost.go)
 	iStack:       {0, 0}, // the second stage's own (see stackAttrs)
+	iContext:     {0, 0}, // none: the context trees read verdicts
 }
 
 // Attrs returns the attributes of every block of p, in block order: one list
@@ -615,11 +623,12 @@ func (e *Extractor) Attrs(p *page.Page) [][]crf.Attr { return e.attrs(p, nil) }
 // to page (see Extractor.AttrsInto), so that labelling a page does not
 // allocate its attributes anew. Its zero value is ready to use.
 type AttrBuf struct {
-	out    [][]crf.Attr
-	buf    []crf.Attr
-	stack  stackScratch  // the second stage's (stack.go)
-	boost  boostScratch  // the boosted trees' (boost.go)
-	smooth smoothScratch // path smoothing's (smooth.go)
+	out     [][]crf.Attr
+	buf     []crf.Attr
+	stack   stackScratch   // the second stage's (stack.go)
+	boost   boostScratch   // the boosted trees' (boost.go)
+	smooth  smoothScratch  // path smoothing's (smooth.go)
+	context contextScratch // the context trees' (context.go)
 }
 
 // AttrsInto is Attrs writing into ab: the result is valid until ab is used

@@ -38,6 +38,7 @@ var Labels = []string{"other", "heading", "paragraph", "list", "continuation"}
 func NewLabeller(m *crf.Model, cfg FeatureConfig) (*Labeller, error) {
 	cfg.switchOff(Stack)
 	cfg.switchOff(Boost)
+	cfg.switchOff(Context)
 	return newLabeller(m, nil, nil, cfg)
 }
 
@@ -47,6 +48,7 @@ func NewLabeller(m *crf.Model, cfg FeatureConfig) (*Labeller, error) {
 // have the Stack group on; the Boost group is switched off.
 func NewStackedLabeller(first, second *crf.Model, cfg FeatureConfig) (*Labeller, error) {
 	cfg.switchOff(Boost)
+	cfg.switchOff(Context)
 	return newStacked(first, second, nil, cfg)
 }
 
@@ -76,6 +78,12 @@ func newLabeller(m, stack *crf.Model, boost *booster, cfg FeatureConfig) (*Label
 			return nil, errors.New("label: the model's configuration has the boost feature group on but the model has no boosted trees")
 		}
 		return nil, errors.New("label: the model has boosted trees but its configuration switches the boost feature group off")
+	}
+	if on, has := !cfg.Off[Context], boost != nil && boost.context != nil; on != has {
+		if on {
+			return nil, errors.New("label: the model's configuration has the context feature group on but the model has no context trees")
+		}
+		return nil, errors.New("label: the model has context trees but its configuration switches the context feature group off")
 	}
 	for _, st := range cfg.Styles {
 		if err := CheckStyle(st); err != nil {
@@ -209,7 +217,7 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	}
 	ab := attrBufs.Get()
 	l.Decide(p, l.marginals(p, style, ab), threshold)
-	if cap(ab.out) <= maxPooled && cap(ab.stack.out) <= maxPooled && cap(ab.boost.out) <= maxPooled && cap(ab.smooth.hash) <= maxPooled {
+	if cap(ab.out) <= maxPooled && cap(ab.stack.out) <= maxPooled && cap(ab.boost.out) <= maxPooled && cap(ab.smooth.hash) <= maxPooled && cap(ab.context.finalBuf) <= maxPooled {
 		clear(ab.out[:cap(ab.out)])
 		clear(ab.stack.out[:cap(ab.stack.out)])
 		clear(ab.boost.out[:cap(ab.boost.out)])
@@ -227,7 +235,10 @@ func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float6
 	if l.stack != nil {
 		marg = l.stack.Marginals(l.ext.stackAttrs(p, attrs, marg, l.other, &ab.stack))
 	}
-	if l.boost != nil {
+	switch {
+	case l.boost != nil && l.boost.context != nil:
+		l.applyContext(p, style, marg, ab.boost.p, &ab.context)
+	case l.boost != nil:
 		blend(marg, ab.boost.p, l.other, l.para, l.cfg.Blend)
 	}
 	smoothPaths(p, marg, l.other, l.para, l.cfg.Smooth, &ab.smooth)
@@ -328,6 +339,7 @@ const (
 	modelMagic  = "SLUICEM1"
 	modelMagic2 = "SLUICEM2"
 	modelMagic3 = "SLUICEM3"
+	modelMagic4 = "SLUICEM4"
 )
 
 // MarshalBinary encodes the labeller as a model file.
@@ -342,6 +354,8 @@ func (l *Labeller) MarshalBinary() ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	switch {
+	case l.boost != nil && l.boost.context != nil:
+		buf.WriteString(modelMagic4)
 	case l.boost != nil:
 		buf.WriteString(modelMagic3)
 	case l.stack == nil:
@@ -394,8 +408,8 @@ func Load(data []byte) (*Labeller, error) {
 	if len(data) >= len(modelMagic)+4 {
 		magic = string(data[:len(modelMagic)])
 	}
-	if magic != modelMagic && magic != modelMagic2 && magic != modelMagic3 {
-		return nil, errors.New("label: not a sluice model file (it should start with " + modelMagic + ", " + modelMagic2 + " or " + modelMagic3 + "; train one with sluice train)")
+	if !slices.Contains([]string{modelMagic, modelMagic2, modelMagic3, modelMagic4}, magic) {
+		return nil, errors.New("label: not a sluice model file (it should start with " + modelMagic + ", " + modelMagic2 + ", " + modelMagic3 + " or " + modelMagic4 + "; train one with sluice train)")
 	}
 	data = data[len(modelMagic):]
 	cfgData, data, ok := lengthPrefixed(data)
@@ -407,7 +421,10 @@ func Load(data []byte) (*Labeller, error) {
 		return nil, fmt.Errorf("label: model feature configuration: %w", err)
 	}
 	var b *booster
-	if magic == modelMagic3 {
+	if magic != modelMagic4 {
+		cfg.switchOff(Context) // models made before the Context group have none
+	}
+	if magic == modelMagic3 || magic == modelMagic4 {
 		ext, err := NewExtractor(cfg)
 		if err != nil {
 			return nil, err
@@ -416,7 +433,7 @@ func Load(data []byte) (*Labeller, error) {
 		if !ok {
 			return nil, errors.New("label: model file truncated in its boosted trees")
 		}
-		if b, err = unmarshalBooster(ext, bdata); err != nil {
+		if b, err = unmarshalBooster(ext, bdata, magic == modelMagic4); err != nil {
 			return nil, err
 		}
 		data = rest
@@ -438,7 +455,7 @@ func Load(data []byte) (*Labeller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("label: first stage: %w", err)
 	}
-	if magic == modelMagic3 && len(data) == 0 {
+	if (magic == modelMagic3 || magic == modelMagic4) && len(data) == 0 {
 		if !cfg.Off[Stack] {
 			return nil, errors.New("label: model file truncated: its configuration has two stages but the file holds one")
 		}

@@ -54,6 +54,26 @@ func smoothPaths(p *page.Page, marg [][]float64, other, para int, w float64, sc 
 		return
 	}
 	w = min(w, 1)
+	sc.pathSlots(p)
+	sc.sum = grow(sc.sum, len(sc.count))
+	clear(sc.sum)
+	for i, s := range sc.of {
+		if s >= 0 {
+			sc.sum[s] += 1 - marg[i][other]
+		}
+	}
+	for i, s := range sc.of {
+		if s < 0 || sc.count[s] < smoothMinBlocks {
+			continue
+		}
+		c := 1 - marg[i][other]
+		setContent(marg[i], other, para, (1-w)*c+w*sc.sum[s]/float64(sc.count[s]))
+	}
+}
+
+// pathSlots sets sc.of to the path slot of each of p's blocks (-1 when it
+// has none) and sc.count to the blocks of each slot.
+func (sc *smoothScratch) pathSlots(p *page.Page) {
 	nodes := p.Nodes
 	sc.hash = grow(sc.hash, len(nodes))
 	for i := range nodes {
@@ -69,7 +89,7 @@ func smoothPaths(p *page.Page, marg [][]float64, other, para int, w float64, sc 
 		sc.slot = map[uint64]int32{}
 	}
 	clear(sc.slot)
-	sc.sum, sc.count = sc.sum[:0], sc.count[:0]
+	sc.count = sc.count[:0]
 	sc.of = grow(sc.of, len(p.Blocks))
 	for i := range p.Blocks {
 		n := p.Blocks[i].Node
@@ -79,21 +99,12 @@ func smoothPaths(p *page.Page, marg [][]float64, other, para int, w float64, sc 
 		}
 		s, ok := sc.slot[sc.hash[n]]
 		if !ok {
-			s = int32(len(sc.sum))
+			s = int32(len(sc.count))
 			sc.slot[sc.hash[n]] = s
-			sc.sum = append(sc.sum, 0)
 			sc.count = append(sc.count, 0)
 		}
 		sc.of[i] = s
-		sc.sum[s] += 1 - marg[i][other]
 		sc.count[s]++
-	}
-	for i, s := range sc.of {
-		if s < 0 || sc.count[s] < smoothMinBlocks {
-			continue
-		}
-		c := 1 - marg[i][other]
-		setContent(marg[i], other, para, (1-w)*c+w*sc.sum[s]/float64(sc.count[s]))
 	}
 }
 

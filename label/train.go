@@ -77,6 +77,10 @@ type TrainConfig struct {
 	// group is off or the examples fall in fewer than two groups.
 	Boost      *gbdt.Options
 	BoostFolds int
+	// Context configures the context trees of the Context group (see
+	// context.go); nil means DefaultContext(). Their held-out CRF
+	// marginals come from StackFolds inner folds.
+	Context *gbdt.Options
 	// Progress, if set, is called after every optimiser iteration.
 	Progress func(crf.Progress)
 	// Stage, if set, is called before each CRF is trained, with what it
@@ -179,6 +183,7 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	}
 	other := slices.Index(Labels, "other")
 	var bst *booster
+	var tp [][]float64 // the trees' held-out verdicts
 	if bfolds := min(cmp.Or(cfg.BoostFolds, 3), distinct(groups)); fc.Off[Boost] || bfolds < 2 {
 		fc.switchOff(Boost)
 	} else {
@@ -193,7 +198,7 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 				words[k] = append(words[k], b.Words)
 			}
 		}
-		if bst, err = ext.trainBoost(ctx, seqs, words, groups, bfolds, other, opt, stage); err != nil {
+		if bst, tp, err = ext.trainBoost(ctx, seqs, words, groups, bfolds, other, opt, stage); err != nil {
 			return nil, err
 		}
 	}
@@ -217,36 +222,43 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 		folds = 3
 	}
 	folds = min(folds, distinct(groups))
+	if !fc.Off[Stack] && folds >= 2 || bst == nil || folds < 2 {
+		fc.switchOff(Context)
+	}
 	if fc.Off[Stack] || folds < 2 {
+		fc.switchOff(Stack)
+		var held [][][]float64
+		if !fc.Off[Context] {
+			if held, err = heldOutMarginals(ctx, seqs, groups, folds, opts, stage); err != nil {
+				return nil, err
+			}
+		}
 		stage("first stage")
 		m, err := crf.Train(ctx, seqs, opts)
 		if err != nil {
 			return nil, err
 		}
-		fc.switchOff(Stack)
+		if !fc.Off[Context] {
+			copt := DefaultContext()
+			if cfg.Context != nil {
+				copt = *cfg.Context
+			}
+			copt.Workers = cfg.Workers
+			pages := make([]*page.Page, len(seqs))
+			sts := make([]int, len(seqs))
+			for k, i := range used {
+				pages[k], sts[k] = examples[i].Page, styleIndex(fc.Styles, examples[i].Style)
+			}
+			stage(fmt.Sprintf("context trees (%d blocks, %d columns)", blockCount(seqs), contextCols))
+			if bst.context, err = trainContext(ctx, seqs, pages, sts, held, tp, other, slices.Index(Labels, "paragraph"), &fc, copt); err != nil {
+				return nil, err
+			}
+		}
 		return newLabeller(m, nil, bst, fc)
 	}
-
-	// Held-out first-stage marginals, fold by fold.
-	fold := AssignFolds(groups, folds)
-	held := make([][][]float64, len(seqs))
-	for f := range folds {
-		var train []crf.Sequence
-		for k := range seqs {
-			if fold[k] != f {
-				train = append(train, seqs[k])
-			}
-		}
-		stage(fmt.Sprintf("first stage without fold %d of %d", f+1, folds))
-		m, err := crf.Train(ctx, train, opts)
-		if err != nil {
-			return nil, fmt.Errorf("label: fold %d of %d: %w", f+1, folds, err)
-		}
-		for k := range seqs {
-			if fold[k] == f {
-				held[k] = m.Marginals(seqs[k].Attrs)
-			}
-		}
+	held, err := heldOutMarginals(ctx, seqs, groups, folds, opts, stage)
+	if err != nil {
+		return nil, err
 	}
 	stage("first stage")
 	first, err := crf.Train(ctx, seqs, opts)
@@ -268,6 +280,41 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 		return nil, err
 	}
 	return newStacked(first, second, bst, fc)
+}
+
+// heldOutMarginals trains a CRF per fold of groups, on the sequences of
+// the other folds, and returns its marginals of the fold's sequences.
+func heldOutMarginals(ctx context.Context, seqs []crf.Sequence, groups []string, folds int, opts crf.TrainOptions, stage func(string)) ([][][]float64, error) {
+	fold := AssignFolds(groups, folds)
+	held := make([][][]float64, len(seqs))
+	for f := range folds {
+		var train []crf.Sequence
+		for k := range seqs {
+			if fold[k] != f {
+				train = append(train, seqs[k])
+			}
+		}
+		stage(fmt.Sprintf("first stage without fold %d of %d", f+1, folds))
+		m, err := crf.Train(ctx, train, opts)
+		if err != nil {
+			return nil, fmt.Errorf("label: fold %d of %d: %w", f+1, folds, err)
+		}
+		for k := range seqs {
+			if fold[k] == f {
+				held[k] = m.Marginals(seqs[k].Attrs)
+			}
+		}
+	}
+	return held, nil
+}
+
+// blockCount is the number of blocks of seqs.
+func blockCount(seqs []crf.Sequence) int {
+	n := 0
+	for _, s := range seqs {
+		n += len(s.Labels)
+	}
+	return n
 }
 
 // switchOff switches group g off in a copy of fc.Off, so that the

@@ -1,0 +1,267 @@
+package label
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/gbdt"
+	"github.com/sluice-project/sluice/page"
+)
+
+// Context trees (the Context group). The CRF and the boosted trees judge a
+// block from its own features and its near neighbours'. Whether a page is
+// an article with one body, a listing whose items are its content or a
+// product page whose reviews and related items are not, is a question about
+// the whole page, and the answer changes what a block's verdict should be.
+// A second set of boosted trees reads each block's verdicts (the CRF's, the
+// first trees', the blend of both after smoothing and region) together with
+// summaries of them over its neighbours, its element path, its div group
+// and the whole page, and the page's shape (its blocks, words and links,
+// the block's share of its words and its rank among them), and gives the
+// block's content probability; smoothing and region then run on that.
+//
+// The context trees must learn from verdicts on pages the CRF did not see,
+// as it will give them on new pages: Train gets the CRF's held-out
+// marginals from inner folds that keep sites whole (as for the Stack group,
+// which they replace: with the Stack group on, they are not trained), which
+// costs one CRF training per fold.
+
+// DefaultContext returns the options of the context trees that Train uses
+// unless told otherwise: 150 trees of depth 4 at shrinkage 0.1, each fitted
+// to half the blocks, leaves of at least 20.
+func DefaultContext() gbdt.Options {
+	return gbdt.Options{Trees: 150, Depth: 4, LearningRate: 0.1, Bins: 64, MinLeaf: 20, L2: 1, Subsample: 0.5}
+}
+
+// Columns of a context row.
+const (
+	cxCRF     = iota // the CRF's content probability
+	cxCRFPrev        // of the block before (NaN for none)
+	cxCRFNext        // of the block after
+	cxTree           // the boosted trees'
+	cxTreePrev
+	cxTreeNext
+	cxTreePrev2
+	cxTreeNext2
+	cxFinal     // after blend, smoothing and region
+	cxFinalNear // the sum over the blocks before and after (NaN at the ends)
+	cxPathMean  // the trees' mean over the block's element path
+	cxPathCount // the blocks of the path
+	cxPathShare // the path's share of the page's words
+	cxDivMean   // the trees' mean over the block's div group
+	cxDivCount  // the blocks of the div group
+	cxPageMean  // the trees' word-weighted mean over the page
+	cxPageSure  // the share of the page's words the trees give at least one half
+	cxPageMax   // the trees' highest
+	cxPageSureW // ln(1 + the words the trees give at least one half)
+	cxAbove     // the share of the page's words in blocks the trees like more
+	cxBlocks    // ln(1 + the page's blocks)
+	cxWords     // ln(1 + the page's words)
+	cxPageLink  // the page's link characters over its characters
+	cxOwnWords  // ln(1 + the block's words)
+	cxOwnShare  // the block's share of the page's words
+	cxOwnLink   // the block's link characters over its characters
+	cxPosition  // the block's index over the page's blocks
+	cxStyle     // the annotation style's index in the model's styles, 0 for main
+	contextCols
+)
+
+// contextScratch is the working memory of contextRows.
+type contextScratch struct {
+	final          [][]float64 // a copy of the marginals, blended, smoothed and focused
+	finalBuf       []float64
+	c, t, f        []float64
+	divSum, divCnt map[int32]float64
+	pathSum        []float64
+	pathWords      []float64
+	order          []int32
+	above          []float64
+	x              []float32
+	q              []float64
+	smooth         smoothScratch
+}
+
+// contextVerdicts fills cs.c, cs.t and cs.f with each block's content
+// probability under the CRF's marginals marg, the trees' (tp) and the
+// blend of both after smoothing and region with the labeller's settings.
+func contextVerdicts(p *page.Page, marg [][]float64, tp []float64, other, para int, cfg *FeatureConfig, cs *contextScratch) {
+	n := len(marg)
+	L := 0
+	if n > 0 {
+		L = len(marg[0])
+	}
+	cs.final = grow(cs.final, n)
+	cs.finalBuf = grow(cs.finalBuf, n*L)
+	for i, m := range marg {
+		cs.final[i] = cs.finalBuf[i*L : (i+1)*L : (i+1)*L]
+		copy(cs.final[i], m)
+	}
+	blend(cs.final, tp, other, para, cfg.Blend)
+	smoothPaths(p, cs.final, other, para, cfg.Smooth, &cs.smooth)
+	focusRegion(p, cs.final, other, para, cfg.Region, &cs.smooth)
+	cs.c, cs.t, cs.f = grow(cs.c, n), grow(cs.t, n), grow(cs.f, n)
+	for i := range n {
+		cs.c[i] = 1 - marg[i][other]
+		cs.t[i] = tp[i]
+		cs.f[i] = 1 - cs.final[i][other]
+	}
+}
+
+// contextRows writes the context row of each of p's blocks into cs.x from
+// the verdicts of contextVerdicts; styleIndex is the page's annotation
+// style (see cxStyle).
+func contextRows(p *page.Page, styleIndex int, cs *contextScratch) []float32 {
+	n := len(p.Blocks)
+	nan := float32(math.NaN())
+	at := func(v []float64, i int) float32 {
+		if i < 0 || i >= n {
+			return nan
+		}
+		return float32(v[i])
+	}
+	sc := &cs.smooth
+	sc.pathSlots(p)
+	cs.pathSum = grow(cs.pathSum, len(sc.count))
+	cs.pathWords = grow(cs.pathWords, len(sc.count))
+	clear(cs.pathSum)
+	clear(cs.pathWords)
+	if cs.divSum == nil {
+		cs.divSum, cs.divCnt = map[int32]float64{}, map[int32]float64{}
+	}
+	clear(cs.divSum)
+	clear(cs.divCnt)
+	var words, treeWords, sureWords, maxT, links, chars float64
+	for i := range p.Blocks {
+		b := &p.Blocks[i]
+		w, t := float64(b.Words), cs.t[i]
+		words += w
+		treeWords += w * t
+		if t >= 0.5 {
+			sureWords += w
+		}
+		maxT = max(maxT, t)
+		links += float64(b.LinkChars)
+		chars += float64(b.Chars)
+		if s := sc.of[i]; s >= 0 {
+			cs.pathSum[s] += t
+			cs.pathWords[s] += w
+		}
+		cs.divSum[b.DivGroup] += t
+		cs.divCnt[b.DivGroup]++
+	}
+	// Each block's share of the page's words in blocks the trees like
+	// more, from the blocks in falling order of the trees' probability.
+	cs.order = grow(cs.order, n)
+	for i := range cs.order {
+		cs.order[i] = int32(i)
+	}
+	slices.SortStableFunc(cs.order, func(a, b int32) int { return cmp.Compare(cs.t[b], cs.t[a]) })
+	cs.above = grow(cs.above, n)
+	run := 0.0
+	for k := 0; k < n; {
+		j := k
+		for j < n && cs.t[cs.order[j]] == cs.t[cs.order[k]] {
+			j++
+		}
+		for _, i := range cs.order[k:j] {
+			cs.above[i] = run
+		}
+		for _, i := range cs.order[k:j] {
+			run += float64(p.Blocks[i].Words)
+		}
+		k = j
+	}
+	allWords := max(words, 1)
+	cs.x = grow(cs.x, n*contextCols)
+	for i := range p.Blocks {
+		b := &p.Blocks[i]
+		r := cs.x[i*contextCols : (i+1)*contextCols]
+		r[cxCRF], r[cxCRFPrev], r[cxCRFNext] = at(cs.c, i), at(cs.c, i-1), at(cs.c, i+1)
+		r[cxTree], r[cxTreePrev], r[cxTreeNext] = at(cs.t, i), at(cs.t, i-1), at(cs.t, i+1)
+		r[cxTreePrev2], r[cxTreeNext2] = at(cs.t, i-2), at(cs.t, i+2)
+		r[cxFinal] = at(cs.f, i)
+		r[cxFinalNear] = nan
+		if i > 0 && i+1 < n {
+			r[cxFinalNear] = float32(cs.f[i-1] + cs.f[i+1])
+		}
+		r[cxPathMean], r[cxPathCount], r[cxPathShare] = nan, nan, nan
+		if s := sc.of[i]; s >= 0 {
+			cnt := float64(sc.count[s])
+			r[cxPathMean] = float32(cs.pathSum[s] / cnt)
+			r[cxPathCount] = float32(cnt)
+			r[cxPathShare] = float32(cs.pathWords[s] / allWords)
+		}
+		r[cxDivMean] = float32(cs.divSum[b.DivGroup] / cs.divCnt[b.DivGroup])
+		r[cxDivCount] = float32(cs.divCnt[b.DivGroup])
+		r[cxPageMean] = float32(treeWords / allWords)
+		r[cxPageSure] = float32(sureWords / allWords)
+		r[cxPageMax] = float32(maxT)
+		r[cxPageSureW] = float32(math.Log1p(sureWords))
+		r[cxAbove] = float32(cs.above[i] / allWords)
+		r[cxBlocks] = float32(math.Log1p(float64(n)))
+		r[cxWords] = float32(math.Log1p(words))
+		r[cxPageLink] = float32(links / max(chars, 1))
+		r[cxOwnWords] = float32(math.Log1p(float64(b.Words)))
+		r[cxOwnShare] = float32(float64(b.Words) / allWords)
+		r[cxOwnLink] = nan
+		if b.Chars > 0 {
+			r[cxOwnLink] = float32(b.LinkChars) / float32(b.Chars)
+		}
+		r[cxPosition] = float32(i) / float32(n)
+		r[cxStyle] = float32(styleIndex)
+	}
+	return cs.x[:n*contextCols]
+}
+
+// styleIndex is the index of style among the model's styles plus one, 0
+// for the main style (see cxStyle).
+func styleIndex(styles []string, style string) int {
+	if style == "" || style == MainStyle {
+		return 0
+	}
+	return slices.Index(styles, style) + 1
+}
+
+// applyContext replaces the content probability of each block in marg (the
+// CRF's marginals, before blend, smoothing and region) by the context
+// trees' verdict.
+func (l *Labeller) applyContext(p *page.Page, style string, marg [][]float64, tp []float64, cs *contextScratch) {
+	contextVerdicts(p, marg, tp, l.other, l.para, &l.cfg, cs)
+	x := contextRows(p, styleIndex(l.cfg.Styles, style), cs)
+	for i, m := range marg {
+		setContent(m, l.other, l.para, l.boost.context.Prob(x[i*contextCols:(i+1)*contextCols]))
+	}
+}
+
+// trainContext fits the context trees to seqs' content-or-other labels
+// from the CRF's held-out marginals held and the boosted trees' held-out
+// probabilities tp of every sequence; pages[k] and styles[k] are the page
+// and style of sequence k.
+func trainContext(ctx context.Context, seqs []crf.Sequence, pages []*page.Page, styles []int, held [][][]float64, tp [][]float64, other, para int, cfg *FeatureConfig, opt gbdt.Options) (*gbdt.Model, error) {
+	rows := 0
+	for _, s := range seqs {
+		rows += len(s.Labels)
+	}
+	x := make([]float32, 0, rows*contextCols)
+	y := make([]float64, 0, rows)
+	w := make([]float64, 0, rows)
+	var cs contextScratch
+	for k, s := range seqs {
+		p := pages[k]
+		contextVerdicts(p, held[k], tp[k], other, para, cfg, &cs)
+		x = append(x, contextRows(p, styles[k], &cs)...)
+		for i, l := range s.Labels {
+			y = append(y, boolTarget(l != other))
+			w = append(w, boostWeight(s.Weight, p.Blocks[i].Words))
+		}
+	}
+	m, err := gbdt.Train(ctx, x, contextCols, y, w, opt)
+	if err != nil {
+		return nil, fmt.Errorf("label: context trees: %w", err)
+	}
+	return m, nil
+}
