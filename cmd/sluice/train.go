@@ -40,7 +40,12 @@ In front of the CRF, gradient-boosted trees over the same block features
 (and the neighbours') learn the combinations of features that the CRF's
 one-weight-per-feature cannot; their verdict is one of the CRF's features
 and is blended with its output (--trees, --tree-depth, --blend; --off boost
-for none).
+for none). With one CRF stage (--off stack, as for the embedded model), a
+second set of trees, the context trees, judges each block again from the
+CRF's and the trees' verdicts summarised over its neighbours, its element
+path, its div group and the whole page; they learn from the CRF's verdicts
+on pages it did not see, which costs three more CRF trainings on inner
+folds (--off context for none).
 
 Gold standards disagree on what content is, so each set has an annotation
 style: "main" (the main content only: WCXB, Dragnet, L3S-GN1, Readability,
@@ -60,6 +65,7 @@ Examples:
   sluice train --template my.tmpl --cv 6 -o my.model
   sluice train --trees 300 --blend 0.3 -o my.model  # more boosted trees, their verdict weighed less
   sluice train --off boost -o my.model              # the CRF alone, no boosted trees
+  sluice train --off stack,context -o my.model      # one CRF stage and the boosted trees in front of it, no context trees
   sluice clean --model my.model page.html
 `
 
