@@ -23,4 +23,12 @@
 // learns from their verdicts on pages they did not see. The labeller then
 // blends the trees' probability with the CRF's (FeatureConfig.Blend).
 // Switching the Boost group off trains the CRF alone.
+//
+// With one CRF stage and the trees, a second set of boosted trees, the
+// context trees (the Context group, context.go), judges each block again
+// from the CRF's and the first trees' verdicts summarised over its
+// neighbours, its element path, its div group and the page, and replaces
+// the blend; they learn from the CRF's marginals on pages held out of its
+// training (inner folds, as for the Stack group). The embedded model is
+// made so (the Stack group off).
 package label
