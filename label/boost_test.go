@@ -139,6 +139,12 @@ func TestBoosted(t *testing.T) {
 		if !bytes.HasPrefix(data, []byte(magic)) {
 			t.Errorf("%+v: the model file starts with %q, want %q", run, data[:8], magic)
 		}
+		if run.context {
+			// Read as a model without context trees, the file is wrong.
+			if _, err := Load(append([]byte(modelMagic3), data[len(modelMagic3):]...)); err == nil {
+				t.Error("a model with context trees loaded as SLUICEM3")
+			}
+		}
 		loaded, err := Load(data)
 		if err != nil {
 			t.Fatal(err)

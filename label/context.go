@@ -81,7 +81,6 @@ type contextScratch struct {
 	order          []int32
 	above          []float64
 	x              []float32
-	q              []float64
 	smooth         smoothScratch
 }
 

@@ -334,7 +334,8 @@ func (l *Labeller) decide(p *page.Page, marg [][]float64, threshold float64) (ke
 // modelMagic3 starts a model with boosted trees (the Boost group): the
 // feature configuration, the trees (length-prefixed, see booster.marshal),
 // the first stage (length-prefixed), then the second stage's CRF, or
-// nothing for a one-stage model.
+// nothing for a one-stage model. modelMagic4 is modelMagic3 with context
+// trees (the Context group), which booster.marshal writes after the trees.
 const (
 	modelMagic  = "SLUICEM1"
 	modelMagic2 = "SLUICEM2"

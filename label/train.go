@@ -116,7 +116,9 @@ func DefaultTemplate(e *Extractor) string {
 // Train trains a labeller on examples. A two-stage labeller (see stack.go)
 // costs StackFolds+2 trainings of a CRF: one per fold, on the examples of
 // the other folds, for the held-out first-stage marginals the second stage
-// learns from; then the first stage on all examples, and the second.
+// learns from; then the first stage on all examples, and the second. A
+// one-stage labeller with context trees (see context.go) costs
+// StackFolds+1, the held-out marginals being what the trees learn from.
 func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller, error) {
 	fc := DefaultFeatureConfig()
 	if cfg.Features != nil {
@@ -222,7 +224,9 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 		folds = 3
 	}
 	folds = min(folds, distinct(groups))
-	if !fc.Off[Stack] && folds >= 2 || bst == nil || folds < 2 {
+	// The context trees need the boosted trees' verdicts and held-out
+	// folds, and read one stage.
+	if bst == nil || folds < 2 || !fc.Off[Stack] {
 		fc.switchOff(Context)
 	}
 	if fc.Off[Stack] || folds < 2 {
