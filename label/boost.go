@@ -368,10 +368,7 @@ func (e *Extractor) trainBoost(ctx context.Context, seqs []crf.Sequence, words [
 		return nil, nil, err
 	}
 	bk := e.buckets[bBP]
-	rows := 0
-	for _, s := range seqs {
-		rows += len(s.Labels)
-	}
+	rows := blockCount(seqs)
 	x := make([]float32, 0, rows*b.width)
 	y := make([]float64, 0, rows)
 	w := make([]float64, 0, rows)

@@ -74,7 +74,7 @@ const (
 type contextScratch struct {
 	final          [][]float64 // a copy of the marginals, blended, smoothed and focused
 	finalBuf       []float64
-	c, t, f        []float64
+	c, t, f        []float64 // per block: the CRF's, the trees' (tp itself) and the final content probability
 	divSum, divCnt map[int32]float64
 	pathSum        []float64
 	pathWords      []float64
@@ -102,10 +102,10 @@ func contextVerdicts(p *page.Page, marg [][]float64, tp []float64, other, para i
 	blend(cs.final, tp, other, para, cfg.Blend)
 	smoothPaths(p, cs.final, other, para, cfg.Smooth, &cs.smooth)
 	focusRegion(p, cs.final, other, para, cfg.Region, &cs.smooth)
-	cs.c, cs.t, cs.f = grow(cs.c, n), grow(cs.t, n), grow(cs.f, n)
+	cs.c, cs.f = grow(cs.c, n), grow(cs.f, n)
+	cs.t = tp[:n]
 	for i := range n {
 		cs.c[i] = 1 - marg[i][other]
-		cs.t[i] = tp[i]
 		cs.f[i] = 1 - cs.final[i][other]
 	}
 }
@@ -241,10 +241,7 @@ func (l *Labeller) applyContext(p *page.Page, style string, marg [][]float64, tp
 // probabilities tp of every sequence; pages[k] and styles[k] are the page
 // and style of sequence k.
 func trainContext(ctx context.Context, seqs []crf.Sequence, pages []*page.Page, styles []int, held [][][]float64, tp [][]float64, other, para int, cfg *FeatureConfig, opt gbdt.Options) (*gbdt.Model, error) {
-	rows := 0
-	for _, s := range seqs {
-		rows += len(s.Labels)
-	}
+	rows := blockCount(seqs)
 	x := make([]float32, 0, rows*contextCols)
 	y := make([]float64, 0, rows)
 	w := make([]float64, 0, rows)
