@@ -54,12 +54,12 @@ type boostSpec struct {
 	Neighbours []int `json:"neighbours"`
 }
 
-// booster turns a page's attributes into vectors and scores them with
-// boosted trees. It is safe for concurrent use.
-type booster struct {
-	spec    boostSpec
-	model   *gbdt.Model
-	context *gbdt.Model // the context trees (context.go), or nil
+// TreesStage is the trees stage: it turns a page's attributes into
+// vectors, scores them with boosted trees and gives the CRF their verdict
+// as the Boost group's attributes. It is safe for concurrent use.
+type TreesStage struct {
+	spec  boostSpec
+	model *gbdt.Model
 
 	own   int                 // len(spec.Columns)
 	width int                 // own + 2·len(Neighbours)
@@ -162,10 +162,11 @@ func isBoostAttr(name string) bool {
 	return strings.HasPrefix(name, "b.p=") || name == "r.b.p"
 }
 
-// newBooster checks spec and builds the lookup tables for e's attributes;
-// model may be nil while the trees are being trained.
-func newBooster(e *Extractor, spec boostSpec, model *gbdt.Model) (*booster, error) {
-	b := &booster{spec: spec, model: model, own: len(spec.Columns),
+// newBooster checks spec and builds the lookup tables for e's attributes
+// (with e nil, for those of the Labeller it joins); model may be nil while
+// the trees are being trained.
+func newBooster(e *Extractor, spec boostSpec, model *gbdt.Model) (*TreesStage, error) {
+	b := &TreesStage{spec: spec, model: model, own: len(spec.Columns),
 		names: map[string]colValue{}, keys: map[string]int32{}, kinds: make([]string, len(spec.Columns))}
 	b.width = b.own + 2*len(spec.Neighbours)
 	b.init = make([]float32, b.own)
@@ -192,13 +193,15 @@ func newBooster(e *Extractor, spec boostSpec, model *gbdt.Model) (*booster, erro
 	if model != nil && model.NumFeatures() != b.width {
 		return nil, fmt.Errorf("label: boosted trees read %d values, their columns make %d", model.NumFeatures(), b.width)
 	}
-	b.learnBuckets(e)
+	if e != nil {
+		b.learnBuckets(e)
+	}
 	return b, nil
 }
 
 // vector writes the vectors of a page's blocks into x (grown as needed) and
 // returns it: len(attrs) rows of b.width values.
-func (b *booster) vector(attrs [][]crf.Attr, x []float32) []float32 {
+func (b *TreesStage) vector(attrs [][]crf.Attr, x []float32) []float32 {
 	n := len(attrs)
 	x = grow(x, n*b.width)
 	for i, as := range attrs {
@@ -250,7 +253,7 @@ func (b *booster) vector(attrs [][]crf.Attr, x []float32) []float32 {
 
 // learnBuckets caches the names of e's numeric attributes, so that
 // labelling looks each up once instead of parsing it.
-func (b *booster) learnBuckets(e *Extractor) {
+func (b *TreesStage) learnBuckets(e *Extractor) {
 	learn := func(bk *Bucket) {
 		c, ok := b.keys[bk.key]
 		if !ok || b.kinds[c] != colNum {
@@ -268,42 +271,6 @@ func (b *booster) learnBuckets(e *Extractor) {
 	}
 }
 
-// DefaultBlend is the Blend of new models. On the shared data, with the
-// trees' held-out verdicts, it raised the content-word F1 of every set
-// (see the README).
-const DefaultBlend = 0.5
-
-func checkBlend(w float64) error {
-	if !(w >= 0 && w <= 1) {
-		return fmt.Errorf("label: blend weight %g: must be from 0 (the CRF alone) to 1 (the boosted trees alone)", w)
-	}
-	return nil
-}
-
-// blend moves each block's content probability in marg (one minus the
-// marginal of label other) toward the trees' probability p[i] with weight w,
-// scaling the content labels' marginals alike; para is the label that
-// takes the content probability of a block the CRF gave none.
-func blend(marg [][]float64, p []float64, other, para int, w float64) {
-	if w == 0 {
-		return
-	}
-	for i, m := range marg {
-		c := 1 - m[other]
-		nc := (1-w)*c + w*p[i]
-		m[other] = 1 - nc
-		if c <= 0 {
-			m[para] += nc
-			continue
-		}
-		for k := range m {
-			if k != other {
-				m[k] *= nc / c
-			}
-		}
-	}
-}
-
 // boostScratch is the working memory of booster.attrs.
 type boostScratch struct {
 	p   []float64 // the trees' content probability of each block
@@ -314,7 +281,7 @@ type boostScratch struct {
 
 // attrs returns attrs with the Boost group's attributes of each block
 // appended, in bs's memory.
-func (b *booster) attrs(attrs [][]crf.Attr, bk *Bucket, bs *boostScratch) [][]crf.Attr {
+func (b *TreesStage) attrs(attrs [][]crf.Attr, bk *Bucket, bs *boostScratch) [][]crf.Attr {
 	n := len(attrs)
 	bs.x = b.vector(attrs, bs.x)
 	total := 0
@@ -361,7 +328,7 @@ func boostWeight(pageWeight float64, words int32) float64 {
 // see) and returns the trees fitted to all of them, and the held-out
 // verdicts of each sequence's blocks. words[k][i] is the word count of
 // block i of sequence k.
-func (e *Extractor) trainBoost(ctx context.Context, seqs []crf.Sequence, words [][]int32, groups []string, folds int, other int, opt gbdt.Options, stage func(string)) (*booster, [][]float64, error) {
+func (e *Extractor) trainBoost(ctx context.Context, seqs []crf.Sequence, words [][]int32, groups []string, folds int, other int, opt gbdt.Options, stage func(string)) (*TreesStage, [][]float64, error) {
 	spec := newBoostSpec(seqs)
 	b, err := newBooster(e, spec, nil)
 	if err != nil {
@@ -440,10 +407,17 @@ func boolTarget(v bool) float64 {
 	return 0
 }
 
-// marshal encodes the booster: its spec (length-prefixed JSON), then the
-// trees; with context trees, the trees are length-prefixed and the context
-// trees follow (the SLUICEM4 layout).
-func (b *booster) marshal() ([]byte, error) {
+// Name returns StageTrees.
+func (*TreesStage) Name() string { return StageTrees }
+
+func (b *TreesStage) run(l *Labeller, s *state) {
+	s.attrs = b.attrs(s.attrs, l.ext.buckets[bBP], &s.ab.boost)
+	s.tp = s.ab.boost.p
+}
+
+// MarshalBinary encodes the stage's part of a model file: the columns
+// (length-prefixed JSON), then the trees.
+func (b *TreesStage) MarshalBinary() ([]byte, error) {
 	spec, err := json.Marshal(b.spec)
 	if err != nil {
 		return nil, err
@@ -454,23 +428,13 @@ func (b *booster) marshal() ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	writePrefixed(&buf, spec)
-	if b.context == nil {
-		buf.Write(m)
-		return buf.Bytes(), nil
-	}
-	writePrefixed(&buf, m)
-	c, err := b.context.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	buf.Write(c)
+	buf.Write(m)
 	return buf.Bytes(), nil
 }
 
-// unmarshalBooster decodes what marshal wrote, with context trees when
-// withContext.
-func unmarshalBooster(e *Extractor, data []byte, withContext bool) (*booster, error) {
-	specData, rest, ok := lengthPrefixed(data)
+// readTrees reads what MarshalBinary wrote.
+func readTrees(data []byte) (Stage, error) {
+	specData, trees, ok := lengthPrefixed(data)
 	if !ok {
 		return nil, errors.New("label: model file truncated in its boosted trees")
 	}
@@ -478,25 +442,9 @@ func unmarshalBooster(e *Extractor, data []byte, withContext bool) (*booster, er
 	if err := json.Unmarshal(specData, &spec); err != nil {
 		return nil, fmt.Errorf("label: boosted trees' columns: %w", err)
 	}
-	trees, ctxData := rest, []byte(nil)
-	if withContext {
-		if trees, ctxData, ok = lengthPrefixed(rest); !ok {
-			return nil, errors.New("label: model file truncated in its boosted trees")
-		}
-	}
 	m, err := gbdt.Unmarshal(trees)
 	if err != nil {
 		return nil, fmt.Errorf("label: boosted trees: %w", err)
 	}
-	b, err := newBooster(e, spec, m)
-	if err != nil || !withContext {
-		return b, err
-	}
-	if b.context, err = gbdt.Unmarshal(ctxData); err != nil {
-		return nil, fmt.Errorf("label: context trees: %w", err)
-	}
-	if b.context.NumFeatures() != contextCols {
-		return nil, fmt.Errorf("label: context trees read %d values, not %d", b.context.NumFeatures(), contextCols)
-	}
-	return b, nil
+	return newBooster(nil, spec, m)
 }

@@ -122,28 +122,26 @@ func TestBoosted(t *testing.T) {
 		if !slices.Equal(stages, want) {
 			t.Errorf("%+v: stages %q, want %q", run, stages, want)
 		}
-		if lab.Features().Off[Boost] || lab.boost == nil {
+		trees := treesOf(lab)
+		if lab.Features().Off[Boost] || trees == nil {
 			t.Fatalf("stack %v: no boosted trees", stack)
 		}
-		if has := lab.boost.context != nil; has != run.context || lab.Features().Off[Context] == run.context {
-			t.Errorf("%+v: context trees %v, context group off %v", run, has, lab.Features().Off[Context])
+		wantStages := "trees,crf,blend,smooth,region"
+		switch {
+		case stack:
+			wantStages = "trees,crf,stack,blend,smooth,region"
+		case run.context:
+			wantStages = "trees,crf,context,smooth,region"
+		}
+		if got := strings.Join(lab.StageNames(), ","); got != wantStages || lab.Features().Off[Context] == run.context {
+			t.Errorf("%+v: stages %s, want %s; context group off %v", run, got, wantStages, lab.Features().Off[Context])
 		}
 		data, err := lab.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
 		}
-		magic := modelMagic3
-		if run.context {
-			magic = modelMagic4
-		}
-		if !bytes.HasPrefix(data, []byte(magic)) {
-			t.Errorf("%+v: the model file starts with %q, want %q", run, data[:8], magic)
-		}
-		if run.context {
-			// Read as a model without context trees, the file is wrong.
-			if _, err := Load(append([]byte(modelMagic3), data[len(modelMagic3):]...)); err == nil {
-				t.Error("a model with context trees loaded as SLUICEM3")
-			}
+		if !bytes.HasPrefix(data, []byte(modelMagic5)) {
+			t.Errorf("%+v: the model file starts with %q, want %q", run, data[:8], modelMagic5)
 		}
 		loaded, err := Load(data)
 		if err != nil {
@@ -162,7 +160,7 @@ func TestBoosted(t *testing.T) {
 			}
 		}
 		// The trees' verdict is among the first stage's attributes.
-		attrs := lab.boost.attrs(withStyle(lab.ext.Attrs(test.Page), ""), lab.ext.buckets[bBP], new(boostScratch))
+		attrs := trees.attrs(withStyle(lab.ext.Attrs(test.Page), ""), lab.ext.buckets[bBP], new(boostScratch))
 		for i, as := range attrs {
 			if _, _, ok := attrValue(as, "b.p"); !ok {
 				t.Errorf("block %d has no b.p attribute: %v", i, as)
@@ -183,12 +181,19 @@ func TestBoosted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !one.Features().Off[Boost] || one.boost != nil {
+	if !one.Features().Off[Boost] || treesOf(one) != nil {
 		t.Error("boosted trees trained on examples of one group")
 	}
-	if _, err := newLabeller(one.CRF(), nil, nil, DefaultFeatureConfig()); err == nil {
-		t.Error("a labeller with the boost group on and no trees was accepted")
+}
+
+// treesOf returns the trees stage of lab, or nil.
+func treesOf(lab *Labeller) *TreesStage {
+	for _, st := range lab.Stages() {
+		if ts, ok := st.(*TreesStage); ok {
+			return ts
+		}
 	}
+	return nil
 }
 
 func TestBlend(t *testing.T) {

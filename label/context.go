@@ -225,16 +225,34 @@ func styleIndex(styles []string, style string) int {
 	return slices.Index(styles, style) + 1
 }
 
-// applyContext replaces the content probability of each block in marg (the
-// CRF's marginals, before blend, smoothing and region) by the context
-// trees' verdict.
-func (l *Labeller) applyContext(p *page.Page, style string, marg [][]float64, tp []float64, cs *contextScratch) {
-	contextVerdicts(p, marg, tp, l.other, l.para, &l.cfg, cs)
-	x := contextRows(p, styleIndex(l.cfg.Styles, style), cs)
-	for i, m := range marg {
-		setContent(m, l.other, l.para, l.boost.context.Prob(x[i*contextCols:(i+1)*contextCols]))
+// ContextStage is the context stage: context trees replace the content
+// probability of each block in the marginals (the CRF's, before blend,
+// smoothing and region) by their verdict on the block's context row.
+type ContextStage struct{ Model *gbdt.Model }
+
+// NewContextStage checks that m reads context rows.
+func NewContextStage(m *gbdt.Model) (ContextStage, error) {
+	if m.NumFeatures() != contextCols {
+		return ContextStage{}, fmt.Errorf("label: context trees read %d values, not %d", m.NumFeatures(), contextCols)
+	}
+	return ContextStage{m}, nil
+}
+
+// Name returns StageContext.
+func (ContextStage) Name() string { return StageContext }
+
+func (c ContextStage) run(l *Labeller, s *state) {
+	cs := &s.ab.context
+	contextVerdicts(s.p, s.marg, s.tp, l.other, l.para, &l.cfg, cs)
+	x := contextRows(s.p, styleIndex(l.cfg.Styles, s.style), cs)
+	for i, m := range s.marg {
+		setContent(m, l.other, l.para, c.Model.Prob(x[i*contextCols:(i+1)*contextCols]))
 	}
 }
+
+// MarshalBinary encodes the context trees, the stage's part of a model
+// file.
+func (c ContextStage) MarshalBinary() ([]byte, error) { return c.Model.MarshalBinary() }
 
 // trainContext fits the context trees to seqs' content-or-other labels
 // from the CRF's held-out marginals held and the boosted trees' held-out

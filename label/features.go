@@ -187,6 +187,10 @@ type FeatureConfig struct {
 	// one plus Blend times the other. 0 (models made before it) is off; it
 	// has no effect with the Boost group off.
 	Blend float64 `json:"blend,omitempty"`
+	// Stages is the labeller's list of stages (see Stage), in the order
+	// they run. Model files made before it have none: Load derives the
+	// list from their layout.
+	Stages []string `json:"stages,omitempty"`
 }
 
 // DefaultFilters are the filters whose scores the default configuration

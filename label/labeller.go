@@ -1,12 +1,8 @@
 package label
 
 import (
-	"bytes"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 
@@ -15,13 +11,13 @@ import (
 	"github.com/sluice-project/sluice/page"
 )
 
-// Labeller is a trained block labeller: a linear-chain CRF over the block
-// features of Extractor, or two of them in a row (see stack.go). It is safe
-// for concurrent use.
+// Labeller is a trained block labeller: an ordered list of stages (see
+// Stage) over the block features of an Extractor, such as boosted trees, a
+// linear-chain CRF, context trees, path smoothing and the content region.
+// It is safe for concurrent use.
 type Labeller struct {
-	crf    *crf.Model // the first stage
-	stack  *crf.Model // the second stage, or nil
-	boost  *booster   // the boosted trees of the Boost group, or nil
+	stages []Stage
+	crf    *crf.Model // the crf stage's model, whose labels the marginals have
 	ext    *Extractor
 	cfg    FeatureConfig
 	labels []page.Label // CRF label index → page label
@@ -32,78 +28,93 @@ type Labeller struct {
 // Labels are the CRF label names, in the order of Victor's five.
 var Labels = []string{"other", "heading", "paragraph", "list", "continuation"}
 
-// NewLabeller wraps a trained CRF and the feature configuration it was
-// trained with, as a one-stage labeller (the Stack group is switched off in
-// its configuration).
-func NewLabeller(m *crf.Model, cfg FeatureConfig) (*Labeller, error) {
-	cfg.switchOff(Stack)
-	cfg.switchOff(Boost)
-	cfg.switchOff(Context)
-	return newLabeller(m, nil, nil, cfg)
-}
-
-// NewStackedLabeller wraps the two CRFs of a two-stage labeller: first
-// labels a page's blocks from their attributes, second from their
-// attributes and the Stack group's summary of first's marginals. cfg must
-// have the Stack group on; the Boost group is switched off.
-func NewStackedLabeller(first, second *crf.Model, cfg FeatureConfig) (*Labeller, error) {
-	cfg.switchOff(Boost)
-	cfg.switchOff(Context)
-	return newStacked(first, second, nil, cfg)
-}
-
-// newStacked is NewStackedLabeller with boosted trees.
-func newStacked(first, second *crf.Model, boost *booster, cfg FeatureConfig) (*Labeller, error) {
-	if cfg.Off[Stack] {
-		return nil, errors.New("label: a two-stage labeller needs the stack feature group, which its configuration switches off")
+// New builds a labeller from its stages, in order (see CheckStages), and
+// the feature configuration they were trained with. The configuration's
+// stage list (FeatureConfig.Stages) is set from the stages, and the
+// feature groups that stages give (see StageGroups) are switched on or off
+// to match.
+func New(cfg FeatureConfig, stages ...Stage) (*Labeller, error) {
+	names := stageNames(stages)
+	if err := CheckStages(names); err != nil {
+		return nil, err
 	}
-	if second == nil {
-		return nil, errors.New("label: a two-stage labeller needs its second stage")
-	}
-	if !slices.Equal(first.Labels(), second.Labels()) {
-		return nil, fmt.Errorf("label: the stages of a labeller have different labels (%v and %v)", first.Labels(), second.Labels())
-	}
-	return newLabeller(first, second, boost, cfg)
-}
-
-// newLabeller wraps one or two CRFs and, if the Boost group is on, the
-// boosted trees whose verdicts they read.
-func newLabeller(m, stack *crf.Model, boost *booster, cfg FeatureConfig) (*Labeller, error) {
+	cfg = withStageGroups(cfg, names)
 	ext, err := NewExtractor(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if on := !cfg.Off[Boost]; on != (boost != nil) {
-		if on {
-			return nil, errors.New("label: the model's configuration has the boost feature group on but the model has no boosted trees")
-		}
-		return nil, errors.New("label: the model has boosted trees but its configuration switches the boost feature group off")
+	if err := checkConfig(&cfg); err != nil {
+		return nil, err
 	}
-	if on, has := !cfg.Off[Context], boost != nil && boost.context != nil; on != has {
-		if on {
-			return nil, errors.New("label: the model's configuration has the context feature group on but the model has no context trees")
-		}
-		return nil, errors.New("label: the model has context trees but its configuration switches the context feature group off")
-	}
-	for _, st := range cfg.Styles {
-		if err := CheckStyle(st); err != nil {
+	l := &Labeller{stages: slices.Clone(stages), ext: ext, cfg: cfg, other: -1, para: -1}
+	for _, st := range l.stages {
+		if err := bindStage(l, st); err != nil {
 			return nil, err
 		}
 	}
-	if err := checkSmooth(cfg.Smooth); err != nil {
+	if err := l.setLabels(); err != nil {
 		return nil, err
+	}
+	return l, nil
+}
+
+// NewLabeller wraps a trained CRF and the feature configuration it was
+// trained with, as a labeller of stages crf, smooth and region.
+func NewLabeller(m *crf.Model, cfg FeatureConfig) (*Labeller, error) {
+	return New(cfg, CRFStage{m}, SmoothStage{}, RegionStage{})
+}
+
+// checkConfig checks the styles and the settings of the stages in cfg.
+func checkConfig(cfg *FeatureConfig) error {
+	for _, st := range cfg.Styles {
+		if err := CheckStyle(st); err != nil {
+			return err
+		}
+	}
+	if err := checkSmooth(cfg.Smooth); err != nil {
+		return err
 	}
 	if err := checkRegion(cfg.Region); err != nil {
-		return nil, err
+		return err
 	}
-	if err := checkBlend(cfg.Blend); err != nil {
-		return nil, err
+	return checkBlend(cfg.Blend)
+}
+
+// bindStage lets a stage that needs the labeller's extractor or models
+// learn them, and records the CRF whose labels the marginals have.
+func bindStage(l *Labeller, st Stage) error {
+	switch s := st.(type) {
+	case CRFStage:
+		if s.Model == nil {
+			return errors.New("label: the crf stage has no model")
+		}
+		l.crf = s.Model
+	case StackStage:
+		if s.Model == nil {
+			return errors.New("label: the stack stage has no model")
+		}
+		if !slices.Equal(l.crf.Labels(), s.Model.Labels()) {
+			return fmt.Errorf("label: the stages of a labeller have different labels (%v and %v)", l.crf.Labels(), s.Model.Labels())
+		}
+	case *TreesStage:
+		if s == nil || s.model == nil {
+			return errors.New("label: the trees stage has no trees")
+		}
+		s.learnBuckets(l.ext)
+	case ContextStage:
+		if s.Model == nil {
+			return errors.New("label: the context stage has no trees")
+		}
 	}
-	l := &Labeller{crf: m, stack: stack, boost: boost, ext: ext, cfg: cfg, other: -1, para: -1}
-	for i, name := range m.Labels() {
+	return nil
+}
+
+// setLabels maps the CRF's labels to page labels.
+func (l *Labeller) setLabels() error {
+	for i, name := range l.crf.Labels() {
 		lab, ok := page.ParseLabel(name)
 		if !ok {
-			return nil, fmt.Errorf("label: model label %q is not one of %v", name, Labels)
+			return fmt.Errorf("label: model label %q is not one of %v", name, Labels)
 		}
 		switch {
 		case lab == page.Other:
@@ -114,38 +125,48 @@ func newLabeller(m, stack *crf.Model, boost *booster, cfg FeatureConfig) (*Label
 		l.labels = append(l.labels, lab)
 	}
 	if l.other < 0 {
-		return nil, errors.New("label: model has no \"other\" label")
+		return errors.New("label: model has no \"other\" label")
 	}
 	if l.para < 0 {
-		return nil, errors.New("label: model has no content label")
+		return errors.New("label: model has no content label")
 	}
-	return l, nil
+	return nil
 }
 
 // Features returns the feature configuration of the model.
 func (l *Labeller) Features() FeatureConfig { return l.cfg }
 
-// CRF returns the model of the last stage.
+// CRF returns the model of the last CRF stage (stack, else crf).
 func (l *Labeller) CRF() *crf.Model {
-	if l.stack != nil {
-		return l.stack
-	}
-	return l.crf
+	ms := l.CRFs()
+	return ms[len(ms)-1]
 }
 
-// Stages returns the CRF of each stage, the first first: one, or two for a
-// two-stage labeller.
-func (l *Labeller) Stages() []*crf.Model {
-	if l.stack != nil {
-		return []*crf.Model{l.crf, l.stack}
+// CRFs returns the model of each CRF stage, in order: one, or two with a
+// stack stage.
+func (l *Labeller) CRFs() []*crf.Model {
+	var ms []*crf.Model
+	for _, st := range l.stages {
+		switch s := st.(type) {
+		case CRFStage:
+			ms = append(ms, s.Model)
+		case StackStage:
+			ms = append(ms, s.Model)
+		}
 	}
-	return []*crf.Model{l.crf}
+	return ms
 }
 
-// NumFeatures is the number of CRF features of all stages.
+// Stages returns the labeller's stages, in the order they run.
+func (l *Labeller) Stages() []Stage { return slices.Clone(l.stages) }
+
+// StageNames returns the names of the labeller's stages, in order.
+func (l *Labeller) StageNames() []string { return stageNames(l.stages) }
+
+// NumFeatures is the number of CRF features of all CRF stages.
 func (l *Labeller) NumFeatures() int {
 	n := 0
-	for _, m := range l.Stages() {
+	for _, m := range l.CRFs() {
 		n += m.NumFeatures()
 	}
 	return n
@@ -227,23 +248,11 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 
 // marginals runs the stages on p in style, with ab's memory.
 func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float64 {
-	attrs := withStyle(l.ext.AttrsInto(p, ab), style)
-	if l.boost != nil {
-		attrs = l.boost.attrs(attrs, l.ext.buckets[bBP], &ab.boost)
+	s := state{p: p, style: style, attrs: withStyle(l.ext.AttrsInto(p, ab), style), ab: ab}
+	for _, st := range l.stages {
+		st.run(l, &s)
 	}
-	marg := l.crf.Marginals(attrs)
-	if l.stack != nil {
-		marg = l.stack.Marginals(l.ext.stackAttrs(p, attrs, marg, l.other, &ab.stack))
-	}
-	switch {
-	case l.boost != nil && l.boost.context != nil:
-		l.applyContext(p, style, marg, ab.boost.p, &ab.context)
-	case l.boost != nil:
-		blend(marg, ab.boost.p, l.other, l.para, l.cfg.Blend)
-	}
-	smoothPaths(p, marg, l.other, l.para, l.cfg.Smooth, &ab.smooth)
-	focusRegion(p, marg, l.other, l.para, l.cfg.Region, &ab.smooth)
-	return marg
+	return s.marg
 }
 
 // attrBufs holds the attribute memory of labelling, reused from page to
@@ -325,162 +334,6 @@ func (l *Labeller) decide(p *page.Page, marg [][]float64, threshold float64) (ke
 		kept += int(b.Words)
 	}
 	return kept, all
-}
-
-// Model files. modelMagic starts a one-stage model: the feature
-// configuration (its length, little-endian uint32, then JSON), then the CRF
-// model. modelMagic2 starts a two-stage one: the feature configuration, the
-// first stage's CRF (its length, uint32, then the model), then the second's.
-// modelMagic3 starts a model with boosted trees (the Boost group): the
-// feature configuration, the trees (length-prefixed, see booster.marshal),
-// the first stage (length-prefixed), then the second stage's CRF, or
-// nothing for a one-stage model. modelMagic4 is modelMagic3 with context
-// trees (the Context group), which booster.marshal writes after the trees.
-const (
-	modelMagic  = "SLUICEM1"
-	modelMagic2 = "SLUICEM2"
-	modelMagic3 = "SLUICEM3"
-	modelMagic4 = "SLUICEM4"
-)
-
-// MarshalBinary encodes the labeller as a model file.
-func (l *Labeller) MarshalBinary() ([]byte, error) {
-	cfg, err := json.Marshal(l.cfg)
-	if err != nil {
-		return nil, err
-	}
-	m, err := l.crf.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	switch {
-	case l.boost != nil && l.boost.context != nil:
-		buf.WriteString(modelMagic4)
-	case l.boost != nil:
-		buf.WriteString(modelMagic3)
-	case l.stack == nil:
-		buf.WriteString(modelMagic)
-	default:
-		buf.WriteString(modelMagic2)
-	}
-	writePrefixed(&buf, cfg)
-	if l.boost != nil {
-		b, err := l.boost.marshal()
-		if err != nil {
-			return nil, err
-		}
-		writePrefixed(&buf, b)
-	}
-	if l.boost == nil && l.stack == nil {
-		buf.Write(m) // SLUICEM1: the one CRF, not prefixed
-		return buf.Bytes(), nil
-	}
-	writePrefixed(&buf, m)
-	if l.stack != nil {
-		m2, err := l.stack.MarshalBinary()
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(m2)
-	}
-	return buf.Bytes(), nil
-}
-
-// writePrefixed writes data's length, a little-endian uint32, then data.
-func writePrefixed(buf *bytes.Buffer, data []byte) {
-	binary.Write(buf, binary.LittleEndian, uint32(len(data)))
-	buf.Write(data)
-}
-
-// Save writes the model file to w.
-func (l *Labeller) Save(w io.Writer) error {
-	data, err := l.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(data)
-	return err
-}
-
-// Load reads a model file written by Save.
-func Load(data []byte) (*Labeller, error) {
-	var magic string
-	if len(data) >= len(modelMagic)+4 {
-		magic = string(data[:len(modelMagic)])
-	}
-	if !slices.Contains([]string{modelMagic, modelMagic2, modelMagic3, modelMagic4}, magic) {
-		return nil, errors.New("label: not a sluice model file (it should start with " + modelMagic + ", " + modelMagic2 + ", " + modelMagic3 + " or " + modelMagic4 + "; train one with sluice train)")
-	}
-	data = data[len(modelMagic):]
-	cfgData, data, ok := lengthPrefixed(data)
-	if !ok {
-		return nil, errors.New("label: model file truncated in its feature configuration")
-	}
-	var cfg FeatureConfig
-	if err := json.Unmarshal(cfgData, &cfg); err != nil {
-		return nil, fmt.Errorf("label: model feature configuration: %w", err)
-	}
-	var b *booster
-	if magic != modelMagic4 {
-		cfg.switchOff(Context) // models made before the Context group have none
-	}
-	if magic == modelMagic3 || magic == modelMagic4 {
-		ext, err := NewExtractor(cfg)
-		if err != nil {
-			return nil, err
-		}
-		bdata, rest, ok := lengthPrefixed(data)
-		if !ok {
-			return nil, errors.New("label: model file truncated in its boosted trees")
-		}
-		if b, err = unmarshalBooster(ext, bdata, magic == modelMagic4); err != nil {
-			return nil, err
-		}
-		data = rest
-	} else {
-		cfg.switchOff(Boost) // models made before the Boost group have none
-	}
-	if magic == modelMagic {
-		m, err := crf.Unmarshal(data)
-		if err != nil {
-			return nil, err
-		}
-		return NewLabeller(m, cfg)
-	}
-	first, data, ok := lengthPrefixed(data)
-	if !ok {
-		return nil, errors.New("label: model file truncated in its first stage")
-	}
-	m1, err := crf.Unmarshal(first)
-	if err != nil {
-		return nil, fmt.Errorf("label: first stage: %w", err)
-	}
-	if (magic == modelMagic3 || magic == modelMagic4) && len(data) == 0 {
-		if !cfg.Off[Stack] {
-			return nil, errors.New("label: model file truncated: its configuration has two stages but the file holds one")
-		}
-		return newLabeller(m1, nil, b, cfg)
-	}
-	m2, err := crf.Unmarshal(data)
-	if err != nil {
-		return nil, fmt.Errorf("label: second stage: %w", err)
-	}
-	return newStacked(m1, m2, b, cfg)
-}
-
-// lengthPrefixed splits data after a little-endian uint32 length and that
-// many bytes.
-func lengthPrefixed(data []byte) (part, rest []byte, ok bool) {
-	if len(data) < 4 {
-		return nil, nil, false
-	}
-	n := binary.LittleEndian.Uint32(data)
-	data = data[4:]
-	if uint64(n) > uint64(len(data)) {
-		return nil, nil, false
-	}
-	return data[:n], data[n:], true
 }
 
 // validThreshold reports whether t is a threshold a model can record.

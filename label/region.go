@@ -23,6 +23,17 @@ import (
 // to 95.61, Readability 93.43 to 94.12 and WCXB 83.71 to 83.79. Factors
 // from 0.2 to 0.5 and minimum F1 from 0.5 to 0.7 gave about the same.
 
+// RegionStage is the region stage: the content probability of blocks
+// outside the page's content region is lowered by FeatureConfig.Region.
+type RegionStage struct{}
+
+// Name returns StageRegion.
+func (RegionStage) Name() string { return StageRegion }
+
+func (RegionStage) run(l *Labeller, s *state) {
+	focusRegion(s.p, s.marg, l.other, l.para, l.cfg.Region, &s.ab.smooth)
+}
+
 // DefaultRegion is the Region of new models.
 const DefaultRegion = 0.35
 

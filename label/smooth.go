@@ -25,6 +25,17 @@ import (
 // 0.3 to 0.8 gave about the same; so did smoothing over the repeated
 // items of a template only (repeat.go), by a little less.
 
+// SmoothStage is the smooth stage: path smoothing with weight
+// FeatureConfig.Smooth.
+type SmoothStage struct{}
+
+// Name returns StageSmooth.
+func (SmoothStage) Name() string { return StageSmooth }
+
+func (SmoothStage) run(l *Labeller, s *state) {
+	smoothPaths(s.p, s.marg, l.other, l.para, l.cfg.Smooth, &s.ab.smooth)
+}
+
 // DefaultSmooth is the smoothing weight of new models: a block's content
 // probability becomes the mean of its own and its path's.
 const DefaultSmooth = 0.5

@@ -20,6 +20,21 @@ import (
 // keep the items of a listing whose best items are sure, drop the odd
 // block of a menu the first stage half liked.
 
+// StackStage is the stack stage: a second CRF relabels the blocks from
+// their attributes and the Stack group's summary of the marginals of the
+// CRF before it.
+type StackStage struct{ Model *crf.Model }
+
+// Name returns StageStack.
+func (StackStage) Name() string { return StageStack }
+
+func (c StackStage) run(l *Labeller, s *state) {
+	s.marg = c.Model.Marginals(l.ext.stackAttrs(s.p, s.attrs, s.marg, l.other, &s.ab.stack))
+}
+
+// MarshalBinary encodes the second CRF, the stage's part of a model file.
+func (c StackStage) MarshalBinary() ([]byte, error) { return c.Model.MarshalBinary() }
+
 // pmBins are the bounds of the coarse probability buckets of "s.pm", the
 // block's first-stage probability with the page's highest.
 var pmBins = []float64{0, .1, .3, .5, .7, .9}

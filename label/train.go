@@ -184,7 +184,7 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 		}
 	}
 	other := slices.Index(Labels, "other")
-	var bst *booster
+	var bst *TreesStage
 	var tp [][]float64 // the trees' held-out verdicts
 	if bfolds := min(cmp.Or(cfg.BoostFolds, 3), distinct(groups)); fc.Off[Boost] || bfolds < 2 {
 		fc.switchOff(Boost)
@@ -254,11 +254,16 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 				pages[k], sts[k] = examples[i].Page, styleIndex(fc.Styles, examples[i].Style)
 			}
 			stage(fmt.Sprintf("context trees (%d blocks, %d columns)", blockCount(seqs), contextCols))
-			if bst.context, err = trainContext(ctx, seqs, pages, sts, held, tp, other, slices.Index(Labels, "paragraph"), &fc, copt); err != nil {
+			cm, err := trainContext(ctx, seqs, pages, sts, held, tp, other, slices.Index(Labels, "paragraph"), &fc, copt)
+			if err != nil {
 				return nil, err
 			}
+			return New(fc, bst, CRFStage{m}, ContextStage{cm}, SmoothStage{}, RegionStage{})
 		}
-		return newLabeller(m, nil, bst, fc)
+		if bst != nil {
+			return New(fc, bst, CRFStage{m}, BlendStage{}, SmoothStage{}, RegionStage{})
+		}
+		return New(fc, CRFStage{m}, SmoothStage{}, RegionStage{})
 	}
 	held, err := heldOutMarginals(ctx, seqs, groups, folds, opts, stage)
 	if err != nil {
@@ -283,7 +288,10 @@ func Train(ctx context.Context, examples []Example, cfg TrainConfig) (*Labeller,
 	if err != nil {
 		return nil, err
 	}
-	return newStacked(first, second, bst, fc)
+	if bst != nil {
+		return New(fc, bst, CRFStage{first}, StackStage{second}, BlendStage{}, SmoothStage{}, RegionStage{})
+	}
+	return New(fc, CRFStage{first}, StackStage{second}, SmoothStage{}, RegionStage{})
 }
 
 // heldOutMarginals trains a CRF per fold of groups, on the sequences of
@@ -329,6 +337,16 @@ func (fc *FeatureConfig) switchOff(g Group) {
 		off = map[Group]bool{}
 	}
 	off[g] = true
+	fc.Off = off
+}
+
+// switchOn switches group g on in a copy of fc.Off.
+func (fc *FeatureConfig) switchOn(g Group) {
+	if !fc.Off[g] {
+		return
+	}
+	off := maps.Clone(fc.Off)
+	delete(off, g)
 	fc.Off = off
 }
 

@@ -317,7 +317,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 		st, _ := os.Stat(*out)
-		fmt.Fprintf(stdout, "model written to %s (%d stage(s), %d features, %d KB), trained on %d pages in %s; styles and thresholds:", *out, len(lab.Stages()), lab.NumFeatures(), st.Size()>>10, len(examples), time.Since(t).Round(time.Second))
+		fmt.Fprintf(stdout, "model written to %s (%d stage(s), %d features, %d KB), trained on %d pages in %s; styles and thresholds:", *out, len(lab.CRFs()), lab.NumFeatures(), st.Size()>>10, len(examples), time.Since(t).Round(time.Second))
 		for _, st := range lab.Styles() {
 			fmt.Fprintf(stdout, " %s %s", st, formatThreshold(lab.Threshold(st)))
 		}

@@ -1,0 +1,116 @@
+package sluice
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/label"
+)
+
+// TestLegacyModels loads model files in each layout that sluice wrote
+// before model files listed their stages (testdata/legacy-models: mN.slm.gz
+// is a small model of layout SLUICEMN, m3s the two-stage one of SLUICEM3),
+// cleans a page with each in both styles and checks every block's label
+// and score against what the version that wrote them gave (the .golden
+// files: "label score" a block, from sluice clean --format json
+// --include-dropped). Each is then saved in the current layout, loaded
+// again, and must give the same scores.
+func TestLegacyModels(t *testing.T) {
+	dir := filepath.Join("testdata", "legacy-models")
+	html, err := os.ReadFile(filepath.Join(dir, "page.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStages := map[string]string{
+		"m1":  "crf,smooth,region",
+		"m2":  "crf,stack,smooth,region",
+		"m3":  "trees,crf,blend,smooth,region",
+		"m3s": "trees,crf,stack,blend,smooth,region",
+		"m4":  "trees,crf,context,smooth,region",
+	}
+	for name, stages := range wantStages {
+		model := readGzip(t, filepath.Join(dir, name+".slm.gz"))
+		lab, err := label.Load(model)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := strings.Join(lab.StageNames(), ","); got != stages {
+			t.Errorf("%s: stages %s, want %s", name, got, stages)
+		}
+		resaved, err := lab.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, style := range []string{label.MainStyle, label.CleanEvalStyle} {
+			want := readGolden(t, filepath.Join(dir, name+"."+style+".golden"))
+			for i, m := range [][]byte{model, resaved} {
+				c, err := New(Options{Model: m, Style: style})
+				if err != nil {
+					t.Fatalf("%s (file %d): %v", name, i, err)
+				}
+				res, err := c.Clean(context.Background(), Input{Data: html})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Page.Blocks) != len(want) {
+					t.Fatalf("%s %s: %d blocks, want %d", name, style, len(res.Page.Blocks), len(want))
+				}
+				for k, b := range res.Page.Blocks {
+					if b.Label.String() != want[k].label || b.Score != want[k].score {
+						t.Errorf("%s %s (file %d): block %d: %v %v, want %s %v", name, style, i, k, b.Label, b.Score, want[k].label, want[k].score)
+					}
+				}
+			}
+		}
+	}
+}
+
+type goldenBlock struct {
+	label string
+	score float64
+}
+
+func readGolden(t *testing.T, path string) []goldenBlock {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []goldenBlock
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		lab, v, _ := strings.Cut(sc.Text(), " ")
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, goldenBlock{lab, f})
+	}
+	return out
+}
+
+func readGzip(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
