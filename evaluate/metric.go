@@ -1,6 +1,7 @@
 // Package evaluate scores cleaned pages against gold standards: it ties the
 // data set readers (package dataset), the scorers (package score) and the
-// cleaner together for the eval and bench commands and for training.
+// cleaner together for the eval and bench commands, and gives package
+// train the metric of each set.
 package evaluate
 
 import (

@@ -3,7 +3,6 @@ package label
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,15 +39,16 @@ const (
 	colBin  = "bin"  // a categorical attribute: 1 when present, else 0
 )
 
-// boostColumn is one column of a booster's vector.
-type boostColumn struct {
+// TreeColumn is one column of the trees' vector.
+type TreeColumn struct {
 	Name string `json:"name"` // the key (num, real) or the attribute name (bin)
 	Kind string `json:"kind"`
 }
 
-// boostSpec is the part of a booster that the model file keeps as JSON.
-type boostSpec struct {
-	Columns []boostColumn `json:"columns"`
+// TreeSpec is the columns of the trees' vector, which the model file
+// keeps as JSON.
+type TreeSpec struct {
+	Columns []TreeColumn `json:"columns"`
 	// Neighbours are the columns also read from the blocks before and
 	// after (indices into Columns).
 	Neighbours []int `json:"neighbours"`
@@ -58,7 +58,7 @@ type boostSpec struct {
 // vectors, scores them with boosted trees and gives the CRF their verdict
 // as the Boost group's attributes. It is safe for concurrent use.
 type TreesStage struct {
-	spec  boostSpec
+	spec  TreeSpec
 	model *gbdt.Model
 
 	own   int                 // len(spec.Columns)
@@ -74,16 +74,6 @@ type colValue struct {
 	val float32
 }
 
-// DefaultBoost returns the options of the boosted trees that Train uses
-// unless told otherwise: 150 trees of depth 5 at shrinkage 0.2, each
-// fitted to half the blocks. On the shared data (3 folds, the trees'
-// verdicts blended half and half with the CRF's) they gave WCXB a
-// content-word F1 of 85.12 against 85.21 for 300 trees at 0.1 (and 84.74
-// for the CRF alone), at half the labelling cost.
-func DefaultBoost() gbdt.Options {
-	return gbdt.Options{Trees: 150, Depth: 5, LearningRate: 0.2, Bins: 64, MinLeaf: 5, L2: 1, Subsample: 0.5}
-}
-
 // Vocabulary limits: a categorical attribute becomes a column when at least
 // boostMinShare of the training blocks have it, and at most boostMaxBin of
 // the most frequent ones do.
@@ -96,8 +86,9 @@ const (
 // columns are also read from the neighbours.
 var boostNeighbourKeys = []string{"sent.count", "char.punct", "char.alpha", "split.tags", "depth"}
 
-// newBoostSpec builds the columns from the training blocks' attributes.
-func newBoostSpec(seqs []crf.Sequence) boostSpec {
+// NewTreeSpec builds the columns of a trees stage from the attributes of
+// the training blocks.
+func NewTreeSpec(seqs []crf.Sequence) TreeSpec {
 	num, real := map[string]bool{}, map[string]bool{}
 	bin := map[string]int{}
 	blocks := 0
@@ -122,12 +113,12 @@ func newBoostSpec(seqs []crf.Sequence) boostSpec {
 			}
 		}
 	}
-	var spec boostSpec
+	var spec TreeSpec
 	for _, k := range sortedKeys(num) {
-		spec.Columns = append(spec.Columns, boostColumn{k, colNum})
+		spec.Columns = append(spec.Columns, TreeColumn{k, colNum})
 	}
 	for _, k := range sortedKeys(real) {
-		spec.Columns = append(spec.Columns, boostColumn{k, colReal})
+		spec.Columns = append(spec.Columns, TreeColumn{k, colReal})
 	}
 	type nc struct {
 		name string
@@ -146,7 +137,7 @@ func newBoostSpec(seqs []crf.Sequence) boostSpec {
 		return strings.Compare(a.name, b.name)
 	})
 	for _, b := range bins[:min(len(bins), boostMaxBin)] {
-		spec.Columns = append(spec.Columns, boostColumn{b.name, colBin})
+		spec.Columns = append(spec.Columns, TreeColumn{b.name, colBin})
 	}
 	for i, c := range spec.Columns {
 		if c.Kind == colReal || c.Kind == colNum && slices.Contains(boostNeighbourKeys, c.Name) {
@@ -162,10 +153,11 @@ func isBoostAttr(name string) bool {
 	return strings.HasPrefix(name, "b.p=") || name == "r.b.p"
 }
 
-// newBooster checks spec and builds the lookup tables for e's attributes
-// (with e nil, for those of the Labeller it joins); model may be nil while
-// the trees are being trained.
-func newBooster(e *Extractor, spec boostSpec, model *gbdt.Model) (*TreesStage, error) {
+// NewTreesStage checks spec and builds the lookup tables for e's attributes
+// (with e nil, for those of the Labeller it joins). model may be nil while
+// the trees are being trained: the stage then gives rows (Rows) but cannot
+// run.
+func NewTreesStage(e *Extractor, spec TreeSpec, model *gbdt.Model) (*TreesStage, error) {
 	b := &TreesStage{spec: spec, model: model, own: len(spec.Columns),
 		names: map[string]colValue{}, keys: map[string]int32{}, kinds: make([]string, len(spec.Columns))}
 	b.width = b.own + 2*len(spec.Neighbours)
@@ -197,6 +189,20 @@ func newBooster(e *Extractor, spec boostSpec, model *gbdt.Model) (*TreesStage, e
 		b.learnBuckets(e)
 	}
 	return b, nil
+}
+
+// Width is the number of values in a block's row.
+func (b *TreesStage) Width() int { return b.width }
+
+// Rows writes the rows of the blocks whose attributes are attrs into x
+// (grown as needed) and returns it: len(attrs) rows of Width values, what
+// the trees read.
+func (b *TreesStage) Rows(attrs [][]crf.Attr, x []float32) []float32 { return b.vector(attrs, x) }
+
+// AppendTreeVerdict appends to dst the Boost group's attributes of a block
+// the trees give content probability p.
+func (e *Extractor) AppendTreeVerdict(dst []crf.Attr, p float64) []crf.Attr {
+	return appendBoostAttrs(dst, p, e.buckets[bBP])
 }
 
 // vector writes the vectors of a page's blocks into x (grown as needed) and
@@ -312,101 +318,6 @@ func appendBoostAttrs(dst []crf.Attr, p float64, bk *Bucket) []crf.Attr {
 	return dst
 }
 
-// boostWeight is a block's weight in the trees' training: its page's
-// weight times 1 + ln(1 + its words), as long blocks weigh most in the
-// word-level scores.
-func boostWeight(pageWeight float64, words int32) float64 {
-	if pageWeight == 0 {
-		pageWeight = 1
-	}
-	return pageWeight * (1 + math.Log1p(float64(max(words, 0))))
-}
-
-// trainBoost fits boosted trees to seqs' content-or-other labels, appends
-// the Boost attributes to every sequence (held-out verdicts, from folds
-// of the groups, so the CRF sees how the trees do on pages they did not
-// see) and returns the trees fitted to all of them, and the held-out
-// verdicts of each sequence's blocks. words[k][i] is the word count of
-// block i of sequence k.
-func (e *Extractor) trainBoost(ctx context.Context, seqs []crf.Sequence, words [][]int32, groups []string, folds int, other int, opt gbdt.Options, stage func(string)) (*TreesStage, [][]float64, error) {
-	spec := newBoostSpec(seqs)
-	b, err := newBooster(e, spec, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	bk := e.buckets[bBP]
-	rows := blockCount(seqs)
-	x := make([]float32, 0, rows*b.width)
-	y := make([]float64, 0, rows)
-	w := make([]float64, 0, rows)
-	first := make([]int, len(seqs)+1) // first row of each sequence
-	var scratch []float32
-	for k, s := range seqs {
-		first[k] = len(y)
-		scratch = b.vector(s.Attrs, scratch)
-		x = append(x, scratch[:len(s.Attrs)*b.width]...)
-		for i, l := range s.Labels {
-			y = append(y, boolTarget(l != other))
-			w = append(w, boostWeight(s.Weight, words[k][i]))
-		}
-	}
-	first[len(seqs)] = len(y)
-
-	held := make([]float64, rows)
-	fold := AssignFolds(groups, folds)
-	fw := make([]float64, rows)
-	size := fmt.Sprintf("%d blocks, %d columns", rows, b.width)
-	for f := range folds {
-		// The fold's rows weigh nothing, which leaves them out.
-		for k := range seqs {
-			for r := first[k]; r < first[k+1]; r++ {
-				fw[r] = w[r]
-				if fold[k] == f {
-					fw[r] = 0
-				}
-			}
-		}
-		stage(fmt.Sprintf("boosted trees without fold %d of %d (%s)", f+1, folds, size))
-		m, err := gbdt.Train(ctx, x, b.width, y, fw, opt)
-		if err != nil {
-			return nil, nil, fmt.Errorf("label: boosted trees, fold %d of %d: %w", f+1, folds, err)
-		}
-		for k := range seqs {
-			if fold[k] == f {
-				for r := first[k]; r < first[k+1]; r++ {
-					held[r] = m.Prob(x[r*b.width : (r+1)*b.width])
-				}
-			}
-		}
-	}
-	stage("boosted trees (" + size + ")")
-	b.model, err = gbdt.Train(ctx, x, b.width, y, w, opt)
-	if err != nil {
-		return nil, nil, fmt.Errorf("label: boosted trees: %w", err)
-	}
-	for k := range seqs {
-		s := &seqs[k]
-		out := make([][]crf.Attr, len(s.Attrs))
-		for i, a := range s.Attrs {
-			p := held[first[k]+i]
-			out[i] = appendBoostAttrs(append(make([]crf.Attr, 0, len(a)+2), a...), p, bk)
-		}
-		s.Attrs = out
-	}
-	tp := make([][]float64, len(seqs))
-	for k := range seqs {
-		tp[k] = held[first[k]:first[k+1]:first[k+1]]
-	}
-	return b, tp, nil
-}
-
-func boolTarget(v bool) float64 {
-	if v {
-		return 1
-	}
-	return 0
-}
-
 // Name returns StageTrees.
 func (*TreesStage) Name() string { return StageTrees }
 
@@ -438,7 +349,7 @@ func readTrees(data []byte) (Stage, error) {
 	if !ok {
 		return nil, errors.New("label: model file truncated in its boosted trees")
 	}
-	var spec boostSpec
+	var spec TreeSpec
 	if err := json.Unmarshal(specData, &spec); err != nil {
 		return nil, fmt.Errorf("label: boosted trees' columns: %w", err)
 	}
@@ -446,5 +357,5 @@ func readTrees(data []byte) (Stage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("label: boosted trees: %w", err)
 	}
-	return newBooster(nil, spec, m)
+	return NewTreesStage(nil, spec, m)
 }

@@ -1,16 +1,11 @@
 package label
 
 import (
-	"bytes"
-	"context"
-	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/sluice-project/sluice/crf"
-	"github.com/sluice-project/sluice/gbdt"
 )
 
 func TestBoostSpecAndVector(t *testing.T) {
@@ -34,8 +29,8 @@ func TestBoostSpecAndVector(t *testing.T) {
 		}
 		seqs = append(seqs, crf.Sequence{Attrs: [][]crf.Attr{a}, Labels: []int{0}})
 	}
-	spec := newBoostSpec(seqs)
-	want := []boostColumn{{"sent.count", colNum}, {"words", colNum}, {"r.link", colReal}, {"container=p", colBin}}
+	spec := NewTreeSpec(seqs)
+	want := []TreeColumn{{"sent.count", colNum}, {"words", colNum}, {"r.link", colReal}, {"container=p", colBin}}
 	if !slices.Equal(spec.Columns, want) {
 		t.Fatalf("columns %v, want %v", spec.Columns, want)
 	}
@@ -43,7 +38,7 @@ func TestBoostSpecAndVector(t *testing.T) {
 	if !slices.Equal(spec.Neighbours, []int{0, 2}) {
 		t.Errorf("neighbour columns %v, want [0 2]", spec.Neighbours)
 	}
-	b, err := newBooster(e, spec, nil)
+	b, err := NewTreesStage(e, spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,129 +66,12 @@ func TestBoostSpecAndVector(t *testing.T) {
 			}
 		}
 	}
-	if _, err := newBooster(e, boostSpec{Columns: []boostColumn{{"x", "odd"}}}, nil); err == nil {
+	if _, err := NewTreesStage(e, TreeSpec{Columns: []TreeColumn{{"x", "odd"}}}, nil); err == nil {
 		t.Error("a column of unknown kind was accepted")
 	}
-	if _, err := newBooster(e, boostSpec{Columns: want, Neighbours: []int{4}}, nil); err == nil {
+	if _, err := NewTreesStage(e, TreeSpec{Columns: want, Neighbours: []int{4}}, nil); err == nil {
 		t.Error("a neighbour column out of range was accepted")
 	}
-}
-
-// TestBoosted trains labellers with boosted trees, one stage with and
-// without context trees and two stages, and checks the stages trained, the
-// labelling, and the model file.
-func TestBoosted(t *testing.T) {
-	var ex []Example
-	for n := range 12 {
-		e := trainPage(t, n)
-		e.Group = fmt.Sprint("site", n%4)
-		ex = append(ex, e)
-	}
-	small := &gbdt.Options{Trees: 10, Depth: 3, MinLeaf: 1}
-	for _, run := range []struct{ stack, context bool }{{false, false}, {false, true}, {true, false}} {
-		stack := run.stack
-		fc := DefaultFeatureConfig()
-		fc.Off[Stack] = !stack
-		fc.Off[Context] = !run.context
-		var stages []string
-		lab, err := Train(context.Background(), ex, TrainConfig{Features: &fc, Boost: small, Context: small, BoostFolds: 2, StackFolds: 2,
-			MaxIterations: 40, Workers: 1, Stage: func(s string) { stages = append(stages, s) }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []string{"boosted trees without fold 1 of 2", "boosted trees without fold 2 of 2", "boosted trees"}
-		for i := range stages {
-			if strings.HasPrefix(stages[i], "boosted") || strings.HasPrefix(stages[i], "context") {
-				var size string
-				stages[i], size, _ = strings.Cut(stages[i], " (")
-				if !strings.Contains(size, " blocks, ") {
-					t.Errorf("stage %q does not say the size of the data", stages[i])
-				}
-			}
-		}
-		switch {
-		case stack:
-			want = append(want, "first stage without fold 1 of 2", "first stage without fold 2 of 2", "first stage", "second stage")
-		case run.context:
-			want = append(want, "first stage without fold 1 of 2", "first stage without fold 2 of 2", "first stage", "context trees")
-		default:
-			want = append(want, "first stage")
-		}
-		if !slices.Equal(stages, want) {
-			t.Errorf("%+v: stages %q, want %q", run, stages, want)
-		}
-		trees := treesOf(lab)
-		if lab.Features().Off[Boost] || trees == nil {
-			t.Fatalf("stack %v: no boosted trees", stack)
-		}
-		wantStages := "trees,crf,blend,smooth,region"
-		switch {
-		case stack:
-			wantStages = "trees,crf,stack,blend,smooth,region"
-		case run.context:
-			wantStages = "trees,crf,context,smooth,region"
-		}
-		if got := strings.Join(lab.StageNames(), ","); got != wantStages || lab.Features().Off[Context] == run.context {
-			t.Errorf("%+v: stages %s, want %s; context group off %v", run, got, wantStages, lab.Features().Off[Context])
-		}
-		data, err := lab.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.HasPrefix(data, []byte(modelMagic5)) {
-			t.Errorf("%+v: the model file starts with %q, want %q", run, data[:8], modelMagic5)
-		}
-		loaded, err := Load(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		test := trainPage(t, 99)
-		m1, _ := lab.Marginals(test.Page, "")
-		m2, _ := loaded.Marginals(test.Page, "")
-		if fmt.Sprint(m1) != fmt.Sprint(m2) {
-			t.Errorf("stack %v: marginals differ after saving and loading", stack)
-		}
-		lab.Label(test.Page, 0.5)
-		for i, b := range test.Page.Blocks {
-			if b.Label != test.Labels[i] {
-				t.Errorf("stack %v: block %q: label %v, want %v (score %.2f)", stack, b.Text, b.Label, test.Labels[i], b.Score)
-			}
-		}
-		// The trees' verdict is among the first stage's attributes.
-		attrs := trees.attrs(withStyle(lab.ext.Attrs(test.Page), ""), lab.ext.buckets[bBP], new(boostScratch))
-		for i, as := range attrs {
-			if _, _, ok := attrValue(as, "b.p"); !ok {
-				t.Errorf("block %d has no b.p attribute: %v", i, as)
-			}
-		}
-		for _, n := range []int{12, len(data) / 3, len(data) / 2, len(data) - 1} {
-			if _, err := Load(data[:n]); err == nil {
-				t.Errorf("stack %v: Load of the first %d bytes succeeded", stack, n)
-			}
-		}
-	}
-
-	// One group only: no held-out verdicts, so no trees.
-	for i := range ex {
-		ex[i].Group = "one site"
-	}
-	one, err := Train(context.Background(), ex, TrainConfig{Boost: small, MaxIterations: 20, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !one.Features().Off[Boost] || treesOf(one) != nil {
-		t.Error("boosted trees trained on examples of one group")
-	}
-}
-
-// treesOf returns the trees stage of lab, or nil.
-func treesOf(lab *Labeller) *TreesStage {
-	for _, st := range lab.Stages() {
-		if ts, ok := st.(*TreesStage); ok {
-			return ts
-		}
-	}
-	return nil
 }
 
 func TestBlend(t *testing.T) {

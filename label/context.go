@@ -2,12 +2,10 @@ package label
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"math"
 	"slices"
 
-	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/gbdt"
 	"github.com/sluice-project/sluice/page"
 )
@@ -29,13 +27,6 @@ import (
 // marginals from inner folds that keep sites whole (as for the Stack group,
 // which they replace: with the Stack group on, they are not trained), which
 // costs one CRF training per fold.
-
-// DefaultContext returns the options of the context trees that Train uses
-// unless told otherwise: 150 trees of depth 4 at shrinkage 0.1, each fitted
-// to half the blocks, leaves of at least 20.
-func DefaultContext() gbdt.Options {
-	return gbdt.Options{Trees: 150, Depth: 4, LearningRate: 0.1, Bins: 64, MinLeaf: 20, L2: 1, Subsample: 0.5}
-}
 
 // Columns of a context row.
 const (
@@ -67,7 +58,7 @@ const (
 	cxOwnLink   // the block's link characters over its characters
 	cxPosition  // the block's index over the page's blocks
 	cxStyle     // the annotation style's index in the model's styles, 0 for main
-	contextCols
+	ContextColumns
 )
 
 // contextScratch is the working memory of contextRows.
@@ -175,10 +166,10 @@ func contextRows(p *page.Page, styleIndex int, cs *contextScratch) []float32 {
 		k = j
 	}
 	allWords := max(words, 1)
-	cs.x = grow(cs.x, n*contextCols)
+	cs.x = grow(cs.x, n*ContextColumns)
 	for i := range p.Blocks {
 		b := &p.Blocks[i]
-		r := cs.x[i*contextCols : (i+1)*contextCols]
+		r := cs.x[i*ContextColumns : (i+1)*ContextColumns]
 		r[cxCRF], r[cxCRFPrev], r[cxCRFNext] = at(cs.c, i), at(cs.c, i-1), at(cs.c, i+1)
 		r[cxTree], r[cxTreePrev], r[cxTreeNext] = at(cs.t, i), at(cs.t, i-1), at(cs.t, i+1)
 		r[cxTreePrev2], r[cxTreeNext2] = at(cs.t, i-2), at(cs.t, i+2)
@@ -213,7 +204,7 @@ func contextRows(p *page.Page, styleIndex int, cs *contextScratch) []float32 {
 		r[cxPosition] = float32(i) / float32(n)
 		r[cxStyle] = float32(styleIndex)
 	}
-	return cs.x[:n*contextCols]
+	return cs.x[:n*ContextColumns]
 }
 
 // styleIndex is the index of style among the model's styles plus one, 0
@@ -225,6 +216,16 @@ func styleIndex(styles []string, style string) int {
 	return slices.Index(styles, style) + 1
 }
 
+// ContextRows returns the context rows of p's blocks (ContextColumns values
+// a block), what the context stage's trees read, from the CRF's marginals
+// marg (with Labels' order) and the trees' verdicts tp, for a page of
+// style in a model of cfg.
+func ContextRows(p *page.Page, marg [][]float64, tp []float64, style string, cfg *FeatureConfig) []float32 {
+	var cs contextScratch
+	contextVerdicts(p, marg, tp, slices.Index(Labels, "other"), slices.Index(Labels, "paragraph"), cfg, &cs)
+	return contextRows(p, styleIndex(cfg.Styles, style), &cs)
+}
+
 // ContextStage is the context stage: context trees replace the content
 // probability of each block in the marginals (the CRF's, before blend,
 // smoothing and region) by their verdict on the block's context row.
@@ -232,8 +233,8 @@ type ContextStage struct{ Model *gbdt.Model }
 
 // NewContextStage checks that m reads context rows.
 func NewContextStage(m *gbdt.Model) (ContextStage, error) {
-	if m.NumFeatures() != contextCols {
-		return ContextStage{}, fmt.Errorf("label: context trees read %d values, not %d", m.NumFeatures(), contextCols)
+	if m.NumFeatures() != ContextColumns {
+		return ContextStage{}, fmt.Errorf("label: context trees read %d values, not %d", m.NumFeatures(), ContextColumns)
 	}
 	return ContextStage{m}, nil
 }
@@ -246,36 +247,10 @@ func (c ContextStage) run(l *Labeller, s *state) {
 	contextVerdicts(s.p, s.marg, s.tp, l.other, l.para, &l.cfg, cs)
 	x := contextRows(s.p, styleIndex(l.cfg.Styles, s.style), cs)
 	for i, m := range s.marg {
-		setContent(m, l.other, l.para, c.Model.Prob(x[i*contextCols:(i+1)*contextCols]))
+		setContent(m, l.other, l.para, c.Model.Prob(x[i*ContextColumns:(i+1)*ContextColumns]))
 	}
 }
 
 // MarshalBinary encodes the context trees, the stage's part of a model
 // file.
 func (c ContextStage) MarshalBinary() ([]byte, error) { return c.Model.MarshalBinary() }
-
-// trainContext fits the context trees to seqs' content-or-other labels
-// from the CRF's held-out marginals held and the boosted trees' held-out
-// probabilities tp of every sequence; pages[k] and styles[k] are the page
-// and style of sequence k.
-func trainContext(ctx context.Context, seqs []crf.Sequence, pages []*page.Page, styles []int, held [][][]float64, tp [][]float64, other, para int, cfg *FeatureConfig, opt gbdt.Options) (*gbdt.Model, error) {
-	rows := blockCount(seqs)
-	x := make([]float32, 0, rows*contextCols)
-	y := make([]float64, 0, rows)
-	w := make([]float64, 0, rows)
-	var cs contextScratch
-	for k, s := range seqs {
-		p := pages[k]
-		contextVerdicts(p, held[k], tp[k], other, para, cfg, &cs)
-		x = append(x, contextRows(p, styles[k], &cs)...)
-		for i, l := range s.Labels {
-			y = append(y, boolTarget(l != other))
-			w = append(w, boostWeight(s.Weight, p.Blocks[i].Words))
-		}
-	}
-	m, err := gbdt.Train(ctx, x, contextCols, y, w, opt)
-	if err != nil {
-		return nil, fmt.Errorf("label: context trees: %w", err)
-	}
-	return m, nil
-}

@@ -33,10 +33,10 @@ func TestContextRows(t *testing.T) {
 		t.Fatal("contextVerdicts changed the marginals it was given")
 	}
 	x := contextRows(p, styleIndex(cfg.Styles, CleanEvalStyle), &cs)
-	if len(x) != n*contextCols {
-		t.Fatalf("%d values, want %d", len(x), n*contextCols)
+	if len(x) != n*ContextColumns {
+		t.Fatalf("%d values, want %d", len(x), n*ContextColumns)
 	}
-	row := func(i int) []float32 { return x[i*contextCols : (i+1)*contextCols] }
+	row := func(i int) []float32 { return x[i*ContextColumns : (i+1)*ContextColumns] }
 	near := func(got float32, want float64) bool { return math.Abs(float64(got)-want) < 1e-6 }
 	if !math.IsNaN(float64(row(0)[cxCRFPrev])) || !math.IsNaN(float64(row(4)[cxTreeNext])) || !math.IsNaN(float64(row(1)[cxTreePrev2])) {
 		t.Error("a neighbour beyond the page is not NaN")

@@ -1,6 +1,12 @@
-// Package label is the decide stage's trained block labeller: a linear-chain
-// CRF (package crf) over the blocks of a page, in the manner of Victor
-// (seed, chapters 3 and 4), giving each block a page.Label: other, heading,
+// Package label is the decide stage's trained block labeller. A Labeller
+// is an ordered list of stages (stage.go) over a page's blocks, each in a
+// file of its own: boosted trees over the block features (boost.go, the
+// trees stage, package gbdt), a linear-chain CRF in the manner of Victor
+// (seed, chapters 3 and 4; crfstage.go, package crf), optionally a second
+// CRF over the first's verdicts (stack.go) or context trees that judge each
+// block again from the page's verdicts (context.go), the blend of CRF and
+// trees (blend.go), path smoothing (smooth.go) and the content region
+// (region.go). It gives each block a page.Label: other, heading,
 // paragraph, list item or continuation.
 //
 // An Extractor turns a page into one list of CRF attributes per block (the
@@ -9,26 +15,7 @@
 // set of names by a Bucket. Feature groups can be switched off one by one
 // for ablations (see Groups).
 //
-// The default labeller has two stages (stack.go): a second CRF relabels
-// the blocks from their attributes and the first stage's content
-// probabilities summarised over the block's neighbours, div group,
-// ancestors and page, learnt from first-stage probabilities on pages the
-// first stage was not trained on (Train's inner folds). Switching the
-// Stack group off trains one stage.
-//
-// In front of the CRF, gradient-boosted trees (package gbdt, boost.go) read
-// each block's attributes as numbers, with its neighbours' real-valued
-// ones, and give their content probability to the CRF as attributes of the
-// Boost group; Train fits them on inner folds first, so that the CRF
-// learns from their verdicts on pages they did not see. The labeller then
-// blends the trees' probability with the CRF's (FeatureConfig.Blend).
-// Switching the Boost group off trains the CRF alone.
-//
-// With one CRF stage and the trees, a second set of boosted trees, the
-// context trees (the Context group, context.go), judges each block again
-// from the CRF's and the first trees' verdicts summarised over its
-// neighbours, its element path, its div group and the page, and replaces
-// the blend; they learn from the CRF's marginals on pages held out of its
-// training (inner folds, as for the Stack group). The embedded model is
-// made so (the Stack group off).
+// A model file (modelfile.go) holds the feature configuration, the list
+// of stages and each stage's trained part. Package train trains them; this
+// package only labels.
 package label

@@ -1,7 +1,6 @@
 package label
 
 import (
-	"context"
 	"math"
 	"testing"
 
@@ -13,10 +12,7 @@ import (
 // reaches SureContent, and survives a model saved with it as a style's
 // threshold.
 func TestDecideExpectedF1(t *testing.T) {
-	lab, err := Train(context.Background(), []Example{trainPage(t, 0), trainPage(t, 1)}, TrainConfig{MaxIterations: 5, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lab := trainCRF(t, []example{trainPage(t, 0), trainPage(t, 1)}, DefaultFeatureConfig(), 5)
 	// content probability and words of each block
 	type blk struct {
 		p     float64

@@ -38,7 +38,7 @@ func New(cfg FeatureConfig, stages ...Stage) (*Labeller, error) {
 	if err := CheckStages(names); err != nil {
 		return nil, err
 	}
-	cfg = withStageGroups(cfg, names)
+	cfg = cfg.WithStages(names)
 	ext, err := NewExtractor(cfg)
 	if err != nil {
 		return nil, err
@@ -187,7 +187,7 @@ func (l *Labeller) Label(p *page.Page, threshold float64) {
 // trained with (see Styles); a threshold of 0 means the style's (see
 // Threshold).
 func (l *Labeller) LabelStyle(p *page.Page, style string, threshold float64) error {
-	style = normStyle(style)
+	style = NormStyle(style)
 	if !l.HasStyle(style) {
 		return fmt.Errorf("label: the model knows no style %q (it knows %s)", style, styleList(l.cfg.Styles))
 	}
@@ -203,7 +203,7 @@ func (l *Labeller) Styles() []string { return append([]string{MainStyle}, l.cfg.
 
 // HasStyle reports whether the model knows style ("" is MainStyle).
 func (l *Labeller) HasStyle(style string) bool {
-	style = normStyle(style)
+	style = NormStyle(style)
 	return style == MainStyle || slices.Contains(l.cfg.Styles, style)
 }
 
@@ -211,7 +211,7 @@ func (l *Labeller) HasStyle(style string) bool {
 // cross-validation when the model was trained (see
 // FeatureConfig.Thresholds; it may be ExpectedF1), or 0.5.
 func (l *Labeller) Threshold(style string) float64 {
-	if t, ok := l.cfg.Thresholds[normStyle(style)]; ok && validThreshold(t) {
+	if t, ok := l.cfg.Thresholds[NormStyle(style)]; ok && validThreshold(t) {
 		return t
 	}
 	return 0.5
@@ -248,7 +248,7 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 
 // marginals runs the stages on p in style, with ab's memory.
 func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float64 {
-	s := state{p: p, style: style, attrs: withStyle(l.ext.AttrsInto(p, ab), style), ab: ab}
+	s := state{p: p, style: style, attrs: WithStyle(l.ext.AttrsInto(p, ab), style), ab: ab}
 	for _, st := range l.stages {
 		st.run(l, &s)
 	}
@@ -266,7 +266,7 @@ var attrBufs = freelist.New[AttrBuf](0)
 // at several thresholds.
 func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
 	if !l.HasStyle(style) {
-		return nil, fmt.Errorf("label: the model knows no style %q (it knows %s)", normStyle(style), styleList(l.cfg.Styles))
+		return nil, fmt.Errorf("label: the model knows no style %q (it knows %s)", NormStyle(style), styleList(l.cfg.Styles))
 	}
 	if len(p.Blocks) == 0 {
 		return nil, nil

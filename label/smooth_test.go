@@ -1,7 +1,6 @@
 package label
 
 import (
-	"context"
 	"math"
 	"testing"
 )
@@ -82,18 +81,13 @@ func TestSmoothOff(t *testing.T) {
 // same marginals as the same CRF without them followed by Smooth and
 // Focus, and the weights survive saving.
 func TestSmoothFocusReplay(t *testing.T) {
-	var ex []Example
+	var ex []example
 	for n := range 8 {
 		ex = append(ex, trainPage(t, n))
 	}
 	cfg := DefaultFeatureConfig()
 	cfg.Smooth, cfg.Region = 0, 0
-	cfg.Off[Stack] = true // one stage, no trees, so that NewLabeller can rewrap its CRF
-	cfg.Off[Boost] = true
-	raw, err := Train(context.Background(), ex, TrainConfig{Features: &cfg, MaxIterations: 40, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := trainCRF(t, ex, cfg, 40)
 	cfg = raw.Features()
 	cfg.Smooth, cfg.Region = 0.5, 0.35
 	full, err := NewLabeller(raw.CRF(), cfg)

@@ -218,6 +218,13 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 	return ss.out[:n]
 }
 
+// StackAttrs returns, for every block of p, its attributes attrs followed
+// by the Stack group's attributes computed from the marginals marg of the
+// CRF before the stack stage, as the stack stage gives them to its CRF.
+func (e *Extractor) StackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float64) [][]crf.Attr {
+	return e.stackAttrs(p, attrs, marg, slices.Index(Labels, "other"), new(stackScratch))
+}
+
 // divGroup returns the div group node of block i, or -1.
 func divGroup(p *page.Page, i int) int32 {
 	if d := p.Blocks[i].DivGroup; d >= 0 && int(d) < len(p.Nodes) {
@@ -226,8 +233,8 @@ func divGroup(p *page.Page, i int) int32 {
 	return -1
 }
 
-// stackTemplate is the template of the second stage: the first stage's,
+// StackTemplate is the template of the second stage: the first stage's,
 // with the first-stage probability and div-group mean of the neighbours.
-func stackTemplate(first string) string {
+func StackTemplate(first string) string {
 	return first + "U[-1]:s.p,s.div\nU[1]:s.p,s.div\n"
 }

@@ -1,8 +1,6 @@
 package label
 
 import (
-	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -92,98 +90,5 @@ func TestStackAttrs(t *testing.T) {
 	want(2, "s.a1", "0.1")
 	if _, _, ok := attrValue(got[0], "s.prev"); ok {
 		t.Error("the first block has an s.prev")
-	}
-}
-
-func TestTwoStages(t *testing.T) {
-	var ex []Example
-	for n := range 12 {
-		e := trainPage(t, n)
-		e.Group = fmt.Sprint("site", n%4)
-		ex = append(ex, e)
-	}
-	var stages []string
-	noBoost := DefaultFeatureConfig()
-	noBoost.Off[Boost] = true // boost_test.go trains with both
-	lab, err := Train(context.Background(), ex, TrainConfig{Features: &noBoost, MaxIterations: 40, Workers: 1, Stage: func(s string) { stages = append(stages, s) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantStages := []string{"first stage without fold 1 of 3", "first stage without fold 2 of 3", "first stage without fold 3 of 3", "first stage", "second stage"}
-	if !slices.Equal(stages, wantStages) {
-		t.Errorf("stages trained: %q, want %q", stages, wantStages)
-	}
-	if n := len(lab.CRFs()); n != 2 {
-		t.Fatalf("%d CRF stages, want 2", n)
-	}
-	data, err := lab.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(lab.StageNames(), ","); got != "crf,stack,smooth,region" {
-		t.Errorf("a two-stage labeller has stages %s", got)
-	}
-	loaded, err := Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := trainPage(t, 5).Page
-	m1, _ := lab.Marginals(p, "")
-	m2, _ := loaded.Marginals(p, "")
-	if fmt.Sprint(m1) != fmt.Sprint(m2) {
-		t.Error("marginals differ after saving and loading")
-	}
-	if lab.NumFeatures() != lab.CRFs()[0].NumFeatures()+lab.CRFs()[1].NumFeatures() {
-		t.Error("NumFeatures is not the sum of the stages'")
-	}
-	// Every truncation of the file is an error, not a panic.
-	for _, n := range []int{9, 12, len(data) / 2, len(data) - 1} {
-		if _, err := Load(data[:n]); err == nil {
-			t.Errorf("Load of the first %d bytes succeeded", n)
-		}
-	}
-
-	// Off, or with one group only, one stage.
-	fc := DefaultFeatureConfig()
-	fc.Off[Stack] = true
-	fc.Off[Boost] = true
-	one, err := Train(context.Background(), ex, TrainConfig{Features: &fc, MaxIterations: 20, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range ex {
-		ex[i].Group = "one site"
-	}
-	single, err := Train(context.Background(), ex, TrainConfig{Features: &noBoost, MaxIterations: 20, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range []*Labeller{one, single} {
-		if got := strings.Join(l.StageNames(), ","); got != "crf,smooth,region" {
-			t.Errorf("stages %s, want crf,smooth,region", got)
-		}
-		if l2 := saveLoad(t, l); !l2.Features().Off[Stack] {
-			t.Error("a loaded one-stage model has the stack group on")
-		}
-	}
-}
-
-func TestAssignFolds(t *testing.T) {
-	groups := []string{"a", "a", "a", "b", "c", "c", "d", "e", "f", "f", "g"}
-	fold := AssignFolds(groups, 3)
-	sizes := make([]int, 3)
-	where := map[string]int{}
-	for i, g := range groups {
-		if f, ok := where[g]; ok && f != fold[i] {
-			t.Errorf("group %s split between folds %d and %d", g, f, fold[i])
-		}
-		where[g] = fold[i]
-		sizes[fold[i]]++
-	}
-	if slices.Max(sizes)-slices.Min(sizes) > 1 {
-		t.Errorf("fold sizes %v are unbalanced", sizes)
-	}
-	if !slices.Equal(fold, AssignFolds(groups, 3)) {
-		t.Error("AssignFolds is not deterministic")
 	}
 }

@@ -3,6 +3,7 @@ package label
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -144,9 +145,9 @@ func StageGroups() []Group {
 	return gs
 }
 
-// withStageGroups returns cfg with its stage list set to names and the
-// groups of the stages switched on or off to match.
-func withStageGroups(cfg FeatureConfig, names []string) FeatureConfig {
+// WithStages returns cfg with its stage list set to names and the groups
+// of the stages switched on or off to match (see StageGroups).
+func (cfg FeatureConfig) WithStages(names []string) FeatureConfig {
 	cfg.Stages = slices.Clone(names)
 	for _, k := range stageKinds {
 		if k.group == "" {
@@ -168,4 +169,25 @@ func stageNames(stages []Stage) []string {
 		names[i] = s.Name()
 	}
 	return names
+}
+
+// switchOff switches group g off in a copy of fc.Off, so that the
+// caller's map is left alone.
+func (fc *FeatureConfig) switchOff(g Group) {
+	off := maps.Clone(fc.Off)
+	if off == nil {
+		off = map[Group]bool{}
+	}
+	off[g] = true
+	fc.Off = off
+}
+
+// switchOn switches group g on in a copy of fc.Off.
+func (fc *FeatureConfig) switchOn(g Group) {
+	if !fc.Off[g] {
+		return
+	}
+	off := maps.Clone(fc.Off)
+	delete(off, g)
+	fc.Off = off
 }

@@ -2,7 +2,6 @@ package label
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/sluice-project/sluice/crf"
@@ -49,19 +48,19 @@ func CheckStyle(s string) error {
 	return nil
 }
 
-// normStyle maps "" to MainStyle.
-func normStyle(s string) string {
+// NormStyle maps "" to MainStyle.
+func NormStyle(s string) string {
 	if s == "" {
 		return MainStyle
 	}
 	return s
 }
 
-// withStyle returns attrs with the attribute of style added to every
+// WithStyle returns attrs with the attribute of style added to every
 // position; attrs is returned as is for MainStyle. The result shares no
 // memory with attrs' lists.
-func withStyle(attrs [][]crf.Attr, style string) [][]crf.Attr {
-	style = normStyle(style)
+func WithStyle(attrs [][]crf.Attr, style string) [][]crf.Attr {
+	style = NormStyle(style)
 	if style == MainStyle || len(attrs) == 0 {
 		return attrs
 	}
@@ -79,23 +78,6 @@ func withStyle(attrs [][]crf.Attr, style string) [][]crf.Attr {
 		out[i] = buf[start:len(buf):len(buf)]
 	}
 	return out
-}
-
-// stylesOf lists the styles other than MainStyle of examples, sorted.
-func stylesOf(examples []Example) ([]string, error) {
-	var styles []string
-	for _, ex := range examples {
-		s := normStyle(ex.Style)
-		if s == MainStyle || slices.Contains(styles, s) {
-			continue
-		}
-		if err := CheckStyle(s); err != nil {
-			return nil, err
-		}
-		styles = append(styles, s)
-	}
-	slices.Sort(styles)
-	return styles, nil
 }
 
 // styleList is the list of styles a model knows, for messages.

@@ -15,8 +15,8 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/dataset"
-	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/train"
 )
 
 const annotateHelp = `
@@ -332,7 +332,7 @@ func writeAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, model st
 			warn("%s: no <p>, <h> or <l> tags: not a CleanEval gold? Its text is taken as one paragraph", j.gold)
 		}
 		var q float64
-		labels, q = label.Align(p, &g, dataset.CleanEval)
+		labels, q = train.Align(p, &g, dataset.CleanEval)
 		if q < 0.5 && g.Text != "" {
 			warn("%s: only %.0f%% of the gold's words were found in %s: is it this page's gold?", j.gold, 100*q, j.page)
 		}
@@ -344,7 +344,7 @@ func writeAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, model st
 		}
 	}
 	var buf bytes.Buffer
-	if err := label.WriteAnnotation(&buf, p, labels); err != nil {
+	if err := train.WriteAnnotation(&buf, p, labels); err != nil {
 		return fmt.Errorf("%s: %v", j.page, err)
 	}
 	if dir := filepath.Dir(j.ann); dir != "." {
@@ -377,7 +377,7 @@ func checkAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, stdout i
 	ann, _, err := dataset.ParseAnnotation(data)
 	if err == nil {
 		var labels []page.Label
-		labels, err = label.ApplyAnnotation(res.Page, ann)
+		labels, err = train.ApplyAnnotation(res.Page, ann)
 		if err == nil {
 			if !quiet {
 				fmt.Fprintf(stdout, "%s: ok, %s\n", j.ann, describeLabels(labels))
@@ -387,7 +387,7 @@ func checkAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, stdout i
 	}
 	var out []error
 	for _, e := range unjoin(err) {
-		var ae *label.AnnotationError
+		var ae *train.AnnotationError
 		switch {
 		case errors.As(e, &ae) && ae.Line > 0:
 			out = append(out, fmt.Errorf("%s:%d: %s", j.ann, ae.Line, ae.Msg))

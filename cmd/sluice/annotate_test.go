@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sluice-project/sluice/evaluate"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/train"
 )
 
 // TestAnnotateRoundTrip annotates the pages of a data set folder, edits a
@@ -73,7 +73,7 @@ func TestAnnotateRoundTrip(t *testing.T) {
 		t.Errorf("check: %s", out)
 	}
 
-	pages, skipped, err := evaluate.LoadTraining(context.Background(), []string{dir}, evaluate.LoadOptions{})
+	pages, skipped, err := train.LoadTraining(context.Background(), []string{dir}, train.LoadOptions{})
 	if err != nil || len(pages) != 2 || skipped["hand"] != 0 {
 		t.Fatalf("LoadTraining: %d pages, skipped %v, %v", len(pages), skipped, err)
 	}

@@ -16,9 +16,9 @@ import (
 
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/dataset"
-	"github.com/sluice-project/sluice/evaluate"
 	"github.com/sluice-project/sluice/gbdt"
 	"github.com/sluice-project/sluice/label"
+	"github.com/sluice-project/sluice/train"
 )
 
 const trainHelp = `
@@ -78,20 +78,20 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	off := fs.String("off", "", "comma-separated feature `groups` to switch off")
 	limit := fs.Int("limit", 0, "at most `N` pages per set")
 	l2 := fs.Float64("l2", 1, "L2 regularisation")
-	iters := fs.Int("iterations", label.DefaultIterations, "at most `N` L-BFGS iterations")
+	iters := fs.Int("iterations", train.DefaultIterations, "at most `N` L-BFGS iterations")
 	minCount := fs.Int("min-count", 2, "drop features seen fewer than `N` times")
 	minQuality := fs.Float64("min-quality", 0.5, "skip pages whose gold aligns with less than this share of its words")
 	smooth := fs.Float64("smooth", label.DefaultSmooth, "path smoothing `weight`, from 0 (off) to 1: how far each block's content probability moves toward the mean over the blocks at the same element path")
 	region := fs.Float64("region", label.DefaultRegion, "content region `factor`, from 0 (off) to 1: how much the content probability of blocks outside the element that holds the page's likely content is lowered")
-	pageWeight := fs.Float64("page-weight", label.DefaultPageWeight, "page weighting `exponent`, from 0 (off) to 1: each page counts in training as (mean blocks per page / its blocks)^exponent, so that long pages outweigh short ones less")
+	pageWeight := fs.Float64("page-weight", train.DefaultPageWeight, "page weighting `exponent`, from 0 (off) to 1: each page counts in training as (mean blocks per page / its blocks)^exponent, so that long pages outweigh short ones less")
 	var threshold thresholdFlag
 	fs.Var(&threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
 	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
 	margOut := fs.String("marginals", "", "with --cv: write every held-out page's block label probabilities to `FILE`, one JSON object a page")
-	margin := fs.Float64("margin", label.DefaultMargin, "word-weighted margin `scale`, 0 (off) or more: training makes labelling a block on the wrong side of content and other cost scale × ln(1 + its words) (softmax-margin), so that long blocks are kept further from the wrong side")
+	margin := fs.Float64("margin", train.DefaultMargin, "word-weighted margin `scale`, 0 (off) or more: training makes labelling a block on the wrong side of content and other cost scale × ln(1 + its words) (softmax-margin), so that long blocks are kept further from the wrong side")
 	blendW := fs.Float64("blend", label.DefaultBlend, "blend `weight`, from 0 (the CRF alone) to 1 (the trees alone): how far each block's content probability moves from the CRF's toward the boosted trees'")
-	trees := fs.Int("trees", label.DefaultBoost().Trees, "boosted trees whose verdict the CRF reads (the boost feature group; --off boost trains none)")
-	treeDepth := fs.Int("tree-depth", label.DefaultBoost().Depth, fmt.Sprintf("depth of each boosted tree, 1 to %d", gbdt.MaxDepth))
+	trees := fs.Int("trees", train.DefaultBoost().Trees, "boosted trees whose verdict the CRF reads (the boost feature group; --off boost trains none)")
+	treeDepth := fs.Int("tree-depth", train.DefaultBoost().Depth, fmt.Sprintf("depth of each boosted tree, 1 to %d", gbdt.MaxDepth))
 	tmplFile := fs.String("template", "", "train with the CRF feature template in `FILE` (the syntax of package crf; see --print-template) instead of the default; it is used as it is, so add the style line it prints when training on several styles")
 	printTmpl := fs.Bool("print-template", false, "print the default CRF feature template for the feature groups on (see --off) and exit")
 	verbose := fs.Bool("v", false, "print the optimiser's progress and why pages were skipped")
@@ -128,7 +128,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sluice train: --trees %d --tree-depth %d: give at least one tree (or --off boost for none) of depth 1 to %d\n", *trees, *treeDepth, gbdt.MaxDepth)
 		return exitUsage
 	}
-	boost := label.DefaultBoost()
+	boost := train.DefaultBoost()
 	boost.Trees, boost.Depth = *trees, *treeDepth
 	fc := label.DefaultFeatureConfig()
 	fc.Smooth, fc.Region, fc.Blend = *smooth, *region, *blendW
@@ -188,13 +188,13 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	skip := func(set *dataset.Set, id string, reason error) {
 		if set.Kind == dataset.Annotated || *verbose {
 			what := "skipped"
-			if se := (*evaluate.SkipError)(nil); errors.As(reason, &se) && se.Scored {
+			if se := (*train.SkipError)(nil); errors.As(reason, &se) && se.Scored {
 				what = "not trained on (scored)"
 			}
 			reasons = append(reasons, fmt.Sprintf("sluice train: %s: %s %s: %v", set.Name, what, id, reason))
 		}
 	}
-	pages, skipped, err := evaluate.LoadTraining(ctx, sets, evaluate.LoadOptions{MinQuality: *minQuality, Limit: *limit, Styles: styles, Skip: skip, Progress: func(set string, done, total int) {
+	pages, skipped, err := train.LoadTraining(ctx, sets, train.LoadOptions{MinQuality: *minQuality, Limit: *limit, Styles: styles, Skip: skip, Progress: func(set string, done, total int) {
 		if bar == nil || bar.label != set {
 			if bar != nil {
 				bar.finish()
@@ -213,7 +213,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sluice train: %v\n", err)
 		return exitFailed
 	}
-	examples := evaluate.Examples(pages)
+	examples := train.Examples(pages)
 	fmt.Fprintf(stdout, "%d training pages from %s (prepared in %s)", len(examples), strings.Join(sets, ", "), time.Since(t0).Round(time.Second))
 	if n := len(pages) - len(examples); n > 0 {
 		fmt.Fprintf(stdout, "; %d more scored in cross-validation but not trained on (no gold text, no text blocks, or gold not found in the page)", n)
@@ -231,7 +231,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sluice train: no usable training pages")
 		return exitFailed
 	}
-	cfg := label.TrainConfig{Features: &fc, PageWeight: *pageWeight, Margin: *margin, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Template: tmpl, Boost: &boost, Workers: runtime.GOMAXPROCS(0)}
+	cfg := train.Config{Features: &fc, PageWeight: *pageWeight, Margin: *margin, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Template: tmpl, Boost: &boost, Workers: runtime.GOMAXPROCS(0)}
 	if *verbose {
 		cfg.Progress = func(p crf.Progress) {
 			fmt.Fprintf(stderr, "iteration %d: objective %.1f, gradient %.3g (%s)\n", p.Iteration, p.Objective, p.GradNorm, p.Elapsed.Round(time.Second))
@@ -260,7 +260,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 				c.Features = &f2
 				logf("\nwithout %s:", g)
 			}
-			res, err := evaluate.CrossValidate(ctx, pages, *cv, c, float64(threshold), logf)
+			res, err := train.CrossValidate(ctx, pages, *cv, c, float64(threshold), logf)
 			if err != nil {
 				fmt.Fprintf(stderr, "sluice train: %v\n", err)
 				return exitFailed
@@ -287,7 +287,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out != "" {
 		t := time.Now()
-		lab, err := label.Train(ctx, examples, cfg)
+		lab, err := train.Train(ctx, examples, cfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "sluice train: %v\n", err)
 			return exitFailed
@@ -327,11 +327,11 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 }
 
 type cvRun struct {
-	Off    string             `json:"off,omitempty"`
-	Result *evaluate.CVResult `json:"result"`
+	Off    string          `json:"off,omitempty"`
+	Result *train.CVResult `json:"result"`
 }
 
-func printCV(w io.Writer, r *evaluate.CVResult) {
+func printCV(w io.Writer, r *train.CVResult) {
 	o := &r.Overall
 	if len(r.Sweep) > 0 {
 		printSweep(w, r)
@@ -367,7 +367,7 @@ func printCV(w io.Writer, r *evaluate.CVResult) {
 
 // printSweep prints the held-out macro F1 of every set at each threshold
 // of the grid, and the thresholds chosen.
-func printSweep(w io.Writer, r *evaluate.CVResult) {
+func printSweep(w io.Writer, r *train.CVResult) {
 	var sets []string
 	for s := range r.Sweep[0].F1 {
 		sets = append(sets, s)
@@ -458,7 +458,7 @@ type heldOutPage struct {
 	Blocks [][]float32 `json:"blocks"`
 }
 
-func writeMarginals(path string, pages []*evaluate.TrainPage, res *evaluate.CVResult) error {
+func writeMarginals(path string, pages []*train.TrainPage, res *train.CVResult) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package evaluate
+package train
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/evaluate"
 	"github.com/sluice-project/sluice/label"
 )
 
@@ -20,7 +21,7 @@ import (
 func TestCrossValidateReportsPerSet(t *testing.T) {
 	ctx := context.Background()
 	pages := smallTraining(t)
-	res, err := CrossValidate(ctx, pages, 2, label.TrainConfig{MaxIterations: 5}, 0.5, nil)
+	res, err := CrossValidate(ctx, pages, 2, Config{MaxIterations: 5}, 0.5, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestCrossValidateChoosesThresholds(t *testing.T) {
 			t.Fatalf("%s/%s has style %q, want %q", p.Data.Set, p.Data.ID, p.Example.Style, want)
 		}
 	}
-	res, err := CrossValidate(ctx, pages, 2, label.TrainConfig{MaxIterations: 5}, 0, nil)
+	res, err := CrossValidate(ctx, pages, 2, Config{MaxIterations: 5}, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestScoreOnlyPages(t *testing.T) {
 	if n := len(Examples(pages)); n != 4 {
 		t.Fatalf("%d training examples, want 4", n)
 	}
-	res, err := CrossValidate(context.Background(), pages, 2, label.TrainConfig{MaxIterations: 5, MinCount: 1}, 0.5, nil)
+	res, err := CrossValidate(context.Background(), pages, 2, Config{MaxIterations: 5, MinCount: 1}, 0.5, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestScoreOnlyPages(t *testing.T) {
 	}
 	for i, ps := range res.Pages {
 		p := pages[i]
-		if ps.ID != p.Data.ID || ps.Set != p.Data.Set || ps.ScoreOnly != p.ScoreOnly || ps.Fold != res.Fold[i] || ps.Metric != Main(p.Kind) {
+		if ps.ID != p.Data.ID || ps.Set != p.Data.Set || ps.ScoreOnly != p.ScoreOnly || ps.Fold != res.Fold[i] || ps.Metric != evaluate.Main(p.Kind) {
 			t.Errorf("page %d: score row %+v for page %s of %s (fold %d)", i, ps, p.Data.ID, p.Data.Set, res.Fold[i])
 		}
 	}

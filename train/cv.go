@@ -1,4 +1,4 @@
-package evaluate
+package train
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/evaluate"
 	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/score"
@@ -30,7 +31,7 @@ import (
 type TrainPage struct {
 	Data    *dataset.Page
 	Kind    dataset.Kind
-	Example label.Example
+	Example Example
 	Quality float64 // share of gold tokens the alignment matched; 1 for an annotation
 	// ScoreOnly, when not empty, says why the page is scored but not
 	// trained on.
@@ -39,8 +40,8 @@ type TrainPage struct {
 
 // Examples returns the training examples of the pages that have labels
 // (those without ScoreOnly).
-func Examples(pages []*TrainPage) []label.Example {
-	var ex []label.Example
+func Examples(pages []*TrainPage) []Example {
+	var ex []Example
 	for _, p := range pages {
 		if p.ScoreOnly == "" {
 			ex = append(ex, p.Example)
@@ -113,7 +114,7 @@ func DefaultStyle(set *dataset.Set) string {
 // LoadTraining reads data sets, segments every page with the default
 // ingest and segment options and labels its blocks: by aligning them with
 // the gold, or, for an annotated set (dataset.Annotated), with the labels
-// of the annotation (label.ApplyAnnotation), continuation included. It
+// of the annotation (ApplyAnnotation), continuation included. It
 // returns the pages, those to score only among them (TrainPage.ScoreOnly),
 // and the number of pages left out altogether per set: unreadable, or
 // annotated by hand with an annotation that does not match the page.
@@ -226,7 +227,7 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 func prepare(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, p *dataset.Page) (*TrainPage, error) {
 	kind := set.Kind
 	scoreOnly := func(pg *page.Page, err error) (*TrainPage, error) {
-		return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: pg, Group: siteGroup(p)}}, &SkipError{Err: err, Scored: true}
+		return &TrainPage{Data: p, Kind: kind, Example: Example{Page: pg, Group: siteGroup(p)}}, &SkipError{Err: err, Scored: true}
 	}
 	seg, err := c.Segment(ctx, sluice.Input{Data: p.HTML, URL: p.URL})
 	switch {
@@ -240,29 +241,29 @@ func prepare(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, p *datase
 		return scoreOnly(seg.Page, errors.New("the page has no text blocks"))
 	}
 	if kind == dataset.Annotated {
-		labels, err := label.ApplyAnnotation(seg.Page, p.Gold.Annotation)
+		labels, err := ApplyAnnotation(seg.Page, p.Gold.Annotation)
 		if err != nil {
 			path := filepath.Join(set.Dir, "ann", p.ID+".ann")
 			return nil, &SkipError{Path: path, Err: err}
 		}
-		return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: 1}, nil
+		return &TrainPage{Data: p, Kind: kind, Example: Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: 1}, nil
 	}
 	if strings.TrimSpace(p.Gold.Text) == "" {
 		return scoreOnly(seg.Page, errors.New("no gold text"))
 	}
-	labels, q := label.Align(seg.Page, &p.Gold, kind)
-	return &TrainPage{Data: p, Kind: kind, Example: label.Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: q}, nil
+	labels, q := Align(seg.Page, &p.Gold, kind)
+	return &TrainPage{Data: p, Kind: kind, Example: Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: q}, nil
 }
 
 // Folds assigns pages to k folds so that pages of one site never fall in
 // two folds (sites from dataset.Page.Site; pages without one are their own
-// group); see label.AssignFolds.
+// group); see AssignFolds.
 func Folds(pages []*TrainPage, k int) []int {
 	groups := make([]string, len(pages))
 	for i, p := range pages {
 		groups[i] = siteGroup(p.Data)
 	}
-	return label.AssignFolds(groups, k)
+	return AssignFolds(groups, k)
 }
 
 // siteGroup is the group of a page for fold assignment: its set and site,
@@ -352,7 +353,7 @@ type SetScores struct {
 	Accuracy float64 `json:"accuracy"`
 	Content  float64 `json:"content_accuracy"`
 	// Classes holds, for L3S-GN1, the content-vs-noise accuracy of the
-	// blocks of each annotated span class (label.AlignClasses): the
+	// blocks of each annotated span class (AlignClasses): the
 	// boilerplate class counts as right when dropped, the headline and
 	// full-text classes when kept, and the other classes (supplemental,
 	// related content, comments) are reported as the share kept.
@@ -382,7 +383,7 @@ var l3sClassNames = [...]string{"boilerplate", "headline", "full text", "supplem
 // labellings, and gives the scores at those (the choice is made on the
 // same pages the scores are from, so they are slightly optimistic; a
 // threshold is one number per style, against thousands of weights).
-func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.TrainConfig, threshold float64, logf func(string, ...any)) (*CVResult, error) {
+func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg Config, threshold float64, logf func(string, ...any)) (*CVResult, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("cross-validation needs at least 2 folds, not %d", k)
 	}
@@ -394,14 +395,14 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg label.Tra
 	marg := make([][][]float64, len(pages))
 	var trainTime []time.Duration
 	for f := range k {
-		var train []label.Example
+		var train []Example
 		for i, p := range pages {
 			if fold[i] != f && p.ScoreOnly == "" {
 				train = append(train, p.Example)
 			}
 		}
 		t0 := time.Now()
-		lab, err := label.Train(ctx, train, cfg)
+		lab, err := Train(ctx, train, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f, err)
 		}
@@ -505,11 +506,11 @@ func (r *CVResult) sweep(pages []*TrainPage, fold []int, labs []*label.Labeller,
 			defer wg.Done()
 			for i := range next {
 				p := pages[i]
-				m, _ := Lookup(Main(p.Kind))
+				m, _ := evaluate.Lookup(evaluate.Main(p.Kind))
 				pg := clonePage(p.Example.Page)
 				for j, t := range ThresholdGrid {
 					decide(labs[fold[i]], pg, marg[i], t)
-					f1[i*nt+j] = m.Score(OutputOf(pg), &p.Data.Gold).F1()
+					f1[i*nt+j] = m.Score(evaluate.OutputOf(pg), &p.Data.Gold).F1()
 				}
 			}
 		}()
@@ -595,16 +596,16 @@ func scorePage(lab *label.Labeller, p *TrainPage, marg [][]float64, threshold fl
 	fallback := decide(lab, pg, marg, threshold)
 	var classes []int
 	if p.Kind == dataset.L3S {
-		classes = label.AlignClasses(p.Example.Page, &p.Data.Gold)
+		classes = AlignClasses(p.Example.Page, &p.Data.Gold)
 	}
-	metric := Main(p.Kind)
-	m, _ := Lookup(metric)
-	out := OutputOf(pg)
+	metric := evaluate.Main(p.Kind)
+	m, _ := evaluate.Lookup(metric)
+	out := evaluate.OutputOf(pg)
 	c := m.Score(out, &p.Data.Gold)
 	labelled := p.Kind == dataset.CleanEval || p.Kind == dataset.Annotated
 	var lc score.Counts
 	if labelled {
-		lc = score.CleanEval(out.CleanEval, GoldCleanEval(&p.Data.Gold), score.Labelled)
+		lc = score.CleanEval(out.CleanEval, evaluate.GoldCleanEval(&p.Data.Gold), score.Labelled)
 	}
 	for _, fr := range frs {
 		ss := fr.Sets[p.Data.Set]

@@ -1,4 +1,4 @@
-package label
+package train
 
 import (
 	"context"
@@ -7,18 +7,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/page"
 )
 
 func TestMarginCosts(t *testing.T) {
 	p := &page.Page{Blocks: []page.Block{{Words: 0}, {Words: 1}, {Words: 99}}}
-	other, para, head := slices.Index(Labels, "other"), slices.Index(Labels, "paragraph"), slices.Index(Labels, "heading")
+	other, para, head := slices.Index(label.Labels, "other"), slices.Index(label.Labels, "paragraph"), slices.Index(label.Labels, "heading")
 	ls := []int{other, para, head}
 	if c := marginCosts(p, ls, 0); c != nil {
 		t.Fatalf("margin 0 gives costs %v", c)
 	}
 	c := marginCosts(p, ls, 2)
-	L := len(Labels)
+	L := len(label.Labels)
 	if len(c) != len(ls)*L {
 		t.Fatalf("%d costs, want %d", len(c), len(ls)*L)
 	}
@@ -29,10 +30,10 @@ func TestMarginCosts(t *testing.T) {
 			switch {
 			case (z == other) == (y == other): // the same side: no cost
 				if got != 0 {
-					t.Errorf("block %d (label %s) as %s costs %v, want 0", pos, Labels[y], Labels[z], got)
+					t.Errorf("block %d (label %s) as %s costs %v, want 0", pos, label.Labels[y], label.Labels[z], got)
 				}
 			case math.Abs(got-want) > 1e-12:
-				t.Errorf("block %d (label %s) as %s costs %v, want %v", pos, Labels[y], Labels[z], got, want)
+				t.Errorf("block %d (label %s) as %s costs %v, want %v", pos, label.Labels[y], label.Labels[z], got, want)
 			}
 		}
 	}
@@ -45,7 +46,7 @@ func TestMarginCosts(t *testing.T) {
 func TestTrainRefusesBadMargin(t *testing.T) {
 	ex := Example{Page: &page.Page{Blocks: []page.Block{{Text: "a", Words: 1}}}, Labels: []page.Label{page.Other}}
 	for _, m := range []float64{-1, math.NaN(), math.Inf(1)} {
-		_, err := Train(context.Background(), []Example{ex}, TrainConfig{Margin: m, MaxIterations: 1})
+		_, err := Train(context.Background(), []Example{ex}, Config{Margin: m, MaxIterations: 1})
 		if err == nil || !strings.Contains(err.Error(), "Margin") {
 			t.Errorf("Margin %v: error %v", m, err)
 		}

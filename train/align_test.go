@@ -1,4 +1,4 @@
-package label_test
+package train
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/evaluate"
-	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/score"
 )
@@ -101,7 +100,7 @@ func goldOf(segs []dataset.Segment) *dataset.Gold {
 
 func TestAlignCleanEval(t *testing.T) {
 	p := segmentHTML(t, riversHTML)
-	labels, q := label.Align(p, goldOf(riversSegments), dataset.CleanEval)
+	labels, q := Align(p, goldOf(riversSegments), dataset.CleanEval)
 	checkLabels(t, p, labels, []blockLabel{
 		{"Home", page.Other},
 		{"News", page.Other},
@@ -133,7 +132,7 @@ func TestAlignCleanEvalSegments(t *testing.T) {
 		{Label: page.Heading, Text: "and the second line of it"},
 		{Label: page.Paragraph, Text: "Salmon Trout"},
 	})
-	labels, _ := label.Align(p, g, dataset.CleanEval)
+	labels, _ := Align(p, g, dataset.CleanEval)
 	checkLabels(t, p, labels, []blockLabel{
 		{"Home", page.Other},
 		{"News", page.Other},
@@ -168,7 +167,7 @@ func TestAlignTextOnly(t *testing.T) {
 	}
 	for _, kind := range []dataset.Kind{dataset.WCXB, dataset.Dragnet, dataset.Readability} {
 		t.Run(string(kind), func(t *testing.T) {
-			labels, q := label.Align(p, g, kind)
+			labels, q := Align(p, g, kind)
 			checkLabels(t, p, labels, want)
 			if q != 1 {
 				t.Errorf("quality %v, want 1", q)
@@ -204,7 +203,7 @@ func TestAlignRepeatedWords(t *testing.T) {
 		{Label: page.Heading, Text: "Sport"},
 		{Label: page.Paragraph, Text: "The final will be played next month instead."},
 	})
-	labels, q := label.Align(p, g, dataset.CleanEval)
+	labels, q := Align(p, g, dataset.CleanEval)
 	checkLabels(t, p, labels, []blockLabel{
 		{"News Sport", page.Other},
 		{"Storm hits the coast", page.Other},
@@ -233,7 +232,7 @@ func TestAlignReordered(t *testing.T) {
 </body></html>`)
 	g := &dataset.Gold{Text: "Garden tools\n\nOur garden tools are made to last a lifetime, and each one is tested by gardeners before it reaches the shop.\n\n" +
 		"Steel spade with ash handle\n\nPruning shears for roses\n\nWatering can of ten litres"}
-	labels, q := label.Align(p, g, dataset.WCXB)
+	labels, q := Align(p, g, dataset.WCXB)
 	checkLabels(t, p, labels, []blockLabel{
 		{"Shop Cart", page.Other},
 		{"Garden tools", page.Heading},
@@ -260,7 +259,7 @@ func TestAlignComments(t *testing.T) {
 		Text:     "Rivers of the North\n\nThe rivers of the north run cold and fast.",
 		Comments: "Anna wrote:\n\nThe rivers of the north run cold and fast, I agree.",
 	}
-	labels, q := label.Align(p, g, dataset.Dragnet)
+	labels, q := Align(p, g, dataset.Dragnet)
 	checkLabels(t, p, labels, []blockLabel{
 		{"Rivers of the North", page.Heading},
 		{"The rivers of the north run cold and fast.", page.Paragraph},
@@ -299,7 +298,7 @@ func TestAlignL3S(t *testing.T) {
 		{Class: dataset.ClassComments, Text: "Great article, thanks!", Block: 6},
 	}}
 	g.Text = g.SpanText(dataset.ClassHeadline, dataset.ClassFullText)
-	labels, q := label.Align(p, g, dataset.L3S)
+	labels, q := Align(p, g, dataset.L3S)
 	checkLabels(t, p, labels, []blockLabel{
 		{"Home | World", page.Other},
 		{"Storm hits the coast", page.Heading},
@@ -312,13 +311,13 @@ func TestAlignL3S(t *testing.T) {
 	if q != 1 {
 		t.Errorf("quality %v, want 1", q)
 	}
-	classes := label.AlignClasses(p, g)
+	classes := AlignClasses(p, g)
 	want := []int{0, 1, 3, 2, 2, 4, 5}
 	if fmt.Sprint(classes) != fmt.Sprint(want) {
 		t.Errorf("AlignClasses = %v, want %v", classes, want)
 	}
 	// Without spans nothing is known.
-	for i, c := range label.AlignClasses(p, &dataset.Gold{Text: g.Text}) {
+	for i, c := range AlignClasses(p, &dataset.Gold{Text: g.Text}) {
 		if c != -1 {
 			t.Errorf("AlignClasses without spans: block %d has class %d, want -1", i, c)
 		}
@@ -338,12 +337,12 @@ func TestAlignQuality(t *testing.T) {
 		return true
 	}
 	// A gold the page does not contain.
-	labels, q := label.Align(p, &dataset.Gold{Text: "Quarterly results beat expectations as revenue grew by a third."}, dataset.WCXB)
+	labels, q := Align(p, &dataset.Gold{Text: "Quarterly results beat expectations as revenue grew by a third."}, dataset.WCXB)
 	if q > 0.1 || !allOther(labels) {
 		t.Errorf("foreign gold: quality %v, labels %v; want about 0 and all other", q, labels)
 	}
 	// Half of the gold is on the page.
-	labels, q = label.Align(p, &dataset.Gold{Text: "The rivers of the north run cold and fast.\n\n" +
+	labels, q = Align(p, &dataset.Gold{Text: "The rivers of the north run cold and fast.\n\n" +
 		"Mountain lakes in the south stay warm all year."}, dataset.WCXB)
 	if math.Abs(q-0.5) > 0.11 {
 		t.Errorf("half gold: quality %v, want about 0.5", q)
@@ -352,12 +351,12 @@ func TestAlignQuality(t *testing.T) {
 		t.Errorf("half gold: %d content blocks, want 1", n)
 	}
 	// An empty gold: nothing is content, and nothing failed.
-	labels, q = label.Align(p, &dataset.Gold{}, dataset.WCXB)
+	labels, q = Align(p, &dataset.Gold{}, dataset.WCXB)
 	if q != 1 || !allOther(labels) {
 		t.Errorf("empty gold: quality %v, labels %v; want 1 and all other", q, labels)
 	}
 	// An empty page.
-	labels, q = label.Align(&page.Page{}, goldOf(riversSegments), dataset.CleanEval)
+	labels, q = Align(&page.Page{}, goldOf(riversSegments), dataset.CleanEval)
 	if len(labels) != 0 || q != 0 {
 		t.Errorf("empty page: labels %v quality %v, want none and 0", labels, q)
 	}
@@ -444,7 +443,7 @@ func TestAlignSharedData(t *testing.T) {
 						continue
 					}
 					t0 := time.Now()
-					labels, q := label.Align(res.Page, &dp.Gold, set.Kind)
+					labels, q := Align(res.Page, &dp.Gold, set.Kind)
 					mu.Lock()
 					alignNanos += time.Since(t0).Nanoseconds()
 					pages++
@@ -523,7 +522,7 @@ func FuzzAlign(f *testing.F) {
 				g.Spans = append(g.Spans, dataset.Span{Class: i % 6, Text: s, Block: i / 3})
 			}
 		}
-		labels, q := label.Align(p, g, k)
+		labels, q := Align(p, g, k)
 		if len(labels) != len(p.Blocks) {
 			t.Fatalf("%d labels for %d blocks", len(labels), len(p.Blocks))
 		}
@@ -537,7 +536,7 @@ func FuzzAlign(f *testing.F) {
 				}
 			}
 		}
-		if cl := label.AlignClasses(p, g); len(cl) != len(p.Blocks) {
+		if cl := AlignClasses(p, g); len(cl) != len(p.Blocks) {
 			t.Fatalf("%d classes for %d blocks", len(cl), len(p.Blocks))
 		}
 	})
@@ -564,7 +563,7 @@ func BenchmarkAlign(b *testing.B) {
 	g := &dataset.Gold{Text: strings.Join(gold, "\n\n")}
 	b.ReportAllocs()
 	for b.Loop() {
-		label.Align(p, g, dataset.WCXB)
+		Align(p, g, dataset.WCXB)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 }

@@ -1,4 +1,4 @@
-package evaluate
+package train
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/dataset"
-	"github.com/sluice-project/sluice/label"
+	"github.com/sluice-project/sluice/evaluate"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -60,7 +60,7 @@ func writeAnnotatedSet(t *testing.T) string {
 			t.Fatalf("%s: %d blocks %q, the test has %d labels", p.name, len(texts), texts, len(p.labels))
 		}
 		var ann bytes.Buffer
-		if err := label.WriteAnnotation(&ann, res.Page, p.labels); err != nil {
+		if err := WriteAnnotation(&ann, res.Page, p.labels); err != nil {
 			t.Fatal(err)
 		}
 		os.WriteFile(filepath.Join(dir, "html", p.name+".html"), []byte(p.html), 0o644)
@@ -128,7 +128,7 @@ func TestLoadTrainingAnnotated(t *testing.T) {
 	}
 
 	// Two sites, two folds; scored with CleanEval text-only F1.
-	res, err := CrossValidate(context.Background(), pages, 2, label.TrainConfig{MaxIterations: 5, MinCount: 1, Workers: 1}, 0.5, nil)
+	res, err := CrossValidate(context.Background(), pages, 2, Config{MaxIterations: 5, MinCount: 1, Workers: 1}, 0.5, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestLoadTrainingAnnotated(t *testing.T) {
 	if ss == nil || ss.Metric != "cleaneval" || ss.main.Pages() != len(pages) || ss.labelled.Pages() != len(pages) {
 		t.Fatalf("set scores %+v, want CleanEval text-only and labelled over %d pages", ss, len(pages))
 	}
-	if Main(dataset.Annotated) != "cleaneval" {
-		t.Errorf("Main(annotated) = %q", Main(dataset.Annotated))
+	if evaluate.Main(dataset.Annotated) != "cleaneval" {
+		t.Errorf("evaluate.Main(annotated) = %q", evaluate.Main(dataset.Annotated))
 	}
 }

@@ -1,4 +1,4 @@
-package label_test
+package train
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/sluice-project/sluice/dataset"
-	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -31,7 +30,7 @@ func ExampleWriteAnnotation() {
 		{Text: "Salmon"},
 	}}
 	labels := []page.Label{page.Other, page.Heading, page.Paragraph, page.Continuation, page.ListItem}
-	label.WriteAnnotation(os.Stdout, p, labels)
+	WriteAnnotation(os.Stdout, p, labels)
 	// Output:
 	// [o] Home
 	// [h] Rivers of the North
@@ -42,14 +41,14 @@ func ExampleWriteAnnotation() {
 
 func ExampleApplyAnnotation() {
 	// An annotation corrected by hand: "Home" was marked [o].
-	ann, err := label.ReadAnnotation(strings.NewReader("[o] Home\n[h] Rivers of the  North\n[p] The rivers run cold\n"))
+	ann, err := ReadAnnotation(strings.NewReader("[o] Home\n[h] Rivers of the  North\n[p] The rivers run cold\n"))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	// The page segmented again; white space may differ.
 	p := &page.Page{Blocks: []page.Block{{Text: "Home"}, {Text: "Rivers of the North"}, {Text: "The rivers run cold"}}}
-	labels, err := label.ApplyAnnotation(p, ann)
+	labels, err := ApplyAnnotation(p, ann)
 	fmt.Println(labels, err)
 	// Output:
 	// [other heading paragraph] <nil>
@@ -59,9 +58,9 @@ func ExampleApplyAnnotation() {
 // page, reads them back and applies them to the page segmented again.
 func TestAnnotationRoundTrip(t *testing.T) {
 	p := segmentHTML(t, riversHTML)
-	labels, _ := label.Align(p, goldOf(riversSegments), dataset.CleanEval)
+	labels, _ := Align(p, goldOf(riversSegments), dataset.CleanEval)
 	var buf bytes.Buffer
-	if err := label.WriteAnnotation(&buf, p, labels); err != nil {
+	if err := WriteAnnotation(&buf, p, labels); err != nil {
 		t.Fatal(err)
 	}
 	want := `[o] Home
@@ -78,7 +77,7 @@ func TestAnnotationRoundTrip(t *testing.T) {
 	if buf.String() != want {
 		t.Fatalf("WriteAnnotation wrote\n%s\nwant\n%s", buf.String(), want)
 	}
-	ann, err := label.ReadAnnotation(&buf)
+	ann, err := ReadAnnotation(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +87,7 @@ func TestAnnotationRoundTrip(t *testing.T) {
 		}
 	}
 	again := segmentHTML(t, riversHTML)
-	got, err := label.ApplyAnnotation(again, ann)
+	got, err := ApplyAnnotation(again, ann)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,16 +99,16 @@ func TestAnnotationRoundTrip(t *testing.T) {
 func TestWriteAnnotation(t *testing.T) {
 	p := annPage("one\ntwo\r\nthree", "four\u2028five")
 	var buf bytes.Buffer
-	if err := label.WriteAnnotation(&buf, p, []page.Label{page.Paragraph, page.Continuation}); err != nil {
+	if err := WriteAnnotation(&buf, p, []page.Label{page.Paragraph, page.Continuation}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "[p] one two  three\n[c] four five\n"; buf.String() != want {
 		t.Errorf("got %q, want %q", buf.String(), want)
 	}
-	if err := label.WriteAnnotation(&buf, p, []page.Label{page.Other}); err == nil {
+	if err := WriteAnnotation(&buf, p, []page.Label{page.Other}); err == nil {
 		t.Error("no error for too few labels")
 	}
-	if err := label.WriteAnnotation(&buf, p, []page.Label{page.Other, 9}); err == nil {
+	if err := WriteAnnotation(&buf, p, []page.Label{page.Other, 9}); err == nil {
 		t.Error("no error for an invalid label")
 	}
 }
@@ -122,11 +121,11 @@ func TestReadAnnotation(t *testing.T) {
 		"[continuation] the long name\n" +
 		"[o]\n" + // an empty text
 		"[c]  two spaces keep one" // no final newline
-	got, err := label.ReadAnnotation(strings.NewReader(in))
+	got, err := ReadAnnotation(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []label.AnnotatedBlock{
+	want := []AnnotatedBlock{
 		{Label: page.Paragraph, Text: "A paragraph.", Line: 1},
 		{Label: page.Heading, Text: "Upper case", Line: 3},
 		{Label: page.ListItem, Text: "Tab after the label", Line: 4},
@@ -150,8 +149,8 @@ func TestReadAnnotationErrors(t *testing.T) {
 		{"[p] fine\n[p] fine\n[x] unknown\n", 3, "unknown label [x]"},
 		{"[p]glued\n", 1, "no space after [p]"},
 	} {
-		_, err := label.ReadAnnotation(strings.NewReader(tc.in))
-		var ae *label.AnnotationError
+		_, err := ReadAnnotation(strings.NewReader(tc.in))
+		var ae *AnnotationError
 		if !errors.As(err, &ae) {
 			t.Errorf("%q: error %v, want an *AnnotationError", tc.in, err)
 			continue
@@ -171,9 +170,9 @@ func TestReadAnnotationErrors(t *testing.T) {
 
 func TestApplyAnnotation(t *testing.T) {
 	p := annPage("Home", "Rivers of the North", "The rivers run cold and fast.")
-	read := func(s string) []label.AnnotatedBlock {
+	read := func(s string) []AnnotatedBlock {
 		t.Helper()
-		ann, err := label.ReadAnnotation(strings.NewReader(s))
+		ann, err := ReadAnnotation(strings.NewReader(s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +180,7 @@ func TestApplyAnnotation(t *testing.T) {
 	}
 
 	// White space may differ.
-	labels, err := label.ApplyAnnotation(p, read("[o] Home \n[h]  Rivers of\tthe North\n[p] The rivers run   cold and fast.\n"))
+	labels, err := ApplyAnnotation(p, read("[o] Home \n[h]  Rivers of\tthe North\n[p] The rivers run   cold and fast.\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,8 +202,8 @@ func TestApplyAnnotation(t *testing.T) {
 		{"extra block", "[o] Home\n[h] Rivers of the North\n[p] The rivers run cold and fast.\n[o] Footer\n", 4,
 			[]string{"block 4 but the page has only 3 blocks"}},
 	} {
-		_, err := label.ApplyAnnotation(p, read(tc.ann))
-		var ae *label.AnnotationError
+		_, err := ApplyAnnotation(p, read(tc.ann))
+		var ae *AnnotationError
 		if !errors.As(err, &ae) {
 			t.Errorf("%s: error %v, want an *AnnotationError", tc.name, err)
 			continue
@@ -220,7 +219,7 @@ func TestApplyAnnotation(t *testing.T) {
 	}
 
 	// Blocks built in code have no line: the error names the block.
-	_, err = label.ApplyAnnotation(p, []label.AnnotatedBlock{{Text: "Home"}, {Text: "Lakes"}, {Text: "x"}})
+	_, err = ApplyAnnotation(p, []AnnotatedBlock{{Text: "Home"}, {Text: "Lakes"}, {Text: "x"}})
 	if err == nil || !strings.Contains(err.Error(), "annotated block 2 does not match") {
 		t.Errorf("error %v, want one naming annotated block 2", err)
 	}
@@ -239,9 +238,9 @@ func FuzzReadAnnotation(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		ann, err := label.ReadAnnotation(strings.NewReader(in))
+		ann, err := ReadAnnotation(strings.NewReader(in))
 		if err != nil {
-			var ae *label.AnnotationError
+			var ae *AnnotationError
 			if !errors.As(err, &ae) || ae.Line < 1 {
 				t.Fatalf("error %v is not an *AnnotationError with a line", err)
 			}
@@ -254,10 +253,10 @@ func FuzzReadAnnotation(f *testing.F) {
 			labels[i] = a.Label
 		}
 		var buf bytes.Buffer
-		if err := label.WriteAnnotation(&buf, p, labels); err != nil {
+		if err := WriteAnnotation(&buf, p, labels); err != nil {
 			t.Fatal(err)
 		}
-		again, err := label.ReadAnnotation(&buf)
+		again, err := ReadAnnotation(&buf)
 		if err != nil {
 			t.Fatalf("reading back %q: %v", buf.String(), err)
 		}
@@ -270,7 +269,7 @@ func FuzzReadAnnotation(f *testing.F) {
 				t.Fatalf("block %d read back as %+v, want %+v", i, again[i], ann[i])
 			}
 		}
-		if _, err := label.ApplyAnnotation(p, ann); err != nil {
+		if _, err := ApplyAnnotation(p, ann); err != nil {
 			t.Fatalf("ApplyAnnotation on its own page: %v", err)
 		}
 	})
