@@ -18,3 +18,8 @@ var defaultModel []byte
 var defaultLabeller = sync.OnceValues(func() (*label.Labeller, error) {
 	return label.Load(defaultModel)
 })
+
+// DefaultModel returns the embedded labeller, the one a Cleaner uses when
+// Options name neither a model nor a filter. It is shared: do not change
+// its thresholds.
+func DefaultModel() (*label.Labeller, error) { return defaultLabeller() }

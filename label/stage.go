@@ -191,3 +191,17 @@ func (fc *FeatureConfig) switchOn(g Group) {
 	delete(off, g)
 	fc.Off = off
 }
+
+// RemoveStage returns names without stage name and without the stages
+// that need it (see CheckStages): without trees, no blend nor context.
+func RemoveStage(names []string, name string) []string {
+	var out []string
+	for _, s := range names {
+		k, _ := stageKindOf(s)
+		if s == name || k != nil && slices.ContainsFunc(k.needs, func(need string) bool { return !slices.Contains(out, need) }) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}

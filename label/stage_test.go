@@ -48,3 +48,20 @@ func TestNewStages(t *testing.T) {
 		t.Error("a trees stage without trees was accepted")
 	}
 }
+
+func TestRemoveStage(t *testing.T) {
+	all := []string{"trees", "crf", "context", "smooth", "region"}
+	for _, c := range []struct{ name, want string }{
+		{"trees", "crf,smooth,region"},
+		{"context", "trees,crf,smooth,region"},
+		{"smooth", "trees,crf,context,region"},
+		{"crf", "trees"},
+	} {
+		if got := strings.Join(RemoveStage(all, c.name), ","); got != c.want {
+			t.Errorf("without %s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	if got := strings.Join(RemoveStage([]string{"trees", "crf", "blend", "smooth"}, "trees"), ","); got != "crf,smooth" {
+		t.Errorf("without trees: %s, want crf,smooth", got)
+	}
+}

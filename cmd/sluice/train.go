@@ -5,15 +5,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/gbdt"
@@ -36,16 +40,25 @@ of one site never split across folds) and reports labelling accuracy and
 cleaning scores per fold and overall, and chooses the decision threshold of
 each annotation style, which -o records in the model.
 
-In front of the CRF, gradient-boosted trees over the same block features
-(and the neighbours') learn the combinations of features that the CRF's
-one-weight-per-feature cannot; their verdict is one of the CRF's features
-and is blended with its output (--trees, --tree-depth, --blend; --off boost
-for none). With one CRF stage (--off stack, as for the embedded model), a
-second set of trees, the context trees, judges each block again from the
-CRF's and the trees' verdicts summarised over its neighbours, its element
-path, its div group and the whole page; they learn from the CRF's verdicts
-on pages it did not see, which costs three more CRF trainings on inner
-folds (--off context for none).
+A labeller is a list of stages, run in order, that --stages names:
+  trees    gradient-boosted trees over the block features (and the
+           neighbours'), whose verdict is one of the CRF's features
+           (--trees, --tree-depth)
+  crf      the linear-chain CRF (always)
+  stack    a second CRF over the first's verdicts summarised over the
+           page; or
+  context  context trees that judge each block again from the CRF's and
+           the trees' verdicts over its neighbours, element path, div
+           group and page
+  blend    the CRF's verdict moved toward the trees' (--blend)
+  smooth   path smoothing (--smooth)
+  region   the content region (--region)
+The stack and context stages learn from the CRF's verdicts on pages it did
+not see, and the CRF from the trees' likewise: each costs inner folds of
+training (three more CRFs; three more sets of trees). Without --stages the
+list is trees,crf,stack,blend,smooth,region, less what --off boost, stack
+or context leave out (--off stack gives the embedded model's list,
+trees,crf,context,smooth,region).
 
 Gold standards disagree on what content is, so each set has an annotation
 style: "main" (the main content only: WCXB, Dragnet, L3S-GN1, Readability,
@@ -59,134 +72,241 @@ Examples:
   sluice train --data cleaneval-dev,wcxb-dev --cv 6 -o my.model
   sluice train --data ./my-forum-pages:cleaneval,wcxb-dev -o my.model   # a set annotated in the cleaneval style
   sluice train --data ./my-annotated-set --cv 5     # cross-validate only (see sluice annotate)
-  sluice train --cv 6 --ablate                      # one cross-validation per feature group switched off
+  sluice train --cv 6 --ablate                      # one cross-validation per feature group and per stage left out
   sluice train --cv 6 --marginals held.jsonl        # keep the held-out probabilities for study
   sluice train --print-template > my.tmpl           # the default feature template, to edit
   sluice train --template my.tmpl --cv 6 -o my.model
   sluice train --trees 300 --blend 0.3 -o my.model  # more boosted trees, their verdict weighed less
-  sluice train --off boost -o my.model              # the CRF alone, no boosted trees
-  sluice train --off stack,context -o my.model      # one CRF stage and the boosted trees in front of it, no context trees
+  sluice train --stages trees,crf,context,smooth,region -o my.model   # as the embedded model
+  sluice train --stages crf -o my.model             # the CRF alone
+  sluice train --off stack,context -o my.model      # trees,crf,blend,smooth,region
   sluice clean --model my.model page.html
 `
 
+// trainCmd is sluice train: its flags, and what validate makes of them.
+type trainCmd struct {
+	cmdIO
+
+	data, out, off, stages, jsonOut, margOut, tmplFile string
+	cv, limit, iters, minCount, trees, treeDepth       int
+	ablate, printTmpl, verbose                         bool
+	l2, minQuality, smooth, region, pageWeight         float64
+	margin, blend                                      float64
+	threshold                                          thresholdFlag
+
+	cfg    train.Config // the training settings
+	fc     label.FeatureConfig
+	sets   []string          // the data sets to read
+	styles map[string]string // their annotation styles, where given
+}
+
 func cmdTrain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("train", trainHelp, stderr)
-	data := fs.String("data", "", "comma-separated data `sets` (names under the data folder, or directories; default: all), each optionally followed by :STYLE")
-	out := fs.String("o", "", "write the trained model to `FILE`")
-	cv := fs.Int("cv", 0, "cross-validate with `K` folds first")
-	ablate := fs.Bool("ablate", false, "with --cv: also cross-validate with each feature group switched off")
-	off := fs.String("off", "", "comma-separated feature `groups` to switch off")
-	limit := fs.Int("limit", 0, "at most `N` pages per set")
-	l2 := fs.Float64("l2", 1, "L2 regularisation")
-	iters := fs.Int("iterations", train.DefaultIterations, "at most `N` L-BFGS iterations")
-	minCount := fs.Int("min-count", 2, "drop features seen fewer than `N` times")
-	minQuality := fs.Float64("min-quality", 0.5, "skip pages whose gold aligns with less than this share of its words")
-	smooth := fs.Float64("smooth", label.DefaultSmooth, "path smoothing `weight`, from 0 (off) to 1: how far each block's content probability moves toward the mean over the blocks at the same element path")
-	region := fs.Float64("region", label.DefaultRegion, "content region `factor`, from 0 (off) to 1: how much the content probability of blocks outside the element that holds the page's likely content is lowered")
-	pageWeight := fs.Float64("page-weight", train.DefaultPageWeight, "page weighting `exponent`, from 0 (off) to 1: each page counts in training as (mean blocks per page / its blocks)^exponent, so that long pages outweigh short ones less")
-	var threshold thresholdFlag
-	fs.Var(&threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
-	jsonOut := fs.String("json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
-	margOut := fs.String("marginals", "", "with --cv: write every held-out page's block label probabilities to `FILE`, one JSON object a page")
-	margin := fs.Float64("margin", train.DefaultMargin, "word-weighted margin `scale`, 0 (off) or more: training makes labelling a block on the wrong side of content and other cost scale × ln(1 + its words) (softmax-margin), so that long blocks are kept further from the wrong side")
-	blendW := fs.Float64("blend", label.DefaultBlend, "blend `weight`, from 0 (the CRF alone) to 1 (the trees alone): how far each block's content probability moves from the CRF's toward the boosted trees'")
-	trees := fs.Int("trees", train.DefaultBoost().Trees, "boosted trees whose verdict the CRF reads (the boost feature group; --off boost trains none)")
-	treeDepth := fs.Int("tree-depth", train.DefaultBoost().Depth, fmt.Sprintf("depth of each boosted tree, 1 to %d", gbdt.MaxDepth))
-	tmplFile := fs.String("template", "", "train with the CRF feature template in `FILE` (the syntax of package crf; see --print-template) instead of the default; it is used as it is, so add the style line it prints when training on several styles")
-	printTmpl := fs.Bool("print-template", false, "print the default CRF feature template for the feature groups on (see --off) and exit")
-	verbose := fs.Bool("v", false, "print the optimiser's progress and why pages were skipped")
-	if _, err := parseInterspersed(fs, args); err != nil {
-		return flagExit(err)
+	return runCommand("train", &trainCmd{cmdIO: cmdIO{stdout: stdout, stderr: stderr}}, args, stderr)
+}
+
+func (c *trainCmd) flagSet() *flag.FlagSet {
+	fs := newFlagSet("train", trainHelp, c.stderr)
+	fs.StringVar(&c.data, "data", "", "comma-separated data `sets` (names under the data folder, or directories; default: all), each optionally followed by :STYLE")
+	fs.StringVar(&c.out, "o", "", "write the trained model to `FILE`")
+	fs.IntVar(&c.cv, "cv", 0, "cross-validate with `K` folds first")
+	fs.BoolVar(&c.ablate, "ablate", false, "with --cv: also cross-validate with each feature group switched off, and without each stage but crf")
+	fs.StringVar(&c.stages, "stages", "", "comma-separated `stages` of the labeller, in order, from "+strings.Join(label.StageNames(), ",")+" (default: "+strings.Join(train.StagesOf(label.DefaultFeatureConfig()), ",")+"; the embedded model's: "+strings.Join(embeddedStages(), ",")+")")
+	fs.StringVar(&c.off, "off", "", "comma-separated feature `groups` to switch off (boost, stack and context leave out the trees, stack and context stages, as before --stages)")
+	fs.IntVar(&c.limit, "limit", 0, "at most `N` pages per set")
+	fs.Float64Var(&c.l2, "l2", 1, "L2 regularisation")
+	fs.IntVar(&c.iters, "iterations", train.DefaultIterations, "at most `N` L-BFGS iterations")
+	fs.IntVar(&c.minCount, "min-count", 2, "drop features seen fewer than `N` times")
+	fs.Float64Var(&c.minQuality, "min-quality", 0.5, "skip pages whose gold aligns with less than this share of its words")
+	fs.Float64Var(&c.smooth, "smooth", label.DefaultSmooth, "path smoothing `weight`, from 0 (off) to 1: how far each block's content probability moves toward the mean over the blocks at the same element path")
+	fs.Float64Var(&c.region, "region", label.DefaultRegion, "content region `factor`, from 0 (off) to 1: how much the content probability of blocks outside the element that holds the page's likely content is lowered")
+	fs.Float64Var(&c.pageWeight, "page-weight", train.DefaultPageWeight, "page weighting `exponent`, from 0 (off) to 1: each page counts in training as (mean blocks per page / its blocks)^exponent, so that long pages outweigh short ones less")
+	fs.Var(&c.threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
+	fs.StringVar(&c.jsonOut, "json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
+	fs.StringVar(&c.margOut, "marginals", "", "with --cv: write every held-out page's block label probabilities to `FILE`, one JSON object a page")
+	fs.Float64Var(&c.margin, "margin", train.DefaultMargin, "word-weighted margin `scale`, 0 (off) or more: training makes labelling a block on the wrong side of content and other cost scale × ln(1 + its words) (softmax-margin), so that long blocks are kept further from the wrong side")
+	fs.Float64Var(&c.blend, "blend", label.DefaultBlend, "blend `weight`, from 0 (the CRF alone) to 1 (the trees alone): how far the blend stage moves each block's content probability from the CRF's toward the boosted trees'")
+	fs.IntVar(&c.trees, "trees", train.DefaultBoost().Trees, "boosted trees of the trees stage, whose verdict the CRF reads")
+	fs.IntVar(&c.treeDepth, "tree-depth", train.DefaultBoost().Depth, fmt.Sprintf("depth of each boosted tree, 1 to %d", gbdt.MaxDepth))
+	fs.StringVar(&c.tmplFile, "template", "", "train with the CRF feature template in `FILE` (the syntax of package crf; see --print-template) instead of the default; it is used as it is, so add the style line it prints when training on several styles")
+	fs.BoolVar(&c.printTmpl, "print-template", false, "print the default CRF feature template for the feature groups and stages on (see --off, --stages) and exit")
+	fs.BoolVar(&c.verbose, "v", false, "print the optimiser's progress and why pages were skipped")
+	return fs
+}
+
+// embeddedStages returns the stages of the embedded model.
+func embeddedStages() []string {
+	lab, err := sluice.DefaultModel()
+	if err != nil {
+		return nil
 	}
-	if *out == "" && *cv == 0 && !*printTmpl {
-		fmt.Fprintln(stderr, "sluice train: nothing to do: give -o MODEL, --cv K, or both")
-		return exitUsage
+	return lab.StageNames()
+}
+
+// validate checks the flags, before any data is loaded, and makes the
+// training configuration.
+func (c *trainCmd) validate(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected argument %q: give data sets with --data", args[0])
 	}
-	if *margOut != "" && *cv == 0 {
-		fmt.Fprintln(stderr, "sluice train: --marginals needs --cv")
-		return exitUsage
+	switch {
+	case c.out == "" && c.cv == 0 && !c.printTmpl:
+		return errors.New("nothing to do: give -o MODEL, --cv K, or both")
+	case c.margOut != "" && c.cv == 0:
+		return errors.New("--marginals needs --cv")
+	case c.ablate && c.cv == 0:
+		return errors.New("--ablate needs --cv")
 	}
-	if *ablate && *cv == 0 {
-		fmt.Fprintln(stderr, "sluice train: --ablate needs --cv")
-		return exitUsage
+	if err := c.checkSettings(); err != nil {
+		return err
 	}
-	// The settings from 0 (off) to 1, checked before any data is loaded.
+	c.fc = label.DefaultFeatureConfig()
+	c.fc.Smooth, c.fc.Region, c.fc.Blend = c.smooth, c.region, c.blend
+	if err := c.stageList(); err != nil {
+		return err
+	}
+	boost := train.DefaultBoost()
+	boost.Trees, boost.Depth = c.trees, c.treeDepth
+	c.cfg = train.Config{Features: &c.fc, Stages: c.cfg.Stages, PageWeight: c.pageWeight, Margin: c.margin, L2: c.l2, MaxIterations: c.iters,
+		MinCount: c.minCount, Boost: &boost, Workers: runtime.GOMAXPROCS(0)}
+	if c.tmplFile != "" {
+		b, err := os.ReadFile(c.tmplFile)
+		if err != nil {
+			return fmt.Errorf("--template: %w", err)
+		}
+		if _, err := crf.ParseTemplate(string(b)); err != nil {
+			return fmt.Errorf("--template %s: %w", c.tmplFile, err)
+		}
+		c.cfg.Template = string(b)
+	}
+	c.dataSets()
+	return nil
+}
+
+// checkSettings checks the numeric settings.
+func (c *trainCmd) checkSettings() error {
 	for _, f := range []struct {
 		name, what string
 		v          float64
-	}{{"smooth", "a weight", *smooth}, {"region", "a factor", *region}, {"page-weight", "an exponent", *pageWeight}, {"blend", "a weight", *blendW}} {
+	}{{"smooth", "a weight", c.smooth}, {"region", "a factor", c.region}, {"page-weight", "an exponent", c.pageWeight}, {"blend", "a weight", c.blend}} {
 		if !(f.v >= 0 && f.v <= 1) {
-			fmt.Fprintf(stderr, "sluice train: --%s %g: give %s from 0 (off) to 1\n", f.name, f.v, f.what)
-			return exitUsage
+			return fmt.Errorf("--%s %g: give %s from 0 (off) to 1", f.name, f.v, f.what)
 		}
 	}
-	if !(*margin >= 0) || math.IsInf(*margin, 0) {
-		fmt.Fprintf(stderr, "sluice train: --margin %g: give 0 (off) or more\n", *margin)
-		return exitUsage
+	if !(c.margin >= 0) || math.IsInf(c.margin, 0) {
+		return fmt.Errorf("--margin %g: give 0 (off) or more", c.margin)
 	}
-	if *trees < 1 || *treeDepth < 1 || *treeDepth > gbdt.MaxDepth {
-		fmt.Fprintf(stderr, "sluice train: --trees %d --tree-depth %d: give at least one tree (or --off boost for none) of depth 1 to %d\n", *trees, *treeDepth, gbdt.MaxDepth)
-		return exitUsage
+	if c.trees < 1 || c.treeDepth < 1 || c.treeDepth > gbdt.MaxDepth {
+		return fmt.Errorf("--trees %d --tree-depth %d: give at least one tree (or leave out the trees stage) of depth 1 to %d", c.trees, c.treeDepth, gbdt.MaxDepth)
 	}
-	boost := train.DefaultBoost()
-	boost.Trees, boost.Depth = *trees, *treeDepth
-	fc := label.DefaultFeatureConfig()
-	fc.Smooth, fc.Region, fc.Blend = *smooth, *region, *blendW
-	for _, g := range splitList(*off) {
-		if !validGroup(g) {
-			fmt.Fprintf(stderr, "sluice train: --off: unknown feature group %q (groups: %s)\n", g, groupNames())
-			return exitUsage
+	return nil
+}
+
+// stageList reads --off and --stages into the feature configuration and
+// the stage list.
+func (c *trainCmd) stageList() error {
+	stageGroup := false
+	for _, g := range splitList(c.off) {
+		if !slices.Contains(label.Groups(), label.Group(g)) {
+			return fmt.Errorf("--off: unknown feature group %q (groups: %s)", g, groupNames())
 		}
-		fc.Off[label.Group(g)] = true
+		c.fc.Off[label.Group(g)] = true
+		stageGroup = stageGroup || slices.Contains(label.StageGroups(), label.Group(g))
 	}
-	if *printTmpl {
-		ext, err := label.NewExtractor(fc)
-		if err != nil {
-			fmt.Fprintf(stderr, "sluice train: %v\n", err)
-			return exitFailed
-		}
-		fmt.Fprintf(stdout, "# the default CRF template of sluice train (see package crf)\n%s", label.DefaultTemplate(ext))
-		fmt.Fprintf(stdout, "# added when the pages are of several annotation styles:\n# %s\n", label.StyleLine)
-		return exitOK
+	if c.stages == "" {
+		c.cfg.Stages = train.StagesOf(c.fc)
+		return nil
 	}
-	var tmpl string
-	if *tmplFile != "" {
-		b, err := os.ReadFile(*tmplFile)
-		if err != nil {
-			fmt.Fprintf(stderr, "sluice train: --template: %v\n", err)
-			return exitUsage
-		}
-		if _, err := crf.ParseTemplate(string(b)); err != nil {
-			fmt.Fprintf(stderr, "sluice train: --template %s: %v\n", *tmplFile, err)
-			return exitUsage
-		}
-		tmpl = string(b)
+	if stageGroup {
+		return fmt.Errorf("--off %s with --stages: name the stages with --stages alone", c.off)
 	}
-	styles := map[string]string{}
-	var sets []string
-	for _, d := range splitList(*data) {
+	c.cfg.Stages = splitList(c.stages)
+	if err := label.CheckStages(c.cfg.Stages); err != nil {
+		return fmt.Errorf("--stages: %w", err)
+	}
+	c.fc = c.fc.WithStages(c.cfg.Stages)
+	return nil
+}
+
+// dataSets reads --data: set names or folders, each with an optional
+// ":STYLE".
+func (c *trainCmd) dataSets() {
+	c.styles = map[string]string{}
+	for _, d := range splitList(c.data) {
 		name := d
 		// SET:STYLE; a colon in a path (C:\data) is not a style.
 		if i := strings.LastIndexByte(d, ':'); i > 0 && label.CheckStyle(d[i+1:]) == nil {
-			name, styles[d[:i]] = d[:i], d[i+1:]
+			name, c.styles[d[:i]] = d[:i], d[i+1:]
 		}
-		sets = append(sets, name)
+		c.sets = append(c.sets, name)
 	}
-	if len(sets) == 0 {
-		var err error
-		if sets, err = dataset.Sets(); err != nil {
-			fmt.Fprintf(stderr, "sluice train: %v\n", err)
+}
+
+// run prints the template, or loads the pages, cross-validates and trains
+// as asked.
+func (c *trainCmd) run(ctx context.Context) int {
+	if c.printTmpl {
+		return c.printTemplate()
+	}
+	pages, err := c.load(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "sluice train: %v\n", err)
+		return exitFailed
+	}
+	examples := train.Examples(pages)
+	if len(examples) == 0 {
+		fmt.Fprintln(c.stderr, "sluice train: no usable training pages")
+		return exitFailed
+	}
+	if c.verbose {
+		c.cfg.Progress = func(p crf.Progress) {
+			fmt.Fprintf(c.stderr, "iteration %d: objective %.1f, gradient %.3g (%s)\n", p.Iteration, p.Objective, p.GradNorm, p.Elapsed.Round(time.Second))
+		}
+		c.cfg.Stage = func(s string) { fmt.Fprintf(c.stderr, "training: %s\n", s) }
+	}
+	var results []cvRun
+	if c.cv > 0 {
+		if results, err = c.crossValidate(ctx, pages); err != nil {
+			fmt.Fprintf(c.stderr, "sluice train: %v\n", err)
 			return exitFailed
 		}
 	}
-	ctx := context.Background()
+	if c.out != "" {
+		if err := c.trainModel(ctx, examples, results); err != nil {
+			fmt.Fprintf(c.stderr, "sluice train: %v\n", err)
+			return exitFailed
+		}
+	}
+	return exitOK
+}
+
+// printTemplate prints the default CRF template of the configuration.
+func (c *trainCmd) printTemplate() int {
+	ext, err := label.NewExtractor(c.fc)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "sluice train: %v\n", err)
+		return exitFailed
+	}
+	fmt.Fprintf(c.stdout, "# the default CRF template of sluice train (see package crf)\n%s", label.DefaultTemplate(ext))
+	fmt.Fprintf(c.stdout, "# added when the pages are of several annotation styles:\n# %s\n", label.StyleLine)
+	return exitOK
+}
+
+// load reads and aligns the pages of the data sets, with a progress bar,
+// and says how many it has.
+func (c *trainCmd) load(ctx context.Context) ([]*train.TrainPage, error) {
+	if len(c.sets) == 0 {
+		var err error
+		if c.sets, err = dataset.Sets(); err != nil {
+			return nil, err
+		}
+	}
 	t0 := time.Now()
 	var bar *progress
 	// Why pages were left out, told for annotated sets (made by hand, so
 	// every page left out is a mistake to fix) and with -v.
 	var reasons []string
 	skip := func(set *dataset.Set, id string, reason error) {
-		if set.Kind == dataset.Annotated || *verbose {
+		if set.Kind == dataset.Annotated || c.verbose {
 			what := "skipped"
 			if se := (*train.SkipError)(nil); errors.As(reason, &se) && se.Scored {
 				what = "not trained on (scored)"
@@ -194,12 +314,12 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			reasons = append(reasons, fmt.Sprintf("sluice train: %s: %s %s: %v", set.Name, what, id, reason))
 		}
 	}
-	pages, skipped, err := train.LoadTraining(ctx, sets, train.LoadOptions{MinQuality: *minQuality, Limit: *limit, Styles: styles, Skip: skip, Progress: func(set string, done, total int) {
+	pages, skipped, err := train.LoadTraining(ctx, c.sets, train.LoadOptions{MinQuality: c.minQuality, Limit: c.limit, Styles: c.styles, Skip: skip, Progress: func(set string, done, total int) {
 		if bar == nil || bar.label != set {
 			if bar != nil {
 				bar.finish()
 			}
-			bar = newProgress(stderr, "aligning "+set, total)
+			bar = newProgress(c.stderr, "aligning "+set, total)
 		}
 		bar.add(1)
 	}})
@@ -207,16 +327,21 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 		bar.finish()
 	}
 	for _, r := range reasons {
-		fmt.Fprintln(stderr, r)
+		fmt.Fprintln(c.stderr, r)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sluice train: %v\n", err)
-		return exitFailed
+		return nil, err
 	}
+	c.printLoaded(pages, skipped, time.Since(t0))
+	return pages, nil
+}
+
+// printLoaded says how many pages were read, trained on and left out.
+func (c *trainCmd) printLoaded(pages []*train.TrainPage, skipped map[string]int, took time.Duration) {
 	examples := train.Examples(pages)
-	fmt.Fprintf(stdout, "%d training pages from %s (prepared in %s)", len(examples), strings.Join(sets, ", "), time.Since(t0).Round(time.Second))
+	fmt.Fprintf(c.stdout, "%d training pages from %s (prepared in %s)", len(examples), strings.Join(c.sets, ", "), took.Round(time.Second))
 	if n := len(pages) - len(examples); n > 0 {
-		fmt.Fprintf(stdout, "; %d more scored in cross-validation but not trained on (no gold text, no text blocks, or gold not found in the page)", n)
+		fmt.Fprintf(c.stdout, "; %d more scored in cross-validation but not trained on (no gold text, no text blocks, or gold not found in the page)", n)
 	}
 	if len(skipped) > 0 {
 		var parts []string
@@ -224,106 +349,129 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 			parts = append(parts, fmt.Sprintf("%s %d", s, n))
 		}
 		sort.Strings(parts)
-		fmt.Fprintf(stdout, "; skipped (unreadable, or annotation not matching the page): %s", strings.Join(parts, ", "))
+		fmt.Fprintf(c.stdout, "; skipped (unreadable, or annotation not matching the page): %s", strings.Join(parts, ", "))
 	}
-	fmt.Fprintln(stdout)
-	if len(examples) == 0 {
-		fmt.Fprintln(stderr, "sluice train: no usable training pages")
-		return exitFailed
-	}
-	cfg := train.Config{Features: &fc, PageWeight: *pageWeight, Margin: *margin, L2: *l2, MaxIterations: *iters, MinCount: *minCount, Template: tmpl, Boost: &boost, Workers: runtime.GOMAXPROCS(0)}
-	if *verbose {
-		cfg.Progress = func(p crf.Progress) {
-			fmt.Fprintf(stderr, "iteration %d: objective %.1f, gradient %.3g (%s)\n", p.Iteration, p.Objective, p.GradNorm, p.Elapsed.Round(time.Second))
-		}
-		cfg.Stage = func(s string) { fmt.Fprintf(stderr, "training: %s\n", s) }
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(stdout, format+"\n", args...) }
+	fmt.Fprintln(c.stdout)
+}
+
+// crossValidate runs the cross-validation, and with --ablate one more per
+// feature group and stage left out, and writes what --marginals and
+// --json ask for.
+func (c *trainCmd) crossValidate(ctx context.Context, pages []*train.TrainPage) ([]cvRun, error) {
+	logf := func(format string, args ...any) { fmt.Fprintf(c.stdout, format+"\n", args...) }
 	var results []cvRun
-	if *cv > 0 {
-		runs := []string{""}
-		if *ablate {
-			for _, g := range label.Groups() {
-				if !fc.Off[g] {
-					runs = append(runs, string(g))
-				}
-			}
+	for _, run := range c.ablations() {
+		if run.off != "" {
+			logf("\nwithout %s:", run.off)
 		}
-		for _, g := range runs {
-			c := cfg
-			if g != "" {
-				f2 := fc
-				f2.Off = map[label.Group]bool{label.Group(g): true}
-				for k, v := range fc.Off {
-					f2.Off[k] = v
-				}
-				c.Features = &f2
-				logf("\nwithout %s:", g)
-			}
-			res, err := train.CrossValidate(ctx, pages, *cv, c, float64(threshold), logf)
-			if err != nil {
-				fmt.Fprintf(stderr, "sluice train: %v\n", err)
-				return exitFailed
-			}
-			printCV(stdout, res)
-			results = append(results, cvRun{Off: g, Result: res})
+		res, err := train.CrossValidate(ctx, pages, c.cv, run.cfg, float64(c.threshold), logf)
+		if err != nil {
+			return nil, err
 		}
-		if *ablate {
-			printAblation(stdout, results)
-		}
-		if *margOut != "" {
-			if err := writeMarginals(*margOut, pages, results[0].Result); err != nil {
-				fmt.Fprintf(stderr, "sluice train: --marginals: %v\n", err)
-				return exitFailed
-			}
-		}
-		if *jsonOut != "" {
-			data, _ := json.MarshalIndent(results, "", "  ")
-			if err := os.WriteFile(*jsonOut, append(data, '\n'), 0o644); err != nil {
-				fmt.Fprintf(stderr, "sluice train: %v\n", err)
-				return exitFailed
-			}
+		printCV(c.stdout, res)
+		results = append(results, cvRun{Off: run.off, Result: res})
+	}
+	if c.ablate {
+		printAblation(c.stdout, results)
+	}
+	if c.margOut != "" {
+		if err := writeMarginals(c.margOut, pages, results[0].Result); err != nil {
+			return nil, fmt.Errorf("--marginals: %w", err)
 		}
 	}
-	if *out != "" {
-		t := time.Now()
-		lab, err := train.Train(ctx, examples, cfg)
-		if err != nil {
-			fmt.Fprintf(stderr, "sluice train: %v\n", err)
-			return exitFailed
+	if c.jsonOut != "" {
+		data, _ := json.MarshalIndent(results, "", "  ")
+		if err := os.WriteFile(c.jsonOut, append(data, '\n'), 0o644); err != nil {
+			return nil, err
 		}
-		th := map[string]float64{}
-		switch {
-		case threshold != 0:
-			for _, st := range lab.Styles() {
-				th[st] = float64(threshold)
-			}
-		case len(results) > 0:
-			th = results[0].Result.Thresholds
+	}
+	return results, nil
+}
+
+// ablation is one cross-validation run: the configuration, and what it
+// leaves out ("" for none).
+type ablation struct {
+	off string
+	cfg train.Config
+}
+
+// ablations returns the runs to cross-validate: the configuration, and
+// with --ablate, the configuration without each feature group on (but
+// those that stages give) and without each stage but crf (and the stages
+// that need it).
+func (c *trainCmd) ablations() []ablation {
+	runs := []ablation{{"", c.cfg}}
+	if !c.ablate {
+		return runs
+	}
+	for _, g := range label.Groups() {
+		if c.fc.Off[g] || slices.Contains(label.StageGroups(), g) {
+			continue
 		}
-		if err := lab.SetThresholds(th); err != nil {
-			fmt.Fprintf(stderr, "sluice train: %v\n", err)
-			return exitFailed
+		f2 := c.fc
+		f2.Off = maps.Clone(c.fc.Off)
+		f2.Off[g] = true
+		cfg := c.cfg
+		cfg.Features = &f2
+		runs = append(runs, ablation{string(g), cfg})
+	}
+	for _, s := range c.cfg.Stages {
+		if s == label.StageCRF {
+			continue
 		}
-		f, err := os.Create(*out)
-		if err == nil {
-			err = lab.Save(f)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "sluice train: -o: %v\n", err)
-			return exitFailed
-		}
-		st, _ := os.Stat(*out)
-		fmt.Fprintf(stdout, "model written to %s (%d stage(s), %d features, %d KB), trained on %d pages in %s; styles and thresholds:", *out, len(lab.CRFs()), lab.NumFeatures(), st.Size()>>10, len(examples), time.Since(t).Round(time.Second))
+		cfg := c.cfg
+		cfg.Stages = label.RemoveStage(c.cfg.Stages, s)
+		runs = append(runs, ablation{s + " stage", cfg})
+	}
+	return runs
+}
+
+// trainModel trains on all examples, records the thresholds (--threshold,
+// else the cross-validation's) and writes the model file.
+func (c *trainCmd) trainModel(ctx context.Context, examples []train.Example, results []cvRun) error {
+	t := time.Now()
+	lab, err := train.Train(ctx, examples, c.cfg)
+	if err != nil {
+		return err
+	}
+	th := map[string]float64{}
+	switch {
+	case c.threshold != 0:
 		for _, st := range lab.Styles() {
-			fmt.Fprintf(stdout, " %s %s", st, formatThreshold(lab.Threshold(st)))
+			th[st] = float64(c.threshold)
 		}
-		fmt.Fprintln(stdout)
+	case len(results) > 0:
+		th = results[0].Result.Thresholds
 	}
-	return exitOK
+	if err := lab.SetThresholds(th); err != nil {
+		return err
+	}
+	f, err := os.Create(c.out)
+	if err == nil {
+		err = lab.Save(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	st, _ := os.Stat(c.out)
+	fmt.Fprintf(c.stdout, "model written to %s (stages %s, %d features, %d KB), trained on %d pages in %s; styles and thresholds:", c.out, strings.Join(lab.StageNames(), ","), lab.NumFeatures(), st.Size()>>10, len(examples), time.Since(t).Round(time.Second))
+	for _, st := range lab.Styles() {
+		fmt.Fprintf(c.stdout, " %s %s", st, formatThreshold(lab.Threshold(st)))
+	}
+	fmt.Fprintln(c.stdout)
+	return nil
+}
+
+// groupNames lists the feature groups, for messages.
+func groupNames() string {
+	var s []string
+	for _, g := range label.Groups() {
+		s = append(s, string(g))
+	}
+	return strings.Join(s, ", ")
 }
 
 type cvRun struct {
@@ -427,23 +575,6 @@ func printAblation(w io.Writer, runs []cvRun) {
 		}
 		fmt.Fprintln(w)
 	}
-}
-
-func validGroup(g string) bool {
-	for _, x := range label.Groups() {
-		if string(x) == g {
-			return true
-		}
-	}
-	return false
-}
-
-func groupNames() string {
-	var s []string
-	for _, g := range label.Groups() {
-		s = append(s, string(g))
-	}
-	return strings.Join(s, ", ")
 }
 
 // heldOutPage is one line of the --marginals file: a held-out page and the
