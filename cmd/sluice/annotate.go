@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -73,108 +74,123 @@ type annJob struct {
 	gold string // with --gold: its gold file
 }
 
-type annotateFlags struct {
+// annotateCmd is sluice annotate: its flags, and what validate makes of
+// them.
+type annotateCmd struct {
+	cmdIO
 	outDir, model, gold string
 	check, force, quiet bool
+
+	cl            *sluice.Cleaner
+	jobs, orphans []annJob
+	errs          []error // arguments that could not be read
 }
 
 func cmdAnnotate(args []string, stdout, stderr io.Writer) int {
-	var f annotateFlags
-	fs := newFlagSet("annotate", annotateHelp, stderr)
-	fs.StringVar(&f.outDir, "o", "", "write the annotation files into `DIR` (with --check: read them from there)")
-	fs.StringVar(&f.model, "model", "", "pre-fill the labels with the model in `FILE` (written by sluice train) instead of the embedded one")
-	fs.StringVar(&f.gold, "gold", "", "pre-fill the labels from a CleanEval-format gold `FILE` (one page), or from DIR/NAME.txt for each page NAME.html")
-	fs.BoolVar(&f.check, "check", false, "check existing annotation files against their pages instead of writing them")
-	fs.BoolVar(&f.force, "force", false, "overwrite existing annotation files")
-	fs.BoolVar(&f.quiet, "q", false, "do not print warnings, nor a line per file")
-	args, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagExit(err)
-	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "sluice annotate: "+format+"\n", a...)
-		return exitUsage
-	}
+	return runCommand("annotate", &annotateCmd{cmdIO: cmdIO{stdout: stdout, stderr: stderr}}, args, stderr)
+}
+
+func (c *annotateCmd) flagSet() *flag.FlagSet {
+	fs := newFlagSet("annotate", annotateHelp, c.stderr)
+	fs.StringVar(&c.outDir, "o", "", "write the annotation files into `DIR` (with --check: read them from there)")
+	fs.StringVar(&c.model, "model", "", "pre-fill the labels with the model in `FILE` (written by sluice train) instead of the embedded one")
+	fs.StringVar(&c.gold, "gold", "", "pre-fill the labels from a CleanEval-format gold `FILE` (one page), or from DIR/NAME.txt for each page NAME.html")
+	fs.BoolVar(&c.check, "check", false, "check existing annotation files against their pages instead of writing them")
+	fs.BoolVar(&c.force, "force", false, "overwrite existing annotation files")
+	fs.BoolVar(&c.quiet, "q", false, "do not print warnings, nor a line per file")
+	return fs
+}
+
+// validate checks the flags, makes the cleaner and lists the pages.
+func (c *annotateCmd) validate(args []string) error {
 	switch {
 	case len(args) == 0:
-		return usageErr("no pages: give HTML files or directories (see sluice annotate --help)")
-	case f.check && (f.model != "" || f.gold != "" || f.force):
-		return usageErr("--check reads annotation files; --model, --gold and --force are for writing them")
-	case f.model != "" && f.gold != "":
-		return usageErr("--model and --gold are two ways to pre-fill the labels; give one")
+		return errors.New("no pages: give HTML files or directories (see sluice annotate --help)")
+	case c.check && (c.model != "" || c.gold != "" || c.force):
+		return errors.New("--check reads annotation files; --model, --gold and --force are for writing them")
+	case c.model != "" && c.gold != "":
+		return errors.New("--model and --gold are two ways to pre-fill the labels; give one")
 	}
 	opts := sluice.Options{}
-	if f.check || f.gold != "" {
+	if c.check || c.gold != "" {
 		// Only segmenting: the model need not be loaded.
 		opts.Filter = sluice.DefaultFilter
 	}
-	if f.model != "" {
-		data, err := os.ReadFile(f.model)
+	if c.model != "" {
+		data, err := os.ReadFile(c.model)
 		if err != nil {
-			return usageErr("--model: %v", err)
+			return fmt.Errorf("--model: %w", err)
 		}
 		opts.Model = data
 	}
-	cl, err := sluice.New(opts)
+	var err error
+	if c.cl, err = sluice.New(opts); err != nil {
+		return fmt.Errorf("--model %s: %w", c.model, err)
+	}
+	c.jobs, c.orphans, c.errs = annotateJobs(args, c.outDir, c.check)
+	return c.goldFiles()
+}
+
+// goldFiles sets each job's gold file from --gold: the file itself, for one
+// page, or NAME.txt in the folder.
+func (c *annotateCmd) goldFiles() error {
+	if c.gold == "" {
+		return nil
+	}
+	st, err := os.Stat(c.gold)
 	if err != nil {
-		return usageErr("--model %s: %v", f.model, err)
+		return fmt.Errorf("--gold: %w", err)
 	}
-	goldDir := false
-	if f.gold != "" {
-		st, err := os.Stat(f.gold)
-		if err != nil {
-			return usageErr("--gold: %v", err)
-		}
-		goldDir = st.IsDir()
+	if !st.IsDir() && len(c.jobs) > 1 {
+		return fmt.Errorf("--gold %s is one gold file for %d pages; give a folder of NAME.txt files for several pages", c.gold, len(c.jobs))
 	}
-	jobs, orphans, errs := annotateJobs(args, f.outDir, f.check)
-	if f.gold != "" {
-		if !goldDir && len(jobs) > 1 {
-			return usageErr("--gold %s is one gold file for %d pages; give a folder of NAME.txt files for several pages", f.gold, len(jobs))
-		}
-		for i := range jobs {
-			if goldDir {
-				jobs[i].gold = filepath.Join(f.gold, strings.TrimSuffix(filepath.Base(jobs[i].ann), annExt)+".txt")
-			} else {
-				jobs[i].gold = f.gold
-			}
-		}
-	}
-	failed := len(errs)
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "sluice annotate: %v\n", e)
-	}
-	ctx := context.Background()
-	warn := func(format string, a ...any) {
-		if !f.quiet {
-			fmt.Fprintf(stderr, "sluice annotate: "+format+"\n", a...)
-		}
-	}
-	for _, j := range jobs {
-		var err error
-		if f.check {
-			err = checkAnnotation(ctx, cl, j, stdout, f.quiet)
+	for i := range c.jobs {
+		if st.IsDir() {
+			c.jobs[i].gold = filepath.Join(c.gold, strings.TrimSuffix(filepath.Base(c.jobs[i].ann), annExt)+".txt")
 		} else {
-			err = writeAnnotation(ctx, cl, j, f.model, f.force, stdout, f.quiet, warn)
+			c.jobs[i].gold = c.gold
+		}
+	}
+	return nil
+}
+
+// run writes or checks the annotation of every page and reports each
+// failure.
+func (c *annotateCmd) run(ctx context.Context) int {
+	failed := len(c.errs)
+	for _, e := range c.errs {
+		fmt.Fprintf(c.stderr, "sluice annotate: %v\n", e)
+	}
+	warn := func(format string, a ...any) {
+		if !c.quiet {
+			fmt.Fprintf(c.stderr, "sluice annotate: "+format+"\n", a...)
+		}
+	}
+	for _, j := range c.jobs {
+		var err error
+		if c.check {
+			err = checkAnnotation(ctx, c.cl, j, c.stdout, c.quiet)
+		} else {
+			err = writeAnnotation(ctx, c.cl, j, c.model, c.force, c.stdout, c.quiet, warn)
 		}
 		if err != nil {
 			// One line per mistake (a check reports every bad line).
 			for _, e := range unjoin(err) {
-				fmt.Fprintf(stderr, "sluice annotate: %v\n", e)
+				fmt.Fprintf(c.stderr, "sluice annotate: %v\n", e)
 			}
 			failed++
 		}
 	}
-	for _, o := range orphans {
-		fmt.Fprintf(stderr, "sluice annotate: %s: no page for this annotation (expected %s)\n", o.ann, o.page)
+	for _, o := range c.orphans {
+		fmt.Fprintf(c.stderr, "sluice annotate: %s: no page for this annotation (expected %s)\n", o.ann, o.page)
 		failed++
 	}
 	if failed > 0 {
 		what := "pages"
-		if f.check {
+		if c.check {
 			what = "annotations"
 		}
-		fmt.Fprintf(stderr, "sluice annotate: %d of %d %s failed\n", failed, len(jobs)+len(errs)+len(orphans), what)
+		fmt.Fprintf(c.stderr, "sluice annotate: %d of %d %s failed\n", failed, len(c.jobs)+len(c.errs)+len(c.orphans), what)
 		return exitFailed
 	}
 	return exitOK
