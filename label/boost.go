@@ -202,7 +202,7 @@ func (b *TreesStage) Rows(attrs [][]crf.Attr, x []float32) []float32 { return b.
 // AppendTreeVerdict appends to dst the Boost group's attributes of a block
 // the trees give content probability p.
 func (e *Extractor) AppendTreeVerdict(dst []crf.Attr, p float64) []crf.Attr {
-	return appendBoostAttrs(dst, p, e.buckets[bBP])
+	return appendBoostAttrs(dst, p, e.bucket(Boost, "b.p"))
 }
 
 // vector writes the vectors of a page's blocks into x (grown as needed) and
@@ -269,8 +269,10 @@ func (b *TreesStage) learnBuckets(e *Extractor) {
 			b.names[name] = colValue{c, float32(bk.bounds[i])}
 		}
 	}
-	for _, bk := range e.buckets {
-		learn(bk)
+	for _, bks := range e.buckets {
+		for _, bk := range bks {
+			learn(bk)
+		}
 	}
 	for _, f := range e.filters {
 		learn(f.bucket)
@@ -322,7 +324,7 @@ func appendBoostAttrs(dst []crf.Attr, p float64, bk *Bucket) []crf.Attr {
 func (*TreesStage) Name() string { return StageTrees }
 
 func (b *TreesStage) run(l *Labeller, s *state) {
-	s.attrs = b.attrs(s.attrs, l.ext.buckets[bBP], &s.ab.boost)
+	s.attrs = b.attrs(s.attrs, l.ext.bucket(Boost, "b.p"), &s.ab.boost)
 	s.tp = s.ab.boost.p
 }
 
@@ -358,4 +360,18 @@ func readTrees(data []byte) (Stage, error) {
 		return nil, fmt.Errorf("label: boosted trees: %w", err)
 	}
 	return NewTreesStage(nil, spec, m)
+}
+
+// Boost: the verdict of gradient-boosted trees over the block's attributes
+// and its neighbours' (the trees stage): "b.p", the trees' content
+// probability in buckets, and "r.b.p", the same real-valued. Trees see
+// conjunctions of attributes that the CRF's weights, one per attribute,
+// cannot. The trees stage gives them, after the extractor's.
+const Boost Group = "boost"
+
+var boostGroup = groupSpec{
+	group:   Boost,
+	keys:    []string{"b.p", "r.b.p"},
+	buckets: []bucketDef{{"b.p", probB}},
+	window:  1,
 }

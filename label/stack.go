@@ -35,6 +35,42 @@ func (c StackStage) run(l *Labeller, s *state) {
 // MarshalBinary encodes the second CRF, the stage's part of a model file.
 func (c StackStage) MarshalBinary() ([]byte, error) { return c.Model.MarshalBinary() }
 
+// Stack: the first stage's verdict, for the stack stage's CRF: a block's
+// content probability under the crf stage ("s.p"), its neighbours'
+// ("s.prev", "s.next") and the mean over seven blocks around it ("s.win"),
+// over its div group ("s.div") and over the blocks of its three nearest
+// ancestors that hold more blocks ("s.a1", "s.a2", "s.a3"); the share of
+// the page's words in more probable blocks ("s.rank"), the page's highest
+// probability ("s.max"), the share of its words above one half
+// ("s.sure"), the block's probability with the page's highest ("s.pm"),
+// and "r.s.p" and "r.s.div", real-valued. The stack stage gives them.
+const Stack Group = "stack"
+
+// Indices of the Stack group's buckets.
+const (
+	sP = iota
+	sPrev
+	sNext
+	sWin
+	sDiv
+	sUp1
+	sUp2
+	sUp3
+	sRank
+	sMax
+	sSure
+)
+
+var stackGroup = groupSpec{
+	group: Stack,
+	keys:  []string{"s.p", "s.prev", "s.next", "s.win", "s.div", "s.a1", "s.a2", "s.a3", "s.rank", "s.max", "s.sure", "s.pm", "r.s.p", "r.s.div"},
+	buckets: []bucketDef{
+		sP: {"s.p", probB}, sPrev: {"s.prev", probB}, sNext: {"s.next", probB}, sWin: {"s.win", probB}, sDiv: {"s.div", probB},
+		sUp1: {"s.a1", probB}, sUp2: {"s.a2", probB}, sUp3: {"s.a3", probB}, sRank: {"s.rank", ratio10},
+		sMax: {"s.max", []float64{0, .2, .4, .5, .6, .7, .8, .9, .95}}, sSure: {"s.sure", ratio10},
+	},
+}
+
 // pmBins are the bounds of the coarse probability buckets of "s.pm", the
 // block's first-stage probability with the page's highest.
 var pmBins = []float64{0, .1, .3, .5, .7, .9}
@@ -147,8 +183,8 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 		}
 	}
 
-	bk := &e.buckets
-	maxName, sureName := bk[bSMax].Name(maxP), bk[bSSure].Name(sure/total)
+	bk := e.buckets[groupIndex(Stack)]
+	maxName, sureName := bk[sMax].Name(maxP), bk[sSure].Name(sure/total)
 	const per = 15
 	need := n * per
 	for _, a := range attrs {
@@ -175,19 +211,19 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 			}
 		}
 		v := ss.p[i]
-		add(bk[bSP].Name(v))
+		add(bk[sP].Name(v))
 		if i > 0 {
-			add(bk[bSPrev].Name(ss.p[i-1]))
+			add(bk[sPrev].Name(ss.p[i-1]))
 		}
 		if i+1 < n {
-			add(bk[bSNext].Name(ss.p[i+1]))
+			add(bk[sNext].Name(ss.p[i+1]))
 		}
-		add(bk[bSWin].Name(mean(max(i-3, 0), min(i+4, n))))
+		add(bk[sWin].Name(mean(max(i-3, 0), min(i+4, n))))
 		div := v
 		if d := divGroup(p, i); d >= 0 && ss.divW[d] > 0 {
 			div = ss.divPW[d] / ss.divW[d]
 		}
-		add(bk[bSDiv].Name(div))
+		add(bk[sDiv].Name(div))
 		// Ancestors holding more blocks than the level below.
 		found, size := 0, int32(1)
 		nd := p.Blocks[i].Node
@@ -195,12 +231,12 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 			a := &p.Nodes[nd]
 			if s := a.End - a.First; s > size && a.First >= 0 && int(a.End) <= n {
 				size = s
-				add(bk[bSUp1+found].Name(mean(int(a.First), int(a.End))))
+				add(bk[sUp1+found].Name(mean(int(a.First), int(a.End))))
 				found++
 			}
 			nd = a.Parent
 		}
-		add(bk[bSRank].Name(ss.rank[i]))
+		add(bk[sRank].Name(ss.rank[i]))
 		add(maxName)
 		add(sureName)
 		add(pmName(v, maxP))

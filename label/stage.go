@@ -78,7 +78,7 @@ var stageKinds = []stageKind{
 	{name: StageTrees, group: Boost, read: readTrees},
 	{name: StageCRF, read: readCRF},
 	{name: StageStack, group: Stack, needs: []string{StageCRF}, read: readStack},
-	{name: StageContext, group: Context, needs: []string{StageTrees, StageCRF}, read: readContext},
+	{name: StageContext, needs: []string{StageTrees, StageCRF}, read: readContext},
 	{name: StageBlend, needs: []string{StageTrees, StageCRF}, make: func() Stage { return BlendStage{} }},
 	{name: StageSmooth, needs: []string{StageCRF}, make: func() Stage { return SmoothStage{} }},
 	{name: StageRegion, needs: []string{StageCRF}, make: func() Stage { return RegionStage{} }},
@@ -149,6 +149,10 @@ func StageGroups() []Group {
 // of the stages switched on or off to match (see StageGroups).
 func (cfg FeatureConfig) WithStages(names []string) FeatureConfig {
 	cfg.Stages = slices.Clone(names)
+	if _, ok := cfg.Off[Context]; ok {
+		cfg.Off = maps.Clone(cfg.Off)
+		delete(cfg.Off, Context)
+	}
 	for _, k := range stageKinds {
 		if k.group == "" {
 			continue

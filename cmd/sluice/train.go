@@ -206,11 +206,12 @@ func (c *trainCmd) checkSettings() error {
 func (c *trainCmd) stageList() error {
 	stageGroup := false
 	for _, g := range splitList(c.off) {
-		if !slices.Contains(label.Groups(), label.Group(g)) {
+		// context names the context stage, as before --stages.
+		if !slices.Contains(label.Groups(), label.Group(g)) && label.Group(g) != label.Context {
 			return fmt.Errorf("--off: unknown feature group %q (groups: %s)", g, groupNames())
 		}
 		c.fc.Off[label.Group(g)] = true
-		stageGroup = stageGroup || slices.Contains(label.StageGroups(), label.Group(g))
+		stageGroup = stageGroup || label.Group(g) == label.Context || slices.Contains(label.StageGroups(), label.Group(g))
 	}
 	if c.stages == "" {
 		c.cfg.Stages = train.StagesOf(c.fc)
