@@ -39,6 +39,9 @@ var metrics = []Metric{
 	{"bow", "bag-of-words F1 over lowercased \\w+ tokens (WCXB)", func(o *Output, g *dataset.Gold) score.Counts {
 		return score.BagOfWords(o.Text, g.Text)
 	}},
+	{"bow-cjk", "bag-of-words F1 with every Han or kana character a word (Chinese, Japanese)", func(o *Output, g *dataset.Gold) score.Counts {
+		return score.BagOfWordsCJK(o.Text, g.Text)
+	}},
 	{"lcs", "word longest-common-subsequence P/R/F (Gottron; CombinE)", func(o *Output, g *dataset.Gold) score.Counts {
 		return score.LCS(o.Text, g.Text)
 	}},

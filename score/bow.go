@@ -31,3 +31,12 @@ func BagOfWordsTokens(output, gold []string) Counts {
 	}
 	return Counts{TP: tp, FP: len(output) - tp, FN: len(gold) - tp}
 }
+
+// BagOfWordsCJK is BagOfWords with the tokens of WordsLowerCJK: every Han,
+// Hiragana and Katakana character is a word of its own. It is the
+// bag-of-words F1 for Chinese and Japanese text, where BagOfWords's \w+
+// tokens are whole unspaced runs (a clause or a sentence) and so mean
+// little; on text without those scripts it equals BagOfWords.
+func BagOfWordsCJK(output, gold string) Counts {
+	return BagOfWordsTokens(WordsLowerCJK(output), WordsLowerCJK(gold))
+}

@@ -42,6 +42,27 @@ func TestBagOfWords(t *testing.T) {
 	}
 }
 
+func TestBagOfWordsCJK(t *testing.T) {
+	for _, c := range []struct {
+		out, gold string
+		want      score.Counts
+	}{
+		{"", "", score.Counts{}},
+		{"", "中文", score.Counts{FN: 2}},
+		// Each Han or kana character is a token; BagOfWords would see one
+		// token on each side and no overlap.
+		{"东京タワー", "东京タワーに行く", score.Counts{TP: 5, FN: 3}},
+		{"新闻：2018年GDP增长", "2018年gdp增长。", score.Counts{TP: 5, FP: 2}},
+		{"重重复", "重复复", score.Counts{TP: 2, FP: 1, FN: 1}},
+		// Text without those scripts scores as BagOfWords.
+		{"The cat and the hat", "the CAT!", score.Counts{TP: 2, FP: 3}},
+	} {
+		if got := score.BagOfWordsCJK(c.out, c.gold); got != c.want {
+			t.Errorf("BagOfWordsCJK(%q, %q) = %+v, want %+v", c.out, c.gold, got, c.want)
+		}
+	}
+}
+
 // BenchmarkBoW scores a 3,000-word output against a 2,000-word gold, the
 // size of a long article page.
 func BenchmarkBoW(b *testing.B) {

@@ -2,7 +2,9 @@ package score
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The expectations below were computed with CPython 3.11: s.split(),
@@ -161,5 +163,46 @@ func FuzzWordsLower(f *testing.F) {
 				}
 			}
 		}
+		// WordsLowerCJK only cuts WordsLower's tokens, each CJK character
+		// into a token of its own.
+		cjk := WordsLowerCJK(s)
+		if got, want := strings.Join(cjk, ""), strings.Join(WordsLower(s), ""); got != want {
+			t.Fatalf("WordsLowerCJK(%q) = %q: not a cut of WordsLower's tokens", s, cjk)
+		}
+		for _, w := range cjk {
+			if w == "" || hasCJK(w) && utf8.RuneCountInString(w) != 1 {
+				t.Fatalf("WordsLowerCJK(%q): token %q", s, w)
+			}
+		}
 	})
+}
+
+func TestWordsLowerCJK(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"The CAT, sat.", []string{"the", "cat", "sat"}},
+		{"中文", []string{"中", "文"}},
+		{"2018年GDP增长6.6%。", []string{"2018", "年", "gdp", "增", "长", "6", "6"}},
+		{"东京タワーに行く", []string{"东", "京", "タ", "ワ", "ー", "に", "行", "く"}},
+		{"Hello 世界 again", []string{"hello", "世", "界", "again"}},
+		{"々〇", []string{"々", "〇"}},        // Han script, though not ideographs proper
+		{"한국어 단어", []string{"한국어", "단어"}}, // Hangul is written with spaces
+		{"𠀋x", []string{"𠀋", "x"}},        // outside the BMP
+	} {
+		if got := WordsLowerCJK(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("WordsLowerCJK(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	// Without CJK characters it is WordsLower.
+	for _, c := range tokenizeCases {
+		if hasCJK(c.in) {
+			continue
+		}
+		if got, want := WordsLowerCJK(c.in), WordsLower(c.in); !slices.Equal(got, want) {
+			t.Errorf("WordsLowerCJK(%q) = %q, want WordsLower's %q", c.in, got, want)
+		}
+	}
 }

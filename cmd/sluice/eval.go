@@ -24,7 +24,8 @@ text, as "sluice clean -o" writes them); a page with no output scores as an
 empty output. A summary is always printed; --per-file adds a row per page.
 
 Metrics: cleaneval (text only, Evert's alignment), cleaneval-labelled,
-cleaneval-unlabelled, bow, lcs, shingle, snippets, rouge-lsum, and edit (the
+cleaneval-unlabelled, bow, bow-cjk (bow with every Chinese or Japanese
+character a word), lcs, shingle, snippets, rouge-lsum, and edit (the
 CleanEval paper's insert/delete distance score); "all" for every one.
 Default: the set's main metric (cleaneval for CleanEval sets, bow otherwise).
 
