@@ -3,12 +3,14 @@ package label
 import (
 	"math"
 	"testing"
+
+	"github.com/sluice-project/sluice/internal/pagetest"
 )
 
 // TestContextRows checks the context columns of a small page against
 // values worked out by hand.
 func TestContextRows(t *testing.T) {
-	p := pageOf(t, `<body><ul class="nav"><li><a href="/a">Home page</a></li><li><a href="/b">News</a></li><li><a href="/c">About us</a></li></ul>
+	p := pagetest.Parse(t, `<body><ul class="nav"><li><a href="/a">Home page</a></li><li><a href="/b">News</a></li><li><a href="/c">About us</a></li></ul>
 <div><p>The river rose by two metres overnight and the bridge was closed.</p><p>Residents were told to leave.</p></div></body>`)
 	n := len(p.Blocks)
 	if n != 5 {

@@ -15,19 +15,9 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/sluice-project/sluice/crf"
-	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/page"
-	"github.com/sluice-project/sluice/segment"
 )
-
-func pageOf(t testing.TB, src string) *page.Page {
-	t.Helper()
-	doc, err := ingest.Parse([]byte(src), ingest.DefaultOptions())
-	if err != nil {
-		t.Fatalf("Parse: %v", err)
-	}
-	return segment.Segment(doc, segment.DefaultOptions())
-}
 
 func extractor(t testing.TB, cfg FeatureConfig) *Extractor {
 	t.Helper()
@@ -87,7 +77,7 @@ const navPage = `<html><body>
 </body></html>`
 
 func TestNavListAndParagraph(t *testing.T) {
-	p := pageOf(t, navPage)
+	p := pagetest.Parse(t, navPage)
 	e := extractor(t, DefaultFeatureConfig())
 	attrs := e.Attrs(p)
 	if len(attrs) != len(p.Blocks) {
@@ -143,7 +133,7 @@ func TestNavListAndParagraph(t *testing.T) {
 }
 
 func TestDuplicates(t *testing.T) {
-	p := pageOf(t, navPage)
+	p := pagetest.Parse(t, navPage)
 	attrs := extractor(t, DefaultFeatureConfig()).Attrs(p)
 	var shares []int
 	for i, b := range p.Blocks {
@@ -164,7 +154,7 @@ func TestDuplicates(t *testing.T) {
 
 	// Case, spaces and punctuation do not matter; symbols-only blocks are
 	// compared as they are.
-	p = pageOf(t, `<body><p>Read more…</p><p>READ MORE</p><p>read  more!</p><p>|</p><p>|</p><p>»</p><p>Other</p></body>`)
+	p = pagetest.Parse(t, `<body><p>Read more…</p><p>READ MORE</p><p>read  more!</p><p>|</p><p>|</p><p>»</p><p>Other</p></body>`)
 	attrs = extractor(t, FeatureConfig{}).Attrs(p)
 	want := []string{"2", "2", "2", "1", "1", "0", "0"}
 	for i, w := range want {
@@ -175,7 +165,7 @@ func TestDuplicates(t *testing.T) {
 }
 
 func TestGroupRatios(t *testing.T) {
-	p := pageOf(t, `<body>
+	p := pagetest.Parse(t, `<body>
 <div id="a"><p>one two three four five six</p><p>seven eight</p></div>
 <div id="b"><p>alpha beta</p><p><a href="/x">link words here</a></p></div>
 <table><tr><td>cell one text</td><td><a href="/y">menu</a> and more</td></tr></table>
@@ -261,7 +251,7 @@ func keyGroup(e *Extractor, name string) Group {
 }
 
 func TestGroupsOff(t *testing.T) {
-	p := pageOf(t, navPage)
+	p := pagetest.Parse(t, navPage)
 	all := extractor(t, DefaultFeatureConfig())
 	full := all.Attrs(p)
 	for i, list := range full {
@@ -305,7 +295,7 @@ func TestGroupsOff(t *testing.T) {
 }
 
 func TestDeterministicAndConcurrent(t *testing.T) {
-	p := pageOf(t, syntheticPage(rand.New(rand.NewPCG(1, 2)), 300))
+	p := pagetest.Parse(t, syntheticPage(rand.New(rand.NewPCG(1, 2)), 300))
 	e := extractor(t, DefaultFeatureConfig())
 	want := e.Attrs(p)
 	if len(want) != len(p.Blocks) {
@@ -334,7 +324,7 @@ func TestDeterministicAndConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 	// Another page in between leaves no trace.
-	e.Attrs(pageOf(t, navPage))
+	e.Attrs(pagetest.Parse(t, navPage))
 	again := e.Attrs(p)
 	for i := range want {
 		if !slices.Equal(again[i], want[i]) {
@@ -375,7 +365,7 @@ func TestNewExtractorErrors(t *testing.T) {
 }
 
 func TestFilterFeatures(t *testing.T) {
-	p := pageOf(t, navPage)
+	p := pagetest.Parse(t, navPage)
 	cfg := FeatureConfig{Filters: []string{"lqf", "union(dsc,bte)"}, Buckets: map[string][]float64{"f.lqf": {0, 0.5}}}
 	e := extractor(t, cfg)
 	if got := e.Keys(FilterScore); !slices.Equal(got, []string{"f.lqf", "f.union(dsc_bte)"}) {
@@ -470,7 +460,7 @@ func syntheticPage(rng *rand.Rand, blocks int) string {
 }
 
 func BenchmarkAttrs(b *testing.B) {
-	p := pageOf(b, syntheticPage(rand.New(rand.NewPCG(1, 2)), 300))
+	p := pagetest.Parse(b, syntheticPage(rand.New(rand.NewPCG(1, 2)), 300))
 	for _, bc := range []struct {
 		name string
 		cfg  func() FeatureConfig
@@ -516,7 +506,7 @@ func sharedPages(b *testing.B, n int) []*page.Page {
 			if err != nil {
 				b.Fatal(err)
 			}
-			pages = append(pages, pageOf(b, string(src)))
+			pages = append(pages, pagetest.Parse(b, string(src)))
 		}
 	}
 	return pages
@@ -554,7 +544,7 @@ func TestConfigJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	p := pageOf(t, navPage)
+	p := pagetest.Parse(t, navPage)
 	want := extractor(t, cfg).Attrs(p)
 	got := extractor(t, back).Attrs(p)
 	for i := range want {

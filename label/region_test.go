@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/sluice-project/sluice/internal/pagetest"
 )
 
 func TestFocusRegion(t *testing.T) {
@@ -14,7 +16,7 @@ func TestFocusRegion(t *testing.T) {
 	}
 	src += `</nav><article><p>` + words("alpha", 20) + `</p><p>` + words("beta", 20) + `</p><p>` + words("gamma", 20) + `</p></article>
 <footer><p>` + words("footer", 10) + `</p></footer></body></html>`
-	p := pageOf(t, src)
+	p := pagetest.Parse(t, src)
 	if len(p.Blocks) != 9 {
 		t.Fatalf("%d blocks, want 9", len(p.Blocks))
 	}

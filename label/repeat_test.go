@@ -2,6 +2,8 @@ package label
 
 import (
 	"testing"
+
+	"github.com/sluice-project/sluice/internal/pagetest"
 )
 
 // TestRepeatedItems: the blocks of a product grid sit in an item of four
@@ -9,7 +11,7 @@ import (
 // as one template); navigation links in items of one block; a lone
 // paragraph in none.
 func TestRepeatedItems(t *testing.T) {
-	p := pageOf(t, `<html><body>
+	p := pagetest.Parse(t, `<html><body>
 <ul class="nav"><li><a href="/">Home</a></li><li><a href="/shop">Shop</a></li><li><a href="/help">Help</a></li></ul>
 <h1>Kettles</h1>
 <div class="grid">

@@ -3,6 +3,8 @@ package label
 import (
 	"math"
 	"testing"
+
+	"github.com/sluice-project/sluice/internal/pagetest"
 )
 
 const smoothPage = `<html><body>
@@ -16,7 +18,7 @@ const smoothPage = `<html><body>
 </body></html>`
 
 func TestSmoothPaths(t *testing.T) {
-	p := pageOf(t, smoothPage)
+	p := pagetest.Parse(t, smoothPage)
 	if len(p.Blocks) != 6 {
 		t.Fatalf("%d blocks, want 6: %+v", len(p.Blocks), p.Blocks)
 	}
@@ -59,7 +61,7 @@ func TestSmoothPaths(t *testing.T) {
 }
 
 func TestSmoothOff(t *testing.T) {
-	p := pageOf(t, smoothPage)
+	p := pagetest.Parse(t, smoothPage)
 	marg := make([][]float64, len(p.Blocks))
 	for i := range marg {
 		marg[i] = []float64{float64(i) / 10, 1 - float64(i)/10, 0, 0, 0}
