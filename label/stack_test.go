@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/sluice-project/sluice/crf"
-	"github.com/sluice-project/sluice/ingest"
-	"github.com/sluice-project/sluice/segment"
+	"github.com/sluice-project/sluice/internal/pagetest"
 )
 
 func attrValue(list []crf.Attr, key string) (string, float64, bool) {
@@ -30,11 +29,7 @@ func attrKey(name string) string {
 func TestStackAttrs(t *testing.T) {
 	src := `<body><div id="a"><p>one two</p><p>three four five six</p></div>` +
 		`<div id="b"><p>seven</p><p>eight nine</p><p>ten</p></div><div id="c"><p>eleven twelve</p></div></body>`
-	doc, err := ingest.Parse([]byte(src), ingest.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := segment.Segment(doc, segment.DefaultOptions())
+	p := pagetest.Parse(t, src)
 	if len(p.Blocks) != 6 {
 		t.Fatalf("%d blocks, want 6", len(p.Blocks))
 	}
