@@ -108,16 +108,11 @@ type matcher struct {
 	in   *interner
 	a, b []int32
 
-	// b2j in compressed form: the positions in b of symbol s, ascending, are
-	// pos[start[s]:start[s+1]]. Popular symbols have an empty range.
-	start   []int32
-	pos     []int32
+	// b2j: the positions of b's symbols, and the popular ones, which
+	// difflib leaves out of b2j (they only join matches by extension).
+	runs    Runs
 	popular []bool
 
-	// j2len rows of find_longest_match, indexed by j+1 (so that Python's
-	// j2len.get(j-1, 0) is prev[j]); zero outside the touched entries.
-	prev, cur         []int32
-	prevSet, curSet   []int32
 	queue             [][4]int
 	blocks, collapsed []Match
 }
@@ -141,46 +136,19 @@ func (m *matcher) matchStrings(a, b []string) []Match {
 	return m.matchingBlocks(m.a, m.b, m.in.size())
 }
 
-// chainB builds b2j for b over the alphabet [0, nsym), leaving out the
-// popular symbols (autojunk), as difflib's __chain_b.
+// chainB indexes b (difflib's __chain_b with no junk) and marks its
+// popular symbols: with 200 symbols or more, those occurring more than
+// len(b)/100+1 times.
 func (m *matcher) chainB(b []int32, nsym int) {
-	m.start = slices.Grow(m.start[:0], nsym+1)[:nsym+1]
-	clear(m.start)
-	cnt := m.start[1:] // cnt[s] == start[s+1]: the count of s, then its end
-	for _, s := range b {
-		cnt[s]++
-	}
-	n := len(b)
+	m.runs.Index(b, nsym)
 	m.popular = m.popular[:0]
-	if n >= 200 {
-		ntest := int32(n/100 + 1)
+	if n := len(b); n >= 200 {
+		ntest := n/100 + 1
 		m.popular = slices.Grow(m.popular, nsym)[:nsym]
-		for s, c := range cnt {
-			m.popular[s] = c > ntest
-			if c > ntest {
-				cnt[s] = 0
-			}
+		for s := range nsym {
+			m.popular[s] = m.runs.Count(int32(s)) > ntest
 		}
 	}
-	for s := 1; s < nsym; s++ {
-		cnt[s] += cnt[s-1]
-	}
-	// start[s+1] is now the end of s's range. Fill each range from its end,
-	// walking b backwards so that positions come out ascending; afterwards
-	// start[s+1] is the beginning of s's range.
-	total := int(m.start[nsym])
-	m.pos = slices.Grow(m.pos[:0], total)[:total]
-	for j := n - 1; j >= 0; j-- {
-		s := b[j]
-		if len(m.popular) > 0 && m.popular[s] {
-			continue
-		}
-		cnt[s]--
-		m.pos[cnt[s]] = int32(j)
-	}
-	// Shift down: start[s] = beginning of s, start[nsym] = total.
-	copy(m.start[:nsym], m.start[1:])
-	m.start[nsym] = int32(total)
 }
 
 // matchingBlocks is difflib's get_matching_blocks for interned sequences over
@@ -188,11 +156,6 @@ func (m *matcher) chainB(b []int32, nsym int) {
 func (m *matcher) matchingBlocks(a, b []int32, nsym int) []Match {
 	m.chainB(b, nsym)
 	la, lb := len(a), len(b)
-	if cap(m.prev) < lb+1 {
-		m.prev = make([]int32, lb+1)
-		m.cur = make([]int32, lb+1)
-	}
-	m.prev, m.cur = m.prev[:lb+1], m.cur[:lb+1]
 	m.blocks = m.blocks[:0]
 	m.queue = append(m.queue[:0], [4]int{0, la, 0, lb})
 	for len(m.queue) > 0 {
@@ -237,56 +200,14 @@ func (m *matcher) matchingBlocks(a, b []int32, nsym int) []Match {
 // findLongestMatch is difflib's find_longest_match(alo, ahi, blo, bhi) with an
 // empty junk set; chainB must have run for b.
 func (m *matcher) findLongestMatch(a, b []int32, alo, ahi, blo, bhi int) Match {
-	besti, bestj, bestsize := alo, blo, 0
-	prev, cur := m.prev, m.cur
-	prevSet, curSet := m.prevSet[:0], m.curSet[:0]
-	start, pos := m.start, m.pos
-	for i := alo; i < ahi; i++ {
-		s := a[i]
-		js := pos[start[s]:start[s+1]]
-		// skip positions below blo (Python: continue), by binary search
-		lo, hi := 0, len(js)
-		for lo < hi {
-			h := int(uint(lo+hi) >> 1)
-			if int(js[h]) < blo {
-				lo = h + 1
-			} else {
-				hi = h
-			}
-		}
-		for _, j32 := range js[lo:] {
-			j := int(j32)
-			if j >= bhi {
-				break
-			}
-			k := prev[j] + 1
-			cur[j+1] = k
-			curSet = append(curSet, int32(j+1))
-			if int(k) > bestsize {
-				besti, bestj, bestsize = i-int(k)+1, j-int(k)+1, int(k)
-			}
-		}
-		// j2len = newj2len
-		for _, p := range prevSet {
-			prev[p] = 0
-		}
-		prev, cur = cur, prev
-		prevSet, curSet = curSet, prevSet[:0]
+	var skip []bool
+	if len(m.popular) > 0 {
+		skip = m.popular
 	}
-	for _, p := range prevSet {
-		prev[p] = 0
-	}
-	m.prev, m.cur = prev, cur
-	m.prevSet, m.curSet = prevSet[:0], curSet[:0]
-
+	i, j, k := m.runs.Longest(a, alo, ahi, blo, bhi, skip, false)
 	// Extend the best by equal (non-junk: there is no junk) elements on each
-	// end; this is how popular elements join a match.
-	for besti > alo && bestj > blo && a[besti-1] == b[bestj-1] {
-		besti, bestj, bestsize = besti-1, bestj-1, bestsize+1
-	}
-	for besti+bestsize < ahi && bestj+bestsize < bhi && a[besti+bestsize] == b[bestj+bestsize] {
-		bestsize++
-	}
-	// The junk-suction loops of difflib are no-ops with an empty junk set.
-	return Match{besti, bestj, bestsize}
+	// end; this is how popular elements join a match. The junk-suction
+	// loops of difflib are no-ops with an empty junk set.
+	i, j, k = Extend(a, b, alo, ahi, blo, bhi, i, j, k)
+	return Match{i, j, k}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/score"
 	"github.com/sluice-project/sluice/structure"
 )
 
@@ -189,15 +190,13 @@ type aligner struct {
 	blockOf            []int32 // block of each page token
 	chain              []tokenPair
 
-	// Matcher state: positions in sb of symbol s are pos[start[s]:start[s+1]].
-	start, pos      []int32
-	prev, cur       []int32
-	prevSet, curSet []int32
-	popular         []bool  // symbols too frequent to start a run
-	cntA            []int32 // occurrences of each symbol in sa
-	anyPopular      bool
-	stack           []alignRegion
-	table           []uint16
+	// Matcher state: the index of sb (score.Runs).
+	runs       score.Runs
+	popular    []bool  // symbols too frequent to start a run
+	cntA       []int32 // occurrences of each symbol in sa
+	anyPopular bool
+	stack      []alignRegion
+	table      []uint16
 }
 
 // alignRegion is a rectangle a[alo:ahi] × b[blo:bhi] still to align; left and
@@ -591,32 +590,14 @@ func (al *aligner) wordsIn(lo, hi int32, c []tokenPair, pageSide bool) bool {
 	return n > 0
 }
 
-// index builds, for the pass's gold tokens sb, the positions of each
-// symbol (pos[start[s]:start[s+1]], ascending) and marks the popular ones.
+// index indexes the pass's gold tokens sb and marks the popular symbols.
 func (al *aligner) index() {
 	nsym := len(al.ids)
-	al.start = alignBuf(al.start, nsym+1)
-	clear(al.start)
-	cnt := al.start[1:]
-	for _, s := range al.sb {
-		cnt[s]++
-	}
-	for s := 1; s < nsym; s++ {
-		cnt[s] += cnt[s-1]
-	}
-	al.pos = alignBuf(al.pos, len(al.sb))
-	for y := len(al.sb) - 1; y >= 0; y-- {
-		s := al.sb[y]
-		cnt[s]--
-		al.pos[cnt[s]] = int32(y)
-	}
-	copy(al.start[:nsym], al.start[1:])
-	al.start[nsym] = int32(len(al.sb))
-	// Popular symbols.
+	al.runs.Index(al.sb, nsym)
 	al.popular = alignBuf(al.popular, nsym)
 	clear(al.popular)
 	al.anyPopular = false
-	limit := int32(max(popularMin, len(al.sb)/popularShare))
+	limit := max(popularMin, len(al.sb)/popularShare)
 	al.cntA = alignBuf(al.cntA, nsym)
 	cntA := al.cntA
 	clear(cntA)
@@ -624,81 +605,29 @@ func (al *aligner) index() {
 		cntA[s]++
 	}
 	for s := range nsym {
-		nb := al.start[s+1] - al.start[s]
+		nb := al.runs.Count(int32(s))
 		if nb > limit || nb > popularPairMinB && int64(nb)*int64(cntA[s]) > popularPairs {
 			al.popular[s] = true
 			al.anyPopular = true
 		}
 	}
-	al.prev = alignBuf(al.prev, len(al.sb)+1)
-	al.cur = alignBuf(al.cur, len(al.sb)+1)
-	clear(al.prev)
-	clear(al.cur)
 }
 
 // longest returns the longest run sa[x:x+k] == sb[y:y+k] inside region r
-// (difflib's find_longest_match without junk). With skipPopular, popular
-// symbols cannot start or be inside the run found, which is then extended
-// over equal tokens of any kind. Among equally long runs the first (or,
-// with last, the last) wins.
-func (al *aligner) longest(r alignRegion, last, skipPopular bool) (bestx, besty, bestk int) {
-	a, b := al.sa, al.sb
-	skipPopular = skipPopular && al.anyPopular
-	bestx, besty = r.alo, r.blo
-	prev, cur := al.prev, al.cur
-	prevSet, curSet := al.prevSet[:0], al.curSet[:0]
-	for x := r.alo; x < r.ahi; x++ {
-		s := a[x]
-		if skipPopular && al.popular[s] {
-			for _, p := range prevSet {
-				prev[p] = 0
-			}
-			prevSet = prevSet[:0]
-			continue
-		}
-		ys := al.pos[al.start[s]:al.start[s+1]]
-		lo, hi := 0, len(ys)
-		for lo < hi {
-			h := int(uint(lo+hi) >> 1)
-			if int(ys[h]) < r.blo {
-				lo = h + 1
-			} else {
-				hi = h
-			}
-		}
-		for _, y32 := range ys[lo:] {
-			y := int(y32)
-			if y >= r.bhi {
-				break
-			}
-			k := prev[y] + 1
-			cur[y+1] = k
-			curSet = append(curSet, int32(y+1))
-			if int(k) > bestk || last && int(k) == bestk {
-				bestx, besty, bestk = x-int(k)+1, y-int(k)+1, int(k)
-			}
-		}
-		for _, p := range prevSet {
-			prev[p] = 0
-		}
-		prev, cur = cur, prev
-		prevSet, curSet = curSet, prevSet[:0]
+// (difflib's find_longest_match without junk, score.Runs). With
+// skipPopular, popular symbols cannot start or be inside the run found,
+// which is then extended over equal tokens of any kind. Among equally long
+// runs the first (or, with last, the last) wins.
+func (al *aligner) longest(r alignRegion, last, skipPopular bool) (x, y, k int) {
+	var skip []bool
+	if skipPopular && al.anyPopular {
+		skip = al.popular
 	}
-	for _, p := range prevSet {
-		prev[p] = 0
+	x, y, k = al.runs.Longest(al.sa, r.alo, r.ahi, r.blo, r.bhi, skip, last)
+	if k > 0 && skip != nil {
+		x, y, k = score.Extend(al.sa, al.sb, r.alo, r.ahi, r.blo, r.bhi, x, y, k)
 	}
-	al.prev, al.cur = prev, cur
-	al.prevSet, al.curSet = prevSet[:0], curSet[:0]
-	if bestk > 0 && skipPopular {
-		// Extend over equal tokens, popular ones included.
-		for bestx > r.alo && besty > r.blo && a[bestx-1] == b[besty-1] {
-			bestx, besty, bestk = bestx-1, besty-1, bestk+1
-		}
-		for bestx+bestk < r.ahi && besty+bestk < r.bhi && a[bestx+bestk] == b[besty+bestk] {
-			bestk++
-		}
-	}
-	return bestx, besty, bestk
+	return x, y, k
 }
 
 // lcs aligns a small region between two matches exactly: a longest common
