@@ -251,7 +251,7 @@ func prepare(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, p *datase
 	if strings.TrimSpace(p.Gold.Text) == "" {
 		return scoreOnly(seg.Page, errors.New("no gold text"))
 	}
-	labels, q := Align(seg.Page, &p.Gold, kind)
+	labels, q := Align(seg.Page, &p.Gold, kind.Spec().Alignment())
 	return &TrainPage{Data: p, Kind: kind, Example: Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: q}, nil
 }
 
