@@ -186,7 +186,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 	// every page left out is a mistake to fix) and with -v.
 	var reasons []string
 	skip := func(set *dataset.Set, id string, reason error) {
-		if set.Kind == dataset.Annotated || *verbose {
+		if set.Kind.Spec().Annotated() || *verbose {
 			what := "skipped"
 			if se := (*train.SkipError)(nil); errors.As(reason, &se) && se.Scored {
 				what = "not trained on (scored)"
