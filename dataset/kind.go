@@ -93,6 +93,10 @@ func (a Alignment) String() string {
 // when it has a gold/ too (labels corrected by hand are the better gold),
 // and html/ with gold/*.txt is CleanEval when the gold files start with a
 // "URL:" line and Dragnet otherwise.
+//
+// A new kind is a file of its own (its Kind constant, its KindSpec type and
+// its gold reader), an entry here, a small fixture set testdata/NAME (which
+// TestKindsDetected requires) and a row of TestKindValues.
 var kinds = []KindSpec{
 	annotatedKind{},
 	l3sKind{},
