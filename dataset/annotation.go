@@ -29,6 +29,28 @@ import (
 // (label.WriteAnnotation) and maps them back onto a segmented page
 // (label.ApplyAnnotation), which checks the texts.
 
+// Annotated is the kind of the sets labelled by hand: html/NAME.html and
+// ann/NAME.ann, an annotation in Victor's format ("sluice annotate" writes
+// and checks them; a NAME such as example.com_3 gives the site).
+const Annotated Kind = "annotated"
+
+// annotatedKind is the kind of annotated sets. Their annotation labels the
+// blocks itself; as a gold standard it is CleanEval's (see
+// AnnotationSegments), so they are measured with the CleanEval metric.
+// Open tries it first: html/ with ann/ is an annotated set even when the
+// folder has another gold too, since labels corrected by hand are the
+// better gold.
+type annotatedKind struct{}
+
+func (annotatedKind) Kind() Kind                      { return Annotated }
+func (annotatedKind) Layout() Layout                  { return Layout{"html", ".html", "ann", ".ann"} }
+func (annotatedKind) Detect(string) bool              { return true }
+func (annotatedKind) Open(string) (GoldReader, error) { return readAnnotated, nil }
+func (annotatedKind) MainMetric() string              { return "cleaneval" }
+func (annotatedKind) DefaultStyle(string) string      { return "main" }
+func (annotatedKind) Alignment() Alignment            { return AlignSegments }
+func (annotatedKind) Annotated() bool                 { return true }
+
 // AnnotatedBlock is one line of an annotation.
 type AnnotatedBlock struct {
 	Label page.Label

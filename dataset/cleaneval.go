@@ -2,13 +2,57 @@ package dataset
 
 import (
 	"bytes"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
 
 	"github.com/sluice-project/sluice/page"
 )
+
+// CleanEval is the kind of the CleanEval task's sets (cleaneval-dev,
+// cleanportaleval): html/N.html, with the CleanEval <text id=...>
+// wrapper, and gold/N.txt, a "URL:" line and then segments opened by <p>,
+// <h> or <l>.
+const CleanEval Kind = "cleaneval"
+
+// cleanEvalKind is the CleanEval kind. Its gold labels its segments, and
+// it is measured with the task's own metric.
+type cleanEvalKind struct{}
+
+func (cleanEvalKind) Kind() Kind                      { return CleanEval }
+func (cleanEvalKind) Layout() Layout                  { return Layout{"html", ".html", "gold", ".txt"} }
+func (cleanEvalKind) Open(string) (GoldReader, error) { return readCleanEval, nil }
+func (cleanEvalKind) MainMetric() string              { return "cleaneval" }
+func (cleanEvalKind) Alignment() Alignment            { return AlignSegments }
+func (cleanEvalKind) Annotated() bool                 { return false }
+
+// Detect reports whether one of the first three gold files (in natural
+// order) starts with the "URL:" line; gold/*.txt without it is Dragnet's.
+func (cleanEvalKind) Detect(dir string) bool {
+	txt, _ := stems(filepath.Join(dir, "gold"), ".txt")
+	slices.SortFunc(txt, compareIDs)
+	for _, id := range txt[:min(len(txt), 3)] {
+		b, err := readHead(filepath.Join(dir, "gold", id+".txt"), 4096)
+		if err == nil && startsWithURLLine(decodeText(b)) {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultStyle is "cleaneval" for the CleanEval task's own sets (names
+// starting with "cleaneval", such as cleaneval-dev), whose annotators kept
+// all running text, and "main" for the others: CleanPortalEval, though in
+// CleanEval's format, keeps a page's main content.
+func (cleanEvalKind) DefaultStyle(name string) string {
+	if strings.HasPrefix(name, "cleaneval") {
+		return "cleaneval"
+	}
+	return "main"
+}
 
 // readCleanEval fills p from a CleanEval page: the URL from the HTML's
 // <text id=...> wrapper (or else the gold's URL: line), the site from a

@@ -2,9 +2,12 @@
 // ../shared/data (see its README.md) into one shape: pages with an id, the
 // raw HTML and the gold standard.
 //
-// Each data set folder has its own layout and gold format; Open recognises
-// the layout, and Set.Pages streams the pages in a stable natural order
-// ("2" before "10"):
+// Each data set folder has its own layout and gold format, its Kind; Open
+// recognises it, and Set.Pages streams the pages in a stable natural order
+// ("2" before "10"). Each kind is a KindSpec in a file of its own, which
+// also tells scoring and training what they need to know of its gold (its
+// main metric, default annotation style, alignment). The kinds (Kinds
+// lists them in the order Open tries them):
 //
 //	cleaneval    html/N.html (with the CleanEval <text id=...> wrapper) and gold/N.txt
 //	             ("URL: ..." line, segments opened by <p>, <h>, <l>):
@@ -198,19 +201,6 @@ func (g *Gold) SpanText(classes ...int) string {
 	return joinParagraphs(paras)
 }
 
-// Kind is a data set layout and gold format.
-type Kind string
-
-// The kinds of data set that Open recognises.
-const (
-	CleanEval   Kind = "cleaneval"   // html/*.html, gold/*.txt starting with "URL:"
-	Dragnet     Kind = "dragnet"     // html/*.html, gold/*.txt of plain text
-	L3S         Kind = "l3s"         // original/*.html, annotated/*.html, url-mapping.txt
-	WCXB        Kind = "wcxb"        // html/*.html.gz, gold/*.json
-	Readability Kind = "readability" // html/*.html, expected/*.txt
-	Annotated   Kind = "annotated"   // html/*.html, ann/*.ann (Victor's annotation format)
-)
-
 // Set is one data set folder. It is read-only after Open, so its methods
 // may be called from several goroutines at once.
 type Set struct {
@@ -218,11 +208,12 @@ type Set struct {
 	Name string
 	// Dir is the set's folder.
 	Dir string
-	// Kind is its layout and gold format.
+	// Kind is its layout and gold format; Kind.Spec describes it.
 	Kind Kind
 
-	ids  []string          // page stems in natural order
-	urls map[string]string // l3s: uuid → URL
+	spec KindSpec
+	read GoldReader
+	ids  []string // page stems in natural order
 }
 
 // PageError is the error for one page that could not be read. Iteration
@@ -322,22 +313,22 @@ func Open(nameOrDir string) (*Set, error) {
 	if !isDir(dir) {
 		return nil, fmt.Errorf("dataset: %s is not a directory", dir)
 	}
-	kind, err := detectKind(dir)
+	spec, err := detectKind(dir)
 	if err != nil {
 		return nil, err
 	}
-	s := &Set{Name: filepath.Base(filepath.Clean(dir)), Dir: dir, Kind: kind}
+	s := &Set{Name: filepath.Base(filepath.Clean(dir)), Dir: dir, Kind: spec.Kind(), spec: spec}
 	if s.Name == "." || s.Name == ".." || s.Name == string(filepath.Separator) {
 		if abs, err := filepath.Abs(dir); err == nil {
 			s.Name = filepath.Base(abs)
 		}
 	}
-	l := s.layout()
-	a, err := stems(filepath.Join(dir, l.htmlDir), l.htmlExt)
+	l := spec.Layout()
+	a, err := stems(filepath.Join(dir, l.HTMLDir), l.HTMLExt)
 	if err != nil {
 		return nil, err
 	}
-	b, err := stems(filepath.Join(dir, l.goldDir), l.goldExt)
+	b, err := stems(filepath.Join(dir, l.GoldDir), l.GoldExt)
 	if err != nil {
 		return nil, err
 	}
@@ -346,11 +337,8 @@ func Open(nameOrDir string) (*Set, error) {
 	ids := append(a, b...)
 	slices.SortFunc(ids, compareIDs)
 	s.ids = slices.Compact(ids)
-	if kind == L3S {
-		s.urls, err = readURLMapping(filepath.Join(dir, "url-mapping.txt"))
-		if err != nil {
-			return nil, err
-		}
+	if s.read, err = spec.Open(dir); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -379,15 +367,13 @@ func (s *Set) Pages() iter.Seq2[*Page, error] {
 // Page reads the page with the given id. The error for an id the set does
 // not have, or for a file that is missing or broken, is a *PageError.
 func (s *Set) Page(id string) (*Page, error) {
-	l := s.layout()
 	if _, ok := slices.BinarySearchFunc(s.ids, id, compareIDs); !ok {
 		return nil, &PageError{Set: s.Name, ID: id, Path: s.Dir, Err: errors.New("no such page")}
 	}
 	p := &Page{Set: s.Name, ID: id}
-	htmlPath := filepath.Join(s.Dir, l.htmlDir, id+l.htmlExt)
-	goldPath := filepath.Join(s.Dir, l.goldDir, id+l.goldExt)
+	htmlPath, goldPath := s.HTMLPath(id), s.GoldPath(id)
 	var err error
-	if s.Kind == WCXB {
+	if strings.HasSuffix(htmlPath, ".gz") {
 		p.HTML, err = readGzip(htmlPath)
 	} else {
 		p.HTML, err = os.ReadFile(htmlPath)
@@ -399,23 +385,7 @@ func (s *Set) Page(id string) (*Page, error) {
 	if err != nil {
 		return nil, &PageError{Set: s.Name, ID: id, Path: goldPath, Err: unwrapPath(err)}
 	}
-	switch s.Kind {
-	case CleanEval:
-		err = readCleanEval(p, goldBytes)
-	case Dragnet:
-		readDragnet(p, goldBytes)
-	case L3S:
-		p.URL = s.urls[id]
-		p.Charset = "utf-8"
-		err = readL3S(p, goldBytes)
-	case WCXB:
-		err = readWCXB(p, goldBytes)
-	case Readability:
-		err = readReadability(p, goldBytes)
-	case Annotated:
-		err = readAnnotated(p, goldBytes)
-	}
-	if err != nil {
+	if err := s.read(p, goldBytes); err != nil {
 		return nil, &PageError{Set: s.Name, ID: id, Path: goldPath, Err: err}
 	}
 	if p.Site == "" {
@@ -424,55 +394,25 @@ func (s *Set) Page(id string) (*Page, error) {
 	return p, nil
 }
 
-// layout is where a kind keeps a page's two files.
-type layout struct {
-	htmlDir, htmlExt, goldDir, goldExt string
+// HTMLPath returns the path of the HTML file of the page with the given
+// id, as the set's Layout places it.
+func (s *Set) HTMLPath(id string) string {
+	l := s.layout()
+	return filepath.Join(s.Dir, l.HTMLDir, id+l.HTMLExt)
 }
 
-func (s *Set) layout() layout { return layouts[s.Kind] }
-
-var layouts = map[Kind]layout{
-	CleanEval:   {"html", ".html", "gold", ".txt"},
-	Dragnet:     {"html", ".html", "gold", ".txt"},
-	L3S:         {"original", ".html", "annotated", ".html"},
-	WCXB:        {"html", ".html.gz", "gold", ".json"},
-	Readability: {"html", ".html", "expected", ".txt"},
-	Annotated:   {"html", ".html", "ann", ".ann"},
+// GoldPath returns the path of the gold file of the page with the given
+// id, as the set's Layout places it: for an annotated set, its annotation.
+func (s *Set) GoldPath(id string) string {
+	l := s.layout()
+	return filepath.Join(s.Dir, l.GoldDir, id+l.GoldExt)
 }
 
-// detectKind recognises a data set folder's layout. html/ and gold/*.txt
-// is CleanEval when the gold files start with a "URL:" line, Dragnet
-// otherwise. html/ with ann/ is an annotated set even when the folder has
-// another gold too: labels corrected by hand are the better gold.
-func detectKind(dir string) (Kind, error) {
-	has := func(p string) bool { return isDir(filepath.Join(dir, p)) }
-	switch {
-	case has("html") && has("ann"):
-		return Annotated, nil
-	case has("original") && has("annotated"):
-		return L3S, nil
-	case has("html") && has("expected"):
-		return Readability, nil
-	case has("html") && has("gold"):
-		json, _ := stems(filepath.Join(dir, "gold"), ".json")
-		if len(json) > 0 {
-			return WCXB, nil
-		}
-		txt, _ := stems(filepath.Join(dir, "gold"), ".txt")
-		if len(txt) == 0 {
-			return "", fmt.Errorf("dataset: %s: gold/ holds neither .txt nor .json files", dir)
-		}
-		slices.SortFunc(txt, compareIDs)
-		for _, id := range txt[:min(len(txt), 3)] {
-			b, err := readHead(filepath.Join(dir, "gold", id+".txt"), 4096)
-			if err == nil && startsWithURLLine(decodeText(b)) {
-				return CleanEval, nil
-			}
-		}
-		return Dragnet, nil
+func (s *Set) layout() Layout {
+	if s.spec == nil { // a Set not made by Open
+		return s.Kind.Spec().Layout()
 	}
-	return "", fmt.Errorf("dataset: %s: unknown layout; expected html/ with gold/ (*.txt or *.json), "+
-		"html/ with ann/ (*.ann), html/ with expected/, or original/ with annotated/", dir)
+	return s.spec.Layout()
 }
 
 // stems lists the stems of the files in dir whose names end in ext.

@@ -1,6 +1,39 @@
 package dataset
 
-import "strings"
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Dragnet is the kind of html/N.html with plain-text gold/N.txt, the user
+// comments (where kept) after a "!@#$%^&*()  COMMENTS" line: dragnet-train,
+// and the Chinese sets xmu-news-zh and cwce-zh.
+const Dragnet Kind = "dragnet"
+
+// dragnetKind is the Dragnet kind, the plainest: text gold, measured with
+// bag-of-words F1 (the token F1 of the Dragnet paper).
+type dragnetKind struct{}
+
+func (dragnetKind) Kind() Kind                 { return Dragnet }
+func (dragnetKind) Layout() Layout             { return Layout{"html", ".html", "gold", ".txt"} }
+func (dragnetKind) MainMetric() string         { return "bow" }
+func (dragnetKind) DefaultStyle(string) string { return "main" }
+func (dragnetKind) Alignment() Alignment       { return AlignText }
+func (dragnetKind) Annotated() bool            { return false }
+
+// Detect reports whether gold/ holds .txt files. It comes after
+// cleanEvalKind, whose gold files are .txt too.
+func (dragnetKind) Detect(dir string) bool {
+	txt, _ := stems(filepath.Join(dir, "gold"), ".txt")
+	return len(txt) > 0
+}
+
+func (dragnetKind) Open(string) (GoldReader, error) {
+	return func(p *Page, gold []byte) error {
+		readDragnet(p, gold)
+		return nil
+	}, nil
+}
 
 // dragnetMarker finds the line that separates the Dragnet main content
 // from the user comments and returns its byte span in s. The intended

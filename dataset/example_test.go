@@ -45,3 +45,19 @@ func ExampleGold_SpanText() {
 	// Output:
 	// "Storm hits the coast\n\nBy A. Reporter"
 }
+
+// Each kind of data set says what scoring and training need to know of its
+// gold; Open tries the kinds in this order.
+func ExampleKinds() {
+	for _, k := range dataset.Kinds() {
+		fmt.Printf("%-11s %-9s %-8s annotated=%v style of \"cleaneval-dev\": %s\n",
+			k.Kind(), k.MainMetric(), k.Alignment(), k.Annotated(), k.DefaultStyle("cleaneval-dev"))
+	}
+	// Output:
+	// annotated   cleaneval segments annotated=true style of "cleaneval-dev": main
+	// l3s         bow       spans    annotated=false style of "cleaneval-dev": main
+	// readability bow       text     annotated=false style of "cleaneval-dev": main
+	// wcxb        bow       text     annotated=false style of "cleaneval-dev": main
+	// cleaneval   cleaneval segments annotated=false style of "cleaneval-dev": cleaneval
+	// dragnet     bow       text     annotated=false style of "cleaneval-dev": main
+}

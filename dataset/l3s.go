@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -12,6 +13,38 @@ import (
 
 	"github.com/sluice-project/sluice/page"
 )
+
+// L3S is the kind of L3S-GN1: original/X.html, annotated/X.html (the
+// page with its text blocks wrapped in <span class="x-nc-selN">) and
+// url-mapping.txt (l3s-gn1).
+const L3S Kind = "l3s"
+
+// l3sKind is the L3S-GN1 kind: span classes as gold, measured with
+// bag-of-words F1.
+type l3sKind struct{}
+
+func (l3sKind) Kind() Kind                 { return L3S }
+func (l3sKind) Layout() Layout             { return Layout{"original", ".html", "annotated", ".html"} }
+func (l3sKind) Detect(string) bool         { return true }
+func (l3sKind) MainMetric() string         { return "bow" }
+func (l3sKind) DefaultStyle(string) string { return "main" }
+func (l3sKind) Alignment() Alignment       { return AlignSpans }
+func (l3sKind) Annotated() bool            { return false }
+
+// Open reads url-mapping.txt. The pages' URLs come from it, and their
+// charset is UTF-8: they were stored re-encoded while their <meta> still
+// names the original charset.
+func (l3sKind) Open(dir string) (GoldReader, error) {
+	urls, err := readURLMapping(filepath.Join(dir, "url-mapping.txt"))
+	if err != nil {
+		return nil, err
+	}
+	return func(p *Page, gold []byte) error {
+		p.URL = urls[p.ID]
+		p.Charset = "utf-8"
+		return readL3S(p, gold)
+	}, nil
+}
 
 // l3sClass returns the N of an x-nc-selN class of n, or -1.
 func l3sClass(n *html.Node) int {

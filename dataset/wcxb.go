@@ -7,8 +7,31 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
+
+// WCXB is the kind of the WCXB benchmark: html/NNNN.html.gz and
+// gold/NNNN.json (wcxb-dev).
+const WCXB Kind = "wcxb"
+
+// wcxbKind is the WCXB kind: text gold with snippets and page types,
+// measured with bag-of-words F1, WCXB's own measure.
+type wcxbKind struct{}
+
+func (wcxbKind) Kind() Kind                      { return WCXB }
+func (wcxbKind) Layout() Layout                  { return Layout{"html", ".html.gz", "gold", ".json"} }
+func (wcxbKind) Open(string) (GoldReader, error) { return readWCXB, nil }
+func (wcxbKind) MainMetric() string              { return "bow" }
+func (wcxbKind) DefaultStyle(string) string      { return "main" }
+func (wcxbKind) Alignment() Alignment            { return AlignText }
+func (wcxbKind) Annotated() bool                 { return false }
+
+// Detect reports whether gold/ holds .json files.
+func (wcxbKind) Detect(dir string) bool {
+	json, _ := stems(filepath.Join(dir, "gold"), ".json")
+	return len(json) > 0
+}
 
 // wcxbGold is the part of a WCXB gold JSON file that the package reads.
 // Besides these, the files carry annotation bookkeeping (schema_version,

@@ -54,6 +54,23 @@ func TestMetricsPerfectAndEmpty(t *testing.T) {
 	}
 }
 
+// TestMainOfKinds checks that every registered data set kind's main
+// metric is one of the metrics here, and that Main gives it.
+func TestMainOfKinds(t *testing.T) {
+	for _, k := range dataset.Kinds() {
+		if _, err := Lookup(k.MainMetric()); err != nil {
+			t.Errorf("kind %q: %v", k.Kind(), err)
+		}
+		if Main(k.Kind()) != k.MainMetric() {
+			t.Errorf("Main(%q) = %q, want %q", k.Kind(), Main(k.Kind()), k.MainMetric())
+		}
+	}
+	if Main(dataset.CleanEval) != "cleaneval" || Main(dataset.Annotated) != "cleaneval" ||
+		Main(dataset.WCXB) != "bow" || Main(dataset.L3S) != "bow" || Main("") != "bow" {
+		t.Error("Main: the CleanEval and annotated sets are measured with cleaneval, the others with bow")
+	}
+}
+
 func TestBenchOnFixtureSet(t *testing.T) {
 	res, err := Bench(context.Background(), BenchConfig{
 		Pipelines: []string{"lqf>targetnode", "bte", "union(dsc,bte)"},

@@ -75,17 +75,13 @@ func Lookup(name string) (Metric, error) {
 	return Metric{}, fmt.Errorf("unknown metric %q (known: %s)", name, strings.Join(Names(), ", "))
 }
 
-// Main returns the name of a data set's main metric: CleanEval text-only F1
-// for the CleanEval sets (the field's measure on them) and for annotated
-// sets (whose annotation is a CleanEval gold: see
-// dataset.AnnotationSegments), bag-of-words F1 for the others (WCXB's
-// measure, and the token F1 of the Dragnet paper).
-func Main(kind dataset.Kind) string {
-	if kind == dataset.CleanEval || kind == dataset.Annotated {
-		return "cleaneval"
-	}
-	return "bow"
-}
+// Main returns the name of the main metric of a data set of the given kind,
+// as its dataset.KindSpec says: CleanEval text-only F1 for the CleanEval
+// sets (the field's measure on them) and for annotated sets (whose
+// annotation is a CleanEval gold: see dataset.AnnotationSegments),
+// bag-of-words F1 for the others (WCXB's measure, and the token F1 of the
+// Dragnet paper).
+func Main(kind dataset.Kind) string { return kind.Spec().MainMetric() }
 
 func ceMetric(mode score.CEMode) func(*Output, *dataset.Gold) score.Counts {
 	return func(o *Output, g *dataset.Gold) score.Counts {

@@ -46,19 +46,24 @@ import (
 //
 // A block is content when at least ContentThreshold of its words are aligned
 // with main-content gold words. The label of a content block then comes
-// from the gold where it has labels, from the markup otherwise:
+// from the gold where it has labels, from the markup otherwise, as the data
+// set kind's dataset.Alignment says:
 //
-//   - CleanEval (segments <h>, <p>, <l>) and annotated sets (the segments
-//     of dataset.AnnotationSegments; training takes an annotation's labels
-//     as they are, with ApplyAnnotation): the label of the gold segment its
-//     first aligned word falls in; Continuation when that word is not the
-//     segment's first and the previous content block is in the same segment.
-//   - Dragnet, WCXB, Readability (text only): the labels the structure stage
-//     gives the content blocks from their markup (h1-h6 headings, li items,
-//     continuation when no block boundary separates two content blocks).
-//     Dragnet's user comments are aligned too, as non-content, so that a
-//     comment quoting the article is not taken for it.
-//   - L3S-GN1 (spans of classes 0-5): the spans of every class are aligned;
+//   - dataset.AlignSegments, CleanEval (segments <h>, <p>, <l>) and
+//     annotated sets (the segments of dataset.AnnotationSegments; training
+//     takes an annotation's labels as they are, with ApplyAnnotation): the
+//     label of the gold segment its first aligned word falls in;
+//     Continuation when that word is not the segment's first and the
+//     previous content block is in the same segment.
+//   - dataset.AlignText, Dragnet, WCXB, Readability (text only), and a gold
+//     of the other modes that lacks their segments or spans: the labels the
+//     structure stage gives the content blocks from their markup (h1-h6
+//     headings, li items, continuation when no block boundary separates two
+//     content blocks). Dragnet's user comments are aligned too, as
+//     non-content, so that a comment quoting the article is not taken for
+//     it.
+//   - dataset.AlignSpans, L3S-GN1 (spans of classes 0-5): the spans of
+//     every class are aligned;
 //     content is classes 1 (headline) and 2 (full text), labelled as for the
 //     text-only sets except that headline blocks are headings.
 
@@ -68,24 +73,25 @@ import (
 // counts.
 const ContentThreshold = 0.5
 
-// Align returns one label per block of p derived from the gold standard g of
-// a data set of the given kind, and the alignment's quality: the share of
+// Align returns one label per block of p derived from the gold standard g,
+// aligned with the blocks as mode says (its data set kind's Alignment), and
+// the alignment's quality: the share of
 // the gold's main-content words that were aligned with some block's words,
 // in [0, 1]. A low quality means the gold does not match the page (a gold
 // text the page does not contain, a page saved differently from the one
 // annotated), so training should skip the page. A gold without main content
 // gives every block Other and quality 1. Align does not modify p and is
 // safe for concurrent use.
-func Align(p *page.Page, g *dataset.Gold, kind dataset.Kind) (labels []page.Label, quality float64) {
+func Align(p *page.Page, g *dataset.Gold, mode dataset.Alignment) (labels []page.Label, quality float64) {
 	al := getAligner()
 	defer putAligner(al)
-	al.load(p, g, kind)
+	al.load(p, g, mode)
 	al.align()
 	content := al.content()
 	switch {
-	case (kind == dataset.CleanEval || kind == dataset.Annotated) && len(g.Segments) > 0:
+	case mode == dataset.AlignSegments && len(g.Segments) > 0:
 		labels = al.segmentLabels(content)
-	case kind == dataset.L3S && len(g.Spans) > 0:
+	case mode == dataset.AlignSpans && len(g.Spans) > 0:
 		labels = structureLabels(p, content)
 		// A headline is a heading, and the markup's continuation does not
 		// join headline and full text.
@@ -120,7 +126,7 @@ func Align(p *page.Page, g *dataset.Gold, kind dataset.Kind) (labels []page.Labe
 func AlignClasses(p *page.Page, g *dataset.Gold) []int {
 	al := getAligner()
 	defer putAligner(al)
-	al.load(p, g, dataset.L3S)
+	al.load(p, g, dataset.AlignSpans)
 	al.align()
 	return al.classes()
 }
@@ -220,7 +226,7 @@ func putAligner(al *aligner) {
 }
 
 // load tokenises the page's blocks and the gold.
-func (al *aligner) load(p *page.Page, g *dataset.Gold, kind dataset.Kind) {
+func (al *aligner) load(p *page.Page, g *dataset.Gold, mode dataset.Alignment) {
 	clear(al.ids)
 	al.a, al.aPunct, al.blockStart = al.a[:0], al.aPunct[:0], al.blockStart[:0]
 	for i := range p.Blocks {
@@ -258,11 +264,11 @@ func (al *aligner) load(p *page.Page, g *dataset.Gold, kind dataset.Kind) {
 		})
 	}
 	switch {
-	case (kind == dataset.CleanEval || kind == dataset.Annotated) && len(g.Segments) > 0:
+	case mode == dataset.AlignSegments && len(g.Segments) > 0:
 		for _, s := range g.Segments {
 			addSeg(s.Text, s.Label, -1, true, false)
 		}
-	case kind == dataset.L3S && len(g.Spans) > 0:
+	case mode == dataset.AlignSpans && len(g.Spans) > 0:
 		// A segment is one of the annotated page's text blocks.
 		for k, s := range g.Spans {
 			content := !s.Hidden && (s.Class == dataset.ClassHeadline || s.Class == dataset.ClassFullText)

@@ -100,7 +100,7 @@ func goldOf(segs []dataset.Segment) *dataset.Gold {
 
 func TestAlignCleanEval(t *testing.T) {
 	p := segmentHTML(t, riversHTML)
-	labels, q := Align(p, goldOf(riversSegments), dataset.CleanEval)
+	labels, q := Align(p, goldOf(riversSegments), dataset.AlignSegments)
 	checkLabels(t, p, labels, []blockLabel{
 		{"Home", page.Other},
 		{"News", page.Other},
@@ -132,7 +132,7 @@ func TestAlignCleanEvalSegments(t *testing.T) {
 		{Label: page.Heading, Text: "and the second line of it"},
 		{Label: page.Paragraph, Text: "Salmon Trout"},
 	})
-	labels, _ := Align(p, g, dataset.CleanEval)
+	labels, _ := Align(p, g, dataset.AlignSegments)
 	checkLabels(t, p, labels, []blockLabel{
 		{"Home", page.Other},
 		{"News", page.Other},
@@ -167,7 +167,7 @@ func TestAlignTextOnly(t *testing.T) {
 	}
 	for _, kind := range []dataset.Kind{dataset.WCXB, dataset.Dragnet, dataset.Readability} {
 		t.Run(string(kind), func(t *testing.T) {
-			labels, q := Align(p, g, kind)
+			labels, q := Align(p, g, kind.Spec().Alignment())
 			checkLabels(t, p, labels, want)
 			if q != 1 {
 				t.Errorf("quality %v, want 1", q)
@@ -203,7 +203,7 @@ func TestAlignRepeatedWords(t *testing.T) {
 		{Label: page.Heading, Text: "Sport"},
 		{Label: page.Paragraph, Text: "The final will be played next month instead."},
 	})
-	labels, q := Align(p, g, dataset.CleanEval)
+	labels, q := Align(p, g, dataset.AlignSegments)
 	checkLabels(t, p, labels, []blockLabel{
 		{"News Sport", page.Other},
 		{"Storm hits the coast", page.Other},
@@ -232,7 +232,7 @@ func TestAlignReordered(t *testing.T) {
 </body></html>`)
 	g := &dataset.Gold{Text: "Garden tools\n\nOur garden tools are made to last a lifetime, and each one is tested by gardeners before it reaches the shop.\n\n" +
 		"Steel spade with ash handle\n\nPruning shears for roses\n\nWatering can of ten litres"}
-	labels, q := Align(p, g, dataset.WCXB)
+	labels, q := Align(p, g, dataset.AlignText)
 	checkLabels(t, p, labels, []blockLabel{
 		{"Shop Cart", page.Other},
 		{"Garden tools", page.Heading},
@@ -259,7 +259,7 @@ func TestAlignComments(t *testing.T) {
 		Text:     "Rivers of the North\n\nThe rivers of the north run cold and fast.",
 		Comments: "Anna wrote:\n\nThe rivers of the north run cold and fast, I agree.",
 	}
-	labels, q := Align(p, g, dataset.Dragnet)
+	labels, q := Align(p, g, dataset.AlignText)
 	checkLabels(t, p, labels, []blockLabel{
 		{"Rivers of the North", page.Heading},
 		{"The rivers of the north run cold and fast.", page.Paragraph},
@@ -298,7 +298,7 @@ func TestAlignL3S(t *testing.T) {
 		{Class: dataset.ClassComments, Text: "Great article, thanks!", Block: 6},
 	}}
 	g.Text = g.SpanText(dataset.ClassHeadline, dataset.ClassFullText)
-	labels, q := Align(p, g, dataset.L3S)
+	labels, q := Align(p, g, dataset.AlignSpans)
 	checkLabels(t, p, labels, []blockLabel{
 		{"Home | World", page.Other},
 		{"Storm hits the coast", page.Heading},
@@ -337,13 +337,13 @@ func TestAlignQuality(t *testing.T) {
 		return true
 	}
 	// A gold the page does not contain.
-	labels, q := Align(p, &dataset.Gold{Text: "Quarterly results beat expectations as revenue grew by a third."}, dataset.WCXB)
+	labels, q := Align(p, &dataset.Gold{Text: "Quarterly results beat expectations as revenue grew by a third."}, dataset.AlignText)
 	if q > 0.1 || !allOther(labels) {
 		t.Errorf("foreign gold: quality %v, labels %v; want about 0 and all other", q, labels)
 	}
 	// Half of the gold is on the page.
 	labels, q = Align(p, &dataset.Gold{Text: "The rivers of the north run cold and fast.\n\n" +
-		"Mountain lakes in the south stay warm all year."}, dataset.WCXB)
+		"Mountain lakes in the south stay warm all year."}, dataset.AlignText)
 	if math.Abs(q-0.5) > 0.11 {
 		t.Errorf("half gold: quality %v, want about 0.5", q)
 	}
@@ -351,12 +351,12 @@ func TestAlignQuality(t *testing.T) {
 		t.Errorf("half gold: %d content blocks, want 1", n)
 	}
 	// An empty gold: nothing is content, and nothing failed.
-	labels, q = Align(p, &dataset.Gold{}, dataset.WCXB)
+	labels, q = Align(p, &dataset.Gold{}, dataset.AlignText)
 	if q != 1 || !allOther(labels) {
 		t.Errorf("empty gold: quality %v, labels %v; want 1 and all other", q, labels)
 	}
 	// An empty page.
-	labels, q = Align(&page.Page{}, goldOf(riversSegments), dataset.CleanEval)
+	labels, q = Align(&page.Page{}, goldOf(riversSegments), dataset.AlignSegments)
 	if len(labels) != 0 || q != 0 {
 		t.Errorf("empty page: labels %v quality %v, want none and 0", labels, q)
 	}
@@ -443,7 +443,7 @@ func TestAlignSharedData(t *testing.T) {
 						continue
 					}
 					t0 := time.Now()
-					labels, q := Align(res.Page, &dp.Gold, set.Kind)
+					labels, q := Align(res.Page, &dp.Gold, set.Kind.Spec().Alignment())
 					mu.Lock()
 					alignNanos += time.Since(t0).Nanoseconds()
 					pages++
@@ -511,13 +511,13 @@ func FuzzAlign(f *testing.F) {
 			p.Blocks = append(p.Blocks, page.Block{Text: b, DivGroup: -1, TdGroup: -1})
 		}
 		g := &dataset.Gold{Text: gold}
-		k := []dataset.Kind{dataset.CleanEval, dataset.WCXB, dataset.L3S}[kind%3]
+		k := []dataset.Alignment{dataset.AlignSegments, dataset.AlignText, dataset.AlignSpans}[kind%3]
 		switch k {
-		case dataset.CleanEval:
+		case dataset.AlignSegments:
 			for i, s := range strings.Split(gold, "\n\n") {
 				g.Segments = append(g.Segments, dataset.Segment{Label: page.Label(1 + i%3), Text: s})
 			}
-		case dataset.L3S:
+		case dataset.AlignSpans:
 			for i, s := range strings.Fields(gold) {
 				g.Spans = append(g.Spans, dataset.Span{Class: i % 6, Text: s, Block: i / 3})
 			}
@@ -563,7 +563,7 @@ func BenchmarkAlign(b *testing.B) {
 	g := &dataset.Gold{Text: strings.Join(gold, "\n\n")}
 	b.ReportAllocs()
 	for b.Loop() {
-		Align(p, g, dataset.WCXB)
+		Align(p, g, dataset.AlignText)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 }

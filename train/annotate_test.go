@@ -58,7 +58,7 @@ func ExampleApplyAnnotation() {
 // page, reads them back and applies them to the page segmented again.
 func TestAnnotationRoundTrip(t *testing.T) {
 	p := segmentHTML(t, riversHTML)
-	labels, _ := Align(p, goldOf(riversSegments), dataset.CleanEval)
+	labels, _ := Align(p, goldOf(riversSegments), dataset.AlignSegments)
 	var buf bytes.Buffer
 	if err := WriteAnnotation(&buf, p, labels); err != nil {
 		t.Fatal(err)

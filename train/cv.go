@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -99,25 +98,24 @@ func (e *SkipError) Error() string {
 func (e *SkipError) Unwrap() error { return e.Err }
 
 // DefaultStyle is the annotation style of a data set unless told
-// otherwise: label.CleanEvalStyle for the CleanEval task's own sets (names
-// starting with "cleaneval", such as cleaneval-dev), whose annotators kept
-// all running text, and label.MainStyle for every other set, which keep a
+// otherwise, as its kind says (dataset.KindSpec.DefaultStyle):
+// label.CleanEvalStyle for the CleanEval task's own sets (names starting
+// with "cleaneval", such as cleaneval-dev), whose annotators kept all
+// running text, and label.MainStyle for every other set, which keep a
 // page's main content (CleanPortalEval, though in CleanEval's format, is
 // annotated that way).
 func DefaultStyle(set *dataset.Set) string {
-	if set.Kind == dataset.CleanEval && strings.HasPrefix(set.Name, "cleaneval") {
-		return label.CleanEvalStyle
-	}
-	return label.MainStyle
+	return set.Kind.Spec().DefaultStyle(set.Name)
 }
 
 // LoadTraining reads data sets, segments every page with the default
 // ingest and segment options and labels its blocks: by aligning them with
-// the gold, or, for an annotated set (dataset.Annotated), with the labels
-// of the annotation (ApplyAnnotation), continuation included. It
-// returns the pages, those to score only among them (TrainPage.ScoreOnly),
-// and the number of pages left out altogether per set: unreadable, or
-// annotated by hand with an annotation that does not match the page.
+// the gold, or, for a set whose gold labels the blocks itself (an
+// annotated set, dataset.KindSpec.Annotated), with the labels of the
+// annotation (ApplyAnnotation), continuation included. It returns the
+// pages, those to score only among them (TrainPage.ScoreOnly), and the
+// number of pages left out altogether per set: unreadable, or annotated by
+// hand with an annotation that does not match the page.
 func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*TrainPage, map[string]int, error) {
 	if opts.MinQuality == 0 {
 		opts.MinQuality = 0.5
@@ -132,19 +130,9 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 	var out []*TrainPage
 	skipped := map[string]int{}
 	for _, name := range sets {
-		set, err := dataset.Open(name)
+		set, style, err := openTrainingSet(name, opts.Styles)
 		if err != nil {
 			return nil, nil, err
-		}
-		style, ok := opts.Styles[set.Name]
-		if !ok {
-			style, ok = opts.Styles[name]
-		}
-		if !ok {
-			style = DefaultStyle(set)
-		}
-		if err := label.CheckStyle(style); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", set.Name, err)
 		}
 		skip := func(id string, reason error) {
 			skipped[set.Name]++
@@ -152,48 +140,8 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 				opts.Skip(set, id, reason)
 			}
 		}
-		var pages []*dataset.Page
-		for p, err := range set.Pages() {
-			if err != nil {
-				var pe *dataset.PageError
-				id := ""
-				if errors.As(err, &pe) {
-					id = pe.ID
-				}
-				skip(id, err)
-				continue
-			}
-			pages = append(pages, p)
-			if opts.Limit > 0 && len(pages) >= opts.Limit {
-				break
-			}
-		}
-		res := make([]*TrainPage, len(pages))
-		errs := make([]error, len(pages))
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		work := make(chan int)
-		done := 0
-		for range opts.Jobs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range work {
-					res[i], errs[i] = prepare(ctx, c, set, pages[i])
-					if opts.Progress != nil {
-						mu.Lock()
-						done++
-						opts.Progress(set.Name, done, len(pages))
-						mu.Unlock()
-					}
-				}
-			}()
-		}
-		for i := range pages {
-			work <- i
-		}
-		close(work)
-		wg.Wait()
+		pages := readPages(set, opts.Limit, skip)
+		res, errs := prepareAll(ctx, c, set, pages, opts)
 		for i, tp := range res {
 			var why *SkipError
 			switch {
@@ -219,39 +167,116 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 	return out, skipped, ctx.Err()
 }
 
+// openTrainingSet opens the data set name and returns it with its
+// annotation style: the one styles gives for its name (or for name as
+// given), else DefaultStyle.
+func openTrainingSet(name string, styles map[string]string) (*dataset.Set, string, error) {
+	set, err := dataset.Open(name)
+	if err != nil {
+		return nil, "", err
+	}
+	style, ok := styles[set.Name]
+	if !ok {
+		style, ok = styles[name]
+	}
+	if !ok {
+		style = DefaultStyle(set)
+	}
+	if err := label.CheckStyle(style); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", set.Name, err)
+	}
+	return set, style, nil
+}
+
+// readPages reads the pages of a set, at most limit of them (0: all),
+// passing those that cannot be read to skip.
+func readPages(set *dataset.Set, limit int, skip func(id string, reason error)) []*dataset.Page {
+	var pages []*dataset.Page
+	for p, err := range set.Pages() {
+		if err != nil {
+			var pe *dataset.PageError
+			id := ""
+			if errors.As(err, &pe) {
+				id = pe.ID
+			}
+			skip(id, err)
+			continue
+		}
+		pages = append(pages, p)
+		if limit > 0 && len(pages) >= limit {
+			break
+		}
+	}
+	return pages
+}
+
+// prepareAll prepares the pages of a set on opts.Jobs goroutines, calling
+// opts.Progress after each, and returns what prepare returns for each.
+func prepareAll(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, pages []*dataset.Page, opts LoadOptions) ([]*TrainPage, []error) {
+	res := make([]*TrainPage, len(pages))
+	errs := make([]error, len(pages))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	work := make(chan int)
+	done := 0
+	for range opts.Jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				res[i], errs[i] = prepare(ctx, c, set, pages[i])
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(set.Name, done, len(pages))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range pages {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return res, errs
+}
+
 // prepare segments a page and labels its blocks. An annotated page is
-// kept even when all its blocks are [o]: a person said so. A page that
-// cannot be learnt from is returned all the same, with a *SkipError whose
-// Scored is set: the page, as the cleaner sees it (no blocks when it could
-// not be segmented), is a test page.
+// kept even when all its blocks are [o]: a person said so, and a page
+// annotated by hand that cannot be segmented, or whose annotation does not
+// match it, is left out rather than scored. A page that cannot be learnt
+// from is returned all the same, with a *SkipError whose Scored is set:
+// the page, as the cleaner sees it (no blocks when it could not be
+// segmented), is a test page.
 func prepare(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, p *dataset.Page) (*TrainPage, error) {
 	kind := set.Kind
+	annotated := kind.Spec().Annotated()
 	scoreOnly := func(pg *page.Page, err error) (*TrainPage, error) {
 		return &TrainPage{Data: p, Kind: kind, Example: Example{Page: pg, Group: siteGroup(p)}}, &SkipError{Err: err, Scored: true}
 	}
 	seg, err := c.Segment(ctx, sluice.Input{Data: p.HTML, URL: p.URL})
 	switch {
-	case err != nil && kind == dataset.Annotated:
+	case err != nil && annotated:
 		return nil, &SkipError{Err: err}
 	case err != nil:
 		return scoreOnly(&page.Page{}, err)
-	case len(seg.Page.Blocks) == 0 && kind == dataset.Annotated:
+	case len(seg.Page.Blocks) == 0 && annotated:
 		return nil, &SkipError{Err: errors.New("the page has no text blocks")}
 	case len(seg.Page.Blocks) == 0:
 		return scoreOnly(seg.Page, errors.New("the page has no text blocks"))
 	}
-	if kind == dataset.Annotated {
+	if annotated {
 		labels, err := ApplyAnnotation(seg.Page, p.Gold.Annotation)
 		if err != nil {
-			path := filepath.Join(set.Dir, "ann", p.ID+".ann")
-			return nil, &SkipError{Path: path, Err: err}
+			return nil, &SkipError{Path: set.GoldPath(p.ID), Err: err}
 		}
 		return &TrainPage{Data: p, Kind: kind, Example: Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: 1}, nil
 	}
 	if strings.TrimSpace(p.Gold.Text) == "" {
 		return scoreOnly(seg.Page, errors.New("no gold text"))
 	}
-	labels, q := Align(seg.Page, &p.Gold, kind)
+	labels, q := Align(seg.Page, &p.Gold, kind.Spec().Alignment())
 	return &TrainPage{Data: p, Kind: kind, Example: Example{Page: seg.Page, Labels: labels, Group: siteGroup(p)}, Quality: q}, nil
 }
 
@@ -594,15 +619,18 @@ func decide(lab *label.Labeller, pg *page.Page, marg [][]float64, threshold floa
 func scorePage(lab *label.Labeller, p *TrainPage, marg [][]float64, threshold float64, frs ...*FoldResult) PageScore {
 	pg := clonePage(p.Example.Page)
 	fallback := decide(lab, pg, marg, threshold)
+	align := p.Kind.Spec().Alignment()
 	var classes []int
-	if p.Kind == dataset.L3S {
+	if align == dataset.AlignSpans {
 		classes = AlignClasses(p.Example.Page, &p.Data.Gold)
 	}
 	metric := evaluate.Main(p.Kind)
 	m, _ := evaluate.Lookup(metric)
 	out := evaluate.OutputOf(pg)
 	c := m.Score(out, &p.Data.Gold)
-	labelled := p.Kind == dataset.CleanEval || p.Kind == dataset.Annotated
+	// A gold that labels its segments scores the labels too (CleanEval's
+	// labelled mode).
+	labelled := align == dataset.AlignSegments
 	var lc score.Counts
 	if labelled {
 		lc = score.CleanEval(out.CleanEval, evaluate.GoldCleanEval(&p.Data.Gold), score.Labelled)

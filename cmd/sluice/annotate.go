@@ -348,7 +348,7 @@ func writeAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, model st
 			warn("%s: no <p>, <h> or <l> tags: not a CleanEval gold? Its text is taken as one paragraph", j.gold)
 		}
 		var q float64
-		labels, q = train.Align(p, &g, dataset.CleanEval)
+		labels, q = train.Align(p, &g, dataset.AlignSegments)
 		if q < 0.5 && g.Text != "" {
 			warn("%s: only %.0f%% of the gold's words were found in %s: is it this page's gold?", j.gold, 100*q, j.page)
 		}

@@ -307,7 +307,7 @@ func (c *trainCmd) load(ctx context.Context) ([]*train.TrainPage, error) {
 	// every page left out is a mistake to fix) and with -v.
 	var reasons []string
 	skip := func(set *dataset.Set, id string, reason error) {
-		if set.Kind == dataset.Annotated || c.verbose {
+		if set.Kind.Spec().Annotated() || c.verbose {
 			what := "skipped"
 			if se := (*train.SkipError)(nil); errors.As(reason, &se) && se.Scored {
 				what = "not trained on (scored)"
