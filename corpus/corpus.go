@@ -228,7 +228,7 @@ func (it *item) url(p *page.Page) string {
 	return it.uri
 }
 
-// Run cleans the pages of inputs into the output directory out and
+// Run cleans the pages of the inputs at paths into the output directory out and
 // returns the summary of the run, which it also writes to out/summary.json.
 //
 // Inputs are paths: WARC and ARC files (plain, gzip per record or gzip
@@ -258,7 +258,7 @@ func (it *item) url(p *page.Page) string {
 // or written, or ctx was cancelled (the inputs finished so far are recorded
 // in the manifest all the same). Problems with inputs and records are in
 // the Summary.
-func Run(ctx context.Context, out string, inputs []string, opts Options) (*Summary, error) {
+func Run(ctx context.Context, out string, paths []string, opts Options) (*Summary, error) {
 	if err := opts.withDefaults(); err != nil {
 		return nil, err
 	}
@@ -280,7 +280,7 @@ func Run(ctx context.Context, out string, inputs []string, opts Options) (*Summa
 	for _, n := range notices {
 		notice(n)
 	}
-	ins, ierrs := discover(inputs, outAbs)
+	ins, ierrs := discover(paths, outAbs)
 	sum := &Summary{Run: m.Runs, Format: opts.Format, InputErrors: ierrs}
 	if opts.Site {
 		sum.Site = &SiteCounts{}

@@ -1,8 +1,6 @@
 package corpus
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sluice-project/sluice/inputs"
 	"github.com/sluice-project/sluice/warc"
 )
 
@@ -174,13 +173,13 @@ func (r *reader) dir(ctx context.Context, in *input) (ok bool, err error) {
 	ok = true
 	var errs []string
 	var read int64 // bytes of the files so far, for progress
-	walkDir(in.path, r.outAbs, func(path string, d fs.DirEntry) bool {
+	inputs.Walk(in.path, r.outAbs, func(path string, d fs.DirEntry) bool {
 		if ctx.Err() != nil {
 			ok = false
 			return false
 		}
 		name := d.Name()
-		if hasExt(name, archiveExt) || !hasExt(name, htmlExt) {
+		if !d.Type().IsRegular() || inputs.IsArchive(name) || !inputs.IsHTML(name) {
 			return true
 		}
 		it := r.htmlFile(in, path)
@@ -235,18 +234,13 @@ func (r *reader) htmlFile(in *input, path string) *item {
 	if err != nil {
 		return fail(err)
 	}
-	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err == nil {
-			data, err = io.ReadAll(io.LimitReader(zr, r.maxRecord+1))
-		}
-		if err != nil {
-			it.failed, it.reason, it.detail = true, "read: damaged gzip", err.Error()
-			return it
-		}
-	}
-	if int64(len(data)) > r.maxRecord {
+	data, err = inputs.Gunzip(data, r.maxRecord)
+	switch {
+	case errors.Is(err, inputs.ErrTooLarge):
 		return skip(ReasonTooLarge, fmt.Sprintf("more than %d bytes", r.maxRecord))
+	case err != nil:
+		it.failed, it.reason, it.detail = true, "read: damaged gzip", err.Error()
+		return it
 	}
 	if isBlank(data) {
 		return skip(ReasonEmpty, "")

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/inputs"
 	"github.com/sluice-project/sluice/render"
 )
 
@@ -101,7 +102,7 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sluice clean: --format: %v\n", err)
 		return exitUsage
 	}
-	srcs, errs := expand(args)
+	srcs, errs := inputs.Expand(args)
 	failed := len(errs)
 	for _, e := range errs {
 		fmt.Fprintf(stderr, "sluice clean: %v\n", e)
@@ -141,7 +142,7 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				defer func() { <-sem; wg.Done() }()
 				var o outcome
 				var data []byte
-				data, o.err = read(s, stdin)
+				data, o.err = inputs.Read(s.Path, stdin, maxRead)
 				if o.err != nil && len(data) > 0 {
 					o.warn = append(o.warn, o.err.Error())
 					o.err = nil
@@ -164,11 +165,11 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		bar.add(1)
 		if !f.quiet {
 			for _, w := range o.warn {
-				fmt.Fprintf(stderr, "sluice clean: %s: warning: %s\n", s.name, w)
+				fmt.Fprintf(stderr, "sluice clean: %s: warning: %s\n", s.Name, w)
 			}
 		}
 		if o.err != nil {
-			fmt.Fprintf(stderr, "sluice clean: %s: %v\n", s.name, o.err)
+			fmt.Fprintf(stderr, "sluice clean: %s: %v\n", s.Name, o.err)
 			failed++
 			continue
 		}
@@ -178,10 +179,10 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case f.outDir == "":
 			err = r.Render(stdout, o.res.Page)
 		default:
-			err = writeFile(filepath.Join(f.outDir, outName(s.rel, ext)), r, o.res)
+			err = writeFile(filepath.Join(f.outDir, outName(s.Rel, ext)), r, o.res)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "sluice clean: %s: writing output: %v\n", s.name, err)
+			fmt.Fprintf(stderr, "sluice clean: %s: writing output: %v\n", s.Name, err)
 			failed++
 			if stream != nil {
 				break // the output is gone; the remaining inputs cannot be written

@@ -20,6 +20,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/corpus"
+	"github.com/sluice-project/sluice/inputs"
 	"github.com/sluice-project/sluice/site"
 )
 
@@ -148,18 +149,18 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	var inputs []string
+	var paths []string
 	for _, a := range args {
 		if a != "-" {
-			inputs = append(inputs, a)
+			paths = append(paths, a)
 			continue
 		}
-		list, err := corpus.ReadList(stdin)
+		list, err := inputs.ReadList(stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "sluice corpus: -: %v\n", err)
 			return exitFailed
 		}
-		inputs = append(inputs, list...)
+		paths = append(paths, list...)
 	}
 
 	bar := newCorpusBar(stderr)
@@ -211,7 +212,7 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sum, err := corpus.Run(ctx, f.out, inputs, ropts)
+	sum, err := corpus.Run(ctx, f.out, paths, ropts)
 	bar.finish()
 	if sum == nil {
 		fmt.Fprintf(stderr, "sluice corpus: %v\n", err)
