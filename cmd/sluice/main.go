@@ -14,6 +14,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -88,6 +89,39 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "sluice: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage
+}
+
+// command is a subcommand: a struct of its flags, a check of them and the
+// run. sluice train and sluice annotate are not commands yet.
+type command interface {
+	// flagSet returns the command's flag set, bound to its fields.
+	flagSet() *flag.FlagSet
+	// validate checks the flags and the positional arguments and makes
+	// what they name (a cleaner, a renderer...); its error is a usage
+	// error.
+	validate(args []string) error
+	// run does the work and returns the exit code.
+	run(ctx context.Context) int
+}
+
+// cmdIO are the streams of a command.
+type cmdIO struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// runCommand parses the command line of a command, validates it and runs
+// it; a usage error is reported as "sluice NAME: error".
+func runCommand(name string, c command, args []string, stderr io.Writer) int {
+	args, err := parseInterspersed(c.flagSet(), args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if err := c.validate(args); err != nil {
+		fmt.Fprintf(stderr, "sluice %s: %v\n", name, err)
+		return exitUsage
+	}
+	return c.run(context.Background())
 }
 
 // parseInterspersed parses flags that may come before, between or after the
