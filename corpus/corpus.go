@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/internal/freelist"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/site"
 )
 
@@ -194,7 +195,6 @@ const (
 // item is one record on its way from the reader to the writer, or an input
 // boundary.
 type item struct {
-	seq    uint64
 	kind   int
 	in     *input
 	weight int64 // held in the in-flight budget
@@ -228,8 +228,9 @@ func (it *item) url(p *page.Page) string {
 	return it.uri
 }
 
-// Run cleans the pages of the inputs at paths into the output directory out and
-// returns the summary of the run, which it also writes to out/summary.json.
+// Run cleans the pages of the inputs at paths into the output directory
+// out and returns the summary of the run, which it also writes to
+// out/summary.json.
 //
 // Inputs are paths: WARC and ARC files (plain, gzip per record or gzip
 // whole; recognised by their name, .warc, .warc.gz, .arc, .arc.gz, or by
@@ -357,95 +358,59 @@ type pipeline struct {
 	lastProg    time.Time
 }
 
+// run reads the items of the inputs on one goroutine, cleans them on
+// Options.Jobs workers (parallel.Map, with the in-flight budget) and writes
+// them in input order on this one.
 func (p *pipeline) run(ctx context.Context, todo []*input, outAbs string) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	budget := newBudget(p.opts.InFlightBytes)
-	stop := context.AfterFunc(ctx, budget.close)
-	defer stop()
-
-	// The queues are long enough that a goroutine waiting for a CPU (the
-	// Go scheduler may leave it runnable for a 10 ms time slice while the
-	// workers hold both) does not starve the others: the reader keeps
-	// tens of milliseconds of pages queued, the writer has room to fall
-	// behind. The bytes they hold are bounded by the budget.
-	work := make(chan *item, 64+4*p.opts.Jobs)
-	done := make(chan *item, 64+4*p.opts.Jobs)
-
-	var seq uint64
+	budget := parallel.NewBudget(p.opts.InFlightBytes)
 	var dd *dedup
 	if p.opts.DedupWindow > 0 {
 		dd = newDedup(p.opts.DedupWindow)
 	}
 	rd := &reader{maxRecord: p.opts.MaxRecordBytes, outAbs: outAbs, dd: dd}
-	rd.send = func(it *item) bool {
-		if !budget.acquire(it.weight) {
-			return false
-		}
-		it.seq = seq
-		seq++
-		select {
-		case work <- it:
-			return true
-		case <-ctx.Done():
-			budget.release(it.weight)
-			return false
-		}
-	}
-	go func() {
-		defer close(work)
+	items := func(yield func(*item) bool) {
+		rd.send = yield
 		rd.run(ctx, todo)
-	}()
-
-	var wg sync.WaitGroup
-	for range p.opts.Jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := &worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format)}
-			if p.site != nil {
-				w.hold = budget.grow
-			}
-			for it := range work {
-				if it.kind == kRecord && it.body != nil {
-					w.clean(it)
-				}
-				done <- it
-			}
-		}()
 	}
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-
-	// The writer: results in sequence order through a reorder buffer,
-	// which the budget bounds.
+	// Every item weighs at least itemOverhead, but for the input
+	// boundaries: the budget bounds the items in flight, not the window.
+	window := int(min(max(p.opts.InFlightBytes/itemOverhead, int64(parallel.DefaultWindow(p.opts.Jobs))), 1<<16))
 	var werr error
-	pending := map[uint64]*item{}
-	var next uint64
-	for it := range done {
-		pending[it.seq] = it
-		for {
-			it, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			// After an error or a cancellation the items still in
-			// flight are dropped: the input they belong to stays
-			// unfinished.
-			if werr == nil && ctx.Err() == nil {
-				if werr = p.write(it); werr != nil {
-					cancel()
-				}
-			}
-			budget.release(it.weight)
+	for it := range parallel.Map(ctx, items, p.worker(budget), parallel.Options[*item]{
+		Jobs: p.opts.Jobs, Window: window, Budget: budget, Weight: func(it *item) int64 { return it.weight }}) {
+		// After an error or a cancellation the items still in flight are
+		// dropped: the input they belong to stays unfinished.
+		if werr = p.write(it); werr != nil {
+			break
 		}
 	}
-	// Commit what is finished, even after an error or a cancellation, and
-	// drop the output of an input left unfinished.
+	return p.finish(ctx, werr)
+}
+
+// worker returns the work of the workers: clean and render the page of a
+// record item; the other items pass.
+func (p *pipeline) worker(budget *parallel.Budget) func(context.Context, *item) (*item, error) {
+	workers := freelist.New[worker](p.opts.Jobs)
+	return func(_ context.Context, it *item) (*item, error) {
+		if it.kind != kRecord || it.body == nil {
+			return it, nil
+		}
+		w := workers.Get()
+		if w.r == nil {
+			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format)}
+			if p.site != nil {
+				w.hold = budget.Grow
+			}
+		}
+		w.clean(it)
+		workers.Put(w)
+		return it, nil
+	}
+}
+
+// finish commits what is finished, even after an error or a cancellation,
+// and drops the output of an input left unfinished.
+func (p *pipeline) finish(ctx context.Context, werr error) error {
 	if err := p.commit(); werr == nil {
 		werr = err
 	}
@@ -461,7 +426,7 @@ func (p *pipeline) run(ctx context.Context, todo []*input, outAbs string) error 
 	return werr
 }
 
-// write handles one item in sequence order.
+// write handles one item, in input order.
 func (p *pipeline) write(it *item) error {
 	in := it.in
 	switch it.kind {
@@ -576,7 +541,8 @@ func (p *pipeline) progress() Progress {
 	return pr
 }
 
-// worker cleans and renders pages.
+// worker cleans and renders pages; a worker goroutine takes one for a
+// page (see pipeline.worker).
 type worker struct {
 	cleaner *sluice.Cleaner
 	r       *renderer
@@ -631,56 +597,4 @@ func keptText(p *page.Page) bool {
 		}
 	}
 	return false
-}
-
-// budget is a weighted semaphore: the bytes in flight. A weight larger than
-// the whole budget is let through when nothing else is in flight.
-type budget struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	cap    int64
-	used   int64
-	closed bool
-}
-
-func newBudget(n int64) *budget {
-	b := &budget{cap: n}
-	b.cond = sync.NewCond(&b.mu)
-	return b
-}
-
-// acquire waits for n bytes; false when the budget was closed.
-func (b *budget) acquire(n int64) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for !b.closed && b.used > 0 && b.used+n > b.cap {
-		b.cond.Wait()
-	}
-	if b.closed {
-		return false
-	}
-	b.used += n
-	return true
-}
-
-// grow adds n bytes at once, without waiting: for an item that takes more
-// once it is cleaned. Later acquires wait until the excess is released.
-func (b *budget) grow(n int64) {
-	b.mu.Lock()
-	b.used += n
-	b.mu.Unlock()
-}
-
-func (b *budget) release(n int64) {
-	b.mu.Lock()
-	b.used -= n
-	b.mu.Unlock()
-	b.cond.Broadcast()
-}
-
-func (b *budget) close() {
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
-	b.cond.Broadcast()
 }

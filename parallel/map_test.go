@@ -204,3 +204,28 @@ func TestBudgetCancel(t *testing.T) {
 		t.Errorf("used %d, want 0", u)
 	}
 }
+
+// A weight larger than the whole budget waits until nothing is held, and
+// is then admitted alone.
+func TestBudgetOverSize(t *testing.T) {
+	b := NewBudget(10)
+	ctx := context.Background()
+	if b.Acquire(ctx, 6) != nil || b.Acquire(ctx, 4) != nil {
+		t.Fatal("Acquire within the budget failed")
+	}
+	got := make(chan error)
+	go func() { got <- b.Acquire(ctx, 20) }()
+	b.Release(6)
+	select {
+	case <-got:
+		t.Fatal("admitted while 4 were held")
+	case <-time.After(20 * time.Millisecond):
+	}
+	b.Release(4)
+	if err := <-got; err != nil {
+		t.Fatalf("a weight over the budget was refused when nothing was held: %v", err)
+	}
+	if u := b.Used(); u != 20 {
+		t.Errorf("used %d, want 20", u)
+	}
+}
