@@ -12,6 +12,7 @@ import (
 	"github.com/sluice-project/sluice/internal/freelist"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/parallel"
+	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/site"
 )
 
@@ -136,8 +137,8 @@ type Progress struct {
 // Problem is a record that was skipped or failed.
 type Problem struct {
 	Input string
-	// Offset is the record's offset in the input (see Source), or of the
-	// damaged bytes; -1 when unknown.
+	// Offset is the record's offset in the input (see render.JSONSource),
+	// or of the damaged bytes; -1 when unknown.
 	Offset   int64
 	URI      string
 	RecordID string
@@ -201,7 +202,7 @@ type item struct {
 	pos    int64 // how far into the input this record ends, for progress
 	err    error // kEnd: the input-level error, if any
 
-	src   Source
+	src   render.JSONSource
 	uri   string
 	date  time.Time
 	ctype string
@@ -216,7 +217,7 @@ type item struct {
 	// take, and what the model did to it.
 	page *page.Page
 	held int64
-	site *DocSite
+	site *render.JSONSite
 }
 
 // url returns the page's address: the record's, else the one the page
@@ -574,7 +575,7 @@ func (w *worker) clean(it *item) {
 		it.skipped, it.reason = true, ReasonNoText
 		return
 	}
-	if w.hold != nil && host(it.url(res.Page)) != "" {
+	if w.hold != nil && res.Page.Meta.Host() != "" {
 		it.page = res.Page
 		if n := pageBytes(res.Page) + itemOverhead; n > it.weight {
 			w.hold(n - it.weight)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/warc"
 )
 
@@ -73,7 +74,7 @@ func (r *reader) archive(ctx context.Context, in *input) (ok bool, err error) {
 				return true, err
 			}
 			it := &item{kind: kRecord, in: in, weight: itemOverhead, pos: re.Offset,
-				src:    Source{File: in.path, Offset: re.Offset, Length: -1},
+				src:    render.JSONSource{File: in.path, Offset: re.Offset, Length: -1},
 				failed: true, reason: archiveReason(re), detail: recordErrorDetail(re)}
 			if !r.send(it) {
 				return false, nil
@@ -91,7 +92,7 @@ func (r *reader) archive(ctx context.Context, in *input) (ok bool, err error) {
 // record makes the item of an archive record.
 func (r *reader) record(in *input, rec *warc.Record) (it *item) {
 	it = &item{kind: kRecord, in: in, weight: itemOverhead, uri: rec.TargetURI, date: rec.Date,
-		src: Source{File: in.path, Offset: rec.Offset, Length: rec.Length, RecordID: rec.ID()}}
+		src: render.JSONSource{File: in.path, Offset: rec.Offset, Length: rec.Length, RecordID: rec.ID()}}
 	it.pos = rec.Offset + rec.Length
 	if rec.Shared {
 		mo := rec.MemberOffset
@@ -199,7 +200,7 @@ func (r *reader) dir(ctx context.Context, in *input) (ok bool, err error) {
 
 // htmlFile makes the item of one HTML file, plain or gzip-compressed.
 func (r *reader) htmlFile(in *input, path string) *item {
-	it := &item{kind: kRecord, in: in, weight: itemOverhead, src: Source{File: path}}
+	it := &item{kind: kRecord, in: in, weight: itemOverhead, src: render.JSONSource{File: path}}
 	fail := func(err error) *item {
 		it.failed, it.detail = true, err.Error()
 		switch {

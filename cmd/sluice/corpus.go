@@ -34,9 +34,11 @@ and for HTML files: .html, .htm, .xhtml, .shtml, .txt and their .gz), single
 HTML files, or "-" for a list of inputs on standard input, one per line.
 
 Output formats (--format):
-  jsonl      DIR/part-NNNNN.jsonl, one JSON object per page: url, host, date,
-             title, text, blocks (label, text, score), source (file, offset,
-             length, record_id: where the record is in its archive)
+  jsonl      DIR/part-NNNNN.jsonl, one JSON object per page, as sluice clean
+             --format json writes it: url, host, date, title, encoding,
+             text, blocks (index, label, text, score, start, end), segments,
+             source (file, offset, length, record_id: where the record is in
+             its archive)
   cleaneval  DIR/corpus.txt, one stream: a "<doc>" line, "URL: ..." and the
              page in the CleanEval format, for each page
   warc       DIR/part-NNNNN.warc.gz, a warcinfo record and one conversion
