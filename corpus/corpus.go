@@ -162,28 +162,23 @@ func (o *Options) withDefaults() error {
 	default:
 		return fmt.Errorf("corpus: unknown output format %q (the formats are jsonl, cleaneval and warc)", o.Format)
 	}
-	if o.Jobs <= 0 {
-		o.Jobs = runtime.GOMAXPROCS(0)
-	}
-	if o.MaxRecordBytes <= 0 {
-		o.MaxRecordBytes = DefaultMaxRecordBytes
-	}
-	if o.PartRecords <= 0 {
-		o.PartRecords = DefaultPartRecords
-	}
-	if o.PartBytes <= 0 {
-		o.PartBytes = DefaultPartBytes
-	}
-	if o.InFlightBytes <= 0 {
-		o.InFlightBytes = DefaultInFlightBytes
-	}
+	orDefault(&o.Jobs, runtime.GOMAXPROCS(0))
+	orDefault(&o.MaxRecordBytes, DefaultMaxRecordBytes)
+	orDefault(&o.PartRecords, DefaultPartRecords)
+	orDefault(&o.PartBytes, DefaultPartBytes)
+	orDefault(&o.InFlightBytes, DefaultInFlightBytes)
 	if o.DedupWindow == 0 {
 		o.DedupWindow = DefaultDedupWindow
 	}
-	if o.SiteBytes <= 0 {
-		o.SiteBytes = DefaultSiteBytes
-	}
+	orDefault(&o.SiteBytes, DefaultSiteBytes)
 	return nil
+}
+
+// orDefault sets *x to def unless it is positive.
+func orDefault[T int | int64](x *T, def T) {
+	if *x <= 0 {
+		*x = def
+	}
 }
 
 // Kinds of item.

@@ -52,19 +52,16 @@ func TestExpand(t *testing.T) {
 	}
 }
 
-func gz(data []byte) []byte {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(data)
-	zw.Close()
-	return b.Bytes()
-}
-
 // Read decompresses by content, keeps what a cut stream held, and refuses
 // what is larger than its cap.
 func TestRead(t *testing.T) {
 	page := bytes.Repeat([]byte("<p>the mill wheel turns</p>\n"), 200)
-	z := gz(page)
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	if _, err := zw.Write(page); err != nil || zw.Close() != nil {
+		t.Fatal("gzip")
+	}
+	z := zb.Bytes()
 	got, err := Read("", bytes.NewReader(z), 1<<20)
 	if err != nil || !bytes.Equal(got, page) {
 		t.Errorf("gzip: %d bytes, %v", len(got), err)

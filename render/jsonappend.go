@@ -26,32 +26,8 @@ func (d *JSONDocument) AppendJSON(b []byte) []byte {
 	b = appendJSONString(b, d.Encoding)
 	b = append(b, `,"text":`...)
 	b = appendJSONString(b, d.Text)
-	b = append(b, `,"blocks":`...)
-	if d.Blocks == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range d.Blocks {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = d.Blocks[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `,"segments":`...)
-	if d.Segments == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range d.Segments {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = d.Segments[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONArray(append(b, `,"blocks":`...), d.Blocks, (*JSONBlock).appendJSON)
+	b = appendJSONArray(append(b, `,"segments":`...), d.Segments, (*JSONSegment).appendJSON)
 	if d.Source != nil {
 		b = d.Source.appendJSON(append(b, `,"source":`...))
 	}
@@ -88,20 +64,24 @@ func (s *JSONSegment) appendJSON(b []byte) []byte {
 	b = appendJSONString(b, s.Label)
 	b = append(b, `,"text":`...)
 	b = appendJSONString(b, s.Text)
-	b = append(b, `,"blocks":`...)
-	if s.Blocks == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, k := range s.Blocks {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(k), 10)
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONArray(append(b, `,"blocks":`...), s.Blocks, func(k *int, b []byte) []byte { return strconv.AppendInt(b, int64(*k), 10) })
 	return append(b, '}')
+}
+
+// appendJSONArray appends xs as a JSON array, each element by appendElem;
+// a nil slice is null, as encoding/json writes it.
+func appendJSONArray[T any](b []byte, xs []T, appendElem func(*T, []byte) []byte) []byte {
+	if xs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendElem(&xs[i], b)
+	}
+	return append(b, ']')
 }
 
 func (s *JSONSource) appendJSON(b []byte) []byte {
