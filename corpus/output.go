@@ -43,8 +43,9 @@ type renderer struct {
 	format string
 	buf    bytes.Buffer
 	text   bytes.Buffer
-	// jsonl
+	// jsonl: the document, its memory reused
 	json render.JSON
+	doc  render.JSONDocument
 	// cleaneval
 	stream *render.Stream
 	// warc
@@ -75,13 +76,21 @@ func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 			return nil, err
 		}
 	case FormatJSONL:
-		d := r.json.Document(p)
+		d := &r.doc
+		r.json.Fill(d, p)
+		d.Date = ""
 		if !it.date.IsZero() {
 			d.Date = it.date.UTC().Format(time.RFC3339)
 		}
 		d.Source, d.Site = &it.src, it.site
-		// The text appears three times: whole, by block and by segment.
-		return d.AppendJSON(getOut(3*len(d.Text) + 64*len(d.Blocks) + 512)), nil
+		// The text appears three times: whole, by block and by segment;
+		// a block takes some 100 bytes more, a segment 50.
+		out := d.AppendJSON(getOut(3*len(d.Text) + 128*len(d.Blocks) + 64*len(d.Segments) + 512))
+		// Not to keep the page alive.
+		clear(d.Blocks)
+		clear(d.Segments)
+		*d = render.JSONDocument{Blocks: d.Blocks[:0], Segments: d.Segments[:0]}
+		return out, nil
 	case FormatWARC:
 		src := &warc.Record{TargetURI: it.url(p), Date: it.date}
 		if it.src.RecordID != "" {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/sluice-project/sluice/page"
@@ -111,19 +112,26 @@ func (j *JSON) Render(w io.Writer, p *page.Page) error { return renderDoc(w, p, 
 // Document returns the JSONDocument that Render writes for p. Date, Source
 // and Site are for the caller to fill in: a page does not know them.
 func (j *JSON) Document(p *page.Page) *JSONDocument {
-	d := &JSONDocument{
-		URL:      p.Meta.URL,
-		Host:     p.Meta.Host(),
-		Title:    p.Meta.Title,
-		Encoding: p.Meta.Encoding,
-	}
+	d := &JSONDocument{}
+	j.Fill(d, p)
+	return d
+}
+
+// Fill sets the fields of d that p gives, as Document does, reusing the
+// memory of d.Blocks and d.Segments; Date, Source and Site are left as
+// they are.
+func (j *JSON) Fill(d *JSONDocument, p *page.Page) {
+	d.URL, d.Host, d.Title, d.Encoding = p.Meta.URL, p.Meta.Host(), p.Meta.Title, p.Meta.Encoding
 	n := 0
 	for i := range p.Blocks {
 		if j.IncludeDropped || p.Blocks[i].Label.Kept() {
 			n++
 		}
 	}
-	d.Blocks = make([]JSONBlock, 0, n)
+	d.Blocks = slices.Grow(d.Blocks[:0], n)
+	if d.Blocks == nil {
+		d.Blocks = []JSONBlock{} // [], not null
+	}
 	for i := range p.Blocks {
 		b := &p.Blocks[i]
 		if !j.IncludeDropped && !b.Label.Kept() {
@@ -140,17 +148,24 @@ func (j *JSON) Document(p *page.Page) *JSONDocument {
 	}
 	segs := Segments(p)
 	d.Text = plainText(segs)
-	d.Segments = make([]JSONSegment, len(segs))
-	for k := range segs {
-		d.Segments[k] = JSONSegment{Label: segs[k].Label.String(), Text: segs[k].Text, Blocks: segs[k].Blocks}
+	d.Segments = slices.Grow(d.Segments[:0], len(segs))
+	if d.Segments == nil {
+		d.Segments = []JSONSegment{}
 	}
-	return d
+	for k := range segs {
+		d.Segments = append(d.Segments, JSONSegment{Label: segs[k].Label.String(), Text: segs[k].Text, Blocks: segs[k].Blocks})
+	}
 }
 
 // plainText is the text of the segments as the text format writes it,
 // without the last newline.
 func plainText(segs []Segment) string {
+	n := 0
+	for k := range segs {
+		n += len(segs[k].Text) + 2
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for k := range segs {
 		s := &segs[k]
 		if k > 0 {
