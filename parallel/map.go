@@ -124,8 +124,12 @@ func Map[In, Out any](ctx context.Context, in iter.Seq[In], work func(context.Co
 		// However the caller leaves (done, stopped, or a panic in yield),
 		// the tasks in flight are dropped and given back, and the
 		// goroutines end.
+		var held *task[In, Out] // taken from order, not given back yet
 		defer func() {
 			cancel()
+			if held != nil {
+				release(held.in)
+			}
 			for t := range order {
 				<-t.done
 				release(t.in)
@@ -133,12 +137,13 @@ func Map[In, Out any](ctx context.Context, in iter.Seq[In], work func(context.Co
 			wg.Wait()
 		}()
 		for t := range order {
+			held = t
 			<-t.done
 			if ctx.Err() != nil {
-				release(t.in)
 				return
 			}
 			ok := yield(t.out, t.err)
+			held = nil
 			release(t.in)
 			if !ok {
 				return

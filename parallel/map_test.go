@@ -181,6 +181,36 @@ func TestMapStop(t *testing.T) {
 	}
 }
 
+// A panic in the caller's loop leaves nothing held and nothing running.
+func TestMapPanic(t *testing.T) {
+	b := NewBudget(1 << 20)
+	var worked atomic.Int64
+	work := func(_ context.Context, i int) (int, error) {
+		worked.Add(1)
+		return i, nil
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the panic was lost")
+			}
+		}()
+		for i := range Map(context.Background(), count(1000), work, Options[int]{Jobs: 2, Budget: b}) {
+			if i == 10 {
+				panic("in the loop")
+			}
+		}
+	}()
+	after := worked.Load()
+	time.Sleep(5 * time.Millisecond)
+	if worked.Load() != after {
+		t.Error("work went on after the panic")
+	}
+	if u := b.Used(); u != 0 {
+		t.Errorf("%d left in the budget", u)
+	}
+}
+
 // Acquire gives up when its context is done, and a waiter that gives up
 // lets the ones behind it in.
 func TestBudgetCancel(t *testing.T) {
