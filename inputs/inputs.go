@@ -27,7 +27,9 @@ var HTMLEndings = []string{".html", ".htm", ".xhtml", ".shtml", ".txt", ".html.g
 // takes as archives rather than pages.
 var ArchiveEndings = []string{".warc", ".warc.gz", ".arc", ".arc.gz"}
 
-// IsHTML reports whether name ends in one of HTMLEndings, in any case.
+// IsHTML reports whether name ends in one of HTMLEndings, in any case: an
+// archive's .warc.gz does too (sluice clean reads it as a page; sluice
+// corpus asks IsArchive first).
 func IsHTML(name string) bool { return hasEnding(name, HTMLEndings) }
 
 // IsArchive reports whether name ends in one of ArchiveEndings, in any
