@@ -94,23 +94,7 @@ func Map[In, Out any](ctx context.Context, in iter.Seq[In], work func(context.Co
 		order := make(chan *task[In, Out], window-1)
 		todo := make(chan *task[In, Out], window)
 		var wg sync.WaitGroup
-		wg.Go(func() {
-			defer close(todo)
-			defer close(order)
-			for x := range in {
-				if opts.Budget != nil && opts.Budget.Acquire(ctx, weight(x)) != nil {
-					return
-				}
-				t := &task[In, Out]{in: x, done: make(chan struct{})}
-				select {
-				case order <- t:
-				case <-ctx.Done():
-					release(x)
-					return
-				}
-				todo <- t
-			}
-		})
+		wg.Go(func() { feed(ctx, in, opts.Budget, weight, release, order, todo) })
 		for range jobs {
 			wg.Go(func() {
 				for t := range todo {
@@ -149,5 +133,27 @@ func Map[In, Out any](ctx context.Context, in iter.Seq[In], work func(context.Co
 				return
 			}
 		}
+	}
+}
+
+// feed takes the items of in, admits them into the budget (if any) and
+// hands them to order and todo, until in ends or ctx is done; then it
+// closes both.
+func feed[In, Out any](ctx context.Context, in iter.Seq[In], budget *Budget, weight func(In) int64, release func(In),
+	order, todo chan<- *task[In, Out]) {
+	defer close(todo)
+	defer close(order)
+	for x := range in {
+		if budget != nil && budget.Acquire(ctx, weight(x)) != nil {
+			return
+		}
+		t := &task[In, Out]{in: x, done: make(chan struct{})}
+		select {
+		case order <- t:
+		case <-ctx.Done():
+			release(x)
+			return
+		}
+		todo <- t
 	}
 }
