@@ -18,6 +18,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/warc"
 )
 
@@ -445,7 +446,7 @@ func BenchmarkRender(b *testing.B) {
 		}
 		mo := int64(i * 1000)
 		it := &item{uri: fmt.Sprintf("http://bench.example/%d", i), date: time.Now(),
-			src: Source{File: "bench.warc.gz", Offset: mo, Length: 1000, MemberOffset: &mo, RecordID: "<urn:uuid:00000000-0000-0000-0000-000000000000>"}}
+			src: render.JSONSource{File: "bench.warc.gz", Offset: mo, Length: 1000, MemberOffset: &mo, RecordID: "<urn:uuid:00000000-0000-0000-0000-000000000000>"}}
 		pages = append(pages, cleanedPage{it, res.Page})
 	}
 	for _, format := range Formats() {

@@ -16,57 +16,48 @@ import (
 // offsets or quoted bytes in it, so that a damaged archive gives a short
 // summary. The full message goes to Options.Report.
 
+// archiveReasons name the kinds of damage a *warc.RecordError reports.
+var archiveReasons = map[warc.DamageKind]string{
+	warc.DamageGarbage:              "archive: garbage between records",
+	warc.DamageGzipTruncated:        "archive: truncated gzip member",
+	warc.DamageGzipHeader:           "archive: damaged gzip member header",
+	warc.DamageGzipMember:           "archive: damaged gzip member",
+	warc.DamageMissingContentLength: "archive: missing Content-Length",
+	warc.DamageBadContentLength:     "archive: bad Content-Length",
+	warc.DamageMissingField:         "archive: missing required header field",
+	warc.DamageDigestMismatch:       "archive: block digest mismatch",
+	warc.DamageTruncatedRecord:      "archive: truncated record",
+	warc.DamageWrongARCLength:       "archive: wrong ARC Archive-length",
+	warc.DamageWrongContentLength:   "archive: wrong Content-Length",
+	warc.DamageBadARCLine:           "archive: bad ARC URL line",
+	warc.DamageBadHeader:            "archive: bad record header",
+}
+
 // archiveReason names the kind of damage a *warc.RecordError reports.
 func archiveReason(e *warc.RecordError) string {
-	switch e.Kind {
-	case warc.DamageGarbage:
-		return "archive: garbage between records"
-	case warc.DamageGzipTruncated:
-		return "archive: truncated gzip member"
-	case warc.DamageGzipHeader:
-		return "archive: damaged gzip member header"
-	case warc.DamageGzipMember:
-		return "archive: damaged gzip member"
-	case warc.DamageMissingContentLength:
-		return "archive: missing Content-Length"
-	case warc.DamageBadContentLength:
-		return "archive: bad Content-Length"
-	case warc.DamageMissingField:
-		return "archive: missing required header field"
-	case warc.DamageDigestMismatch:
-		return "archive: block digest mismatch"
-	case warc.DamageTruncatedRecord:
-		return "archive: truncated record"
-	case warc.DamageWrongARCLength:
-		return "archive: wrong ARC Archive-length"
-	case warc.DamageWrongContentLength:
-		return "archive: wrong Content-Length"
-	case warc.DamageBadARCLine:
-		return "archive: bad ARC URL line"
-	case warc.DamageBadHeader:
-		return "archive: bad record header"
+	if r, ok := archiveReasons[e.Kind]; ok {
+		return r
 	}
 	return "archive: damaged record"
+}
+
+// httpReasons name the kinds of problem a *warc.HTTPError reports.
+var httpReasons = map[warc.HTTPErrorKind]string{
+	warc.HTTPBadStatusLine:       "http: bad status line",
+	warc.HTTPTruncatedBody:       "http: truncated body",
+	warc.HTTPBadChunking:         "http: bad chunked encoding",
+	warc.HTTPUnsupportedEncoding: "http: unsupported Content-Encoding",
+	warc.HTTPUndecodableBody:     "http: undecodable body",
 }
 
 // httpReason names what is wrong with an HTTP response (an error of
 // warc.ParseHTTPResponse).
 func httpReason(err error) string {
 	var he *warc.HTTPError
-	if !errors.As(err, &he) {
-		return "http: bad response"
-	}
-	switch he.Kind {
-	case warc.HTTPBadStatusLine:
-		return "http: bad status line"
-	case warc.HTTPTruncatedBody:
-		return "http: truncated body"
-	case warc.HTTPBadChunking:
-		return "http: bad chunked encoding"
-	case warc.HTTPUnsupportedEncoding:
-		return "http: unsupported Content-Encoding"
-	case warc.HTTPUndecodableBody:
-		return "http: undecodable body"
+	if errors.As(err, &he) {
+		if r, ok := httpReasons[he.Kind]; ok {
+			return r
+		}
 	}
 	return "http: bad response"
 }

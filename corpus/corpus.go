@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/internal/freelist"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/parallel"
+	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/site"
 )
 
@@ -135,8 +137,8 @@ type Progress struct {
 // Problem is a record that was skipped or failed.
 type Problem struct {
 	Input string
-	// Offset is the record's offset in the input (see Source), or of the
-	// damaged bytes; -1 when unknown.
+	// Offset is the record's offset in the input (see render.JSONSource),
+	// or of the damaged bytes; -1 when unknown.
 	Offset   int64
 	URI      string
 	RecordID string
@@ -160,28 +162,23 @@ func (o *Options) withDefaults() error {
 	default:
 		return fmt.Errorf("corpus: unknown output format %q (the formats are jsonl, cleaneval and warc)", o.Format)
 	}
-	if o.Jobs <= 0 {
-		o.Jobs = runtime.GOMAXPROCS(0)
-	}
-	if o.MaxRecordBytes <= 0 {
-		o.MaxRecordBytes = DefaultMaxRecordBytes
-	}
-	if o.PartRecords <= 0 {
-		o.PartRecords = DefaultPartRecords
-	}
-	if o.PartBytes <= 0 {
-		o.PartBytes = DefaultPartBytes
-	}
-	if o.InFlightBytes <= 0 {
-		o.InFlightBytes = DefaultInFlightBytes
-	}
+	orDefault(&o.Jobs, runtime.GOMAXPROCS(0))
+	orDefault(&o.MaxRecordBytes, DefaultMaxRecordBytes)
+	orDefault(&o.PartRecords, DefaultPartRecords)
+	orDefault(&o.PartBytes, DefaultPartBytes)
+	orDefault(&o.InFlightBytes, DefaultInFlightBytes)
 	if o.DedupWindow == 0 {
 		o.DedupWindow = DefaultDedupWindow
 	}
-	if o.SiteBytes <= 0 {
-		o.SiteBytes = DefaultSiteBytes
-	}
+	orDefault(&o.SiteBytes, DefaultSiteBytes)
 	return nil
+}
+
+// orDefault sets *x to def unless it is positive.
+func orDefault[T int | int64](x *T, def T) {
+	if *x <= 0 {
+		*x = def
+	}
 }
 
 // Kinds of item.
@@ -194,14 +191,13 @@ const (
 // item is one record on its way from the reader to the writer, or an input
 // boundary.
 type item struct {
-	seq    uint64
 	kind   int
 	in     *input
 	weight int64 // held in the in-flight budget
 	pos    int64 // how far into the input this record ends, for progress
 	err    error // kEnd: the input-level error, if any
 
-	src   Source
+	src   render.JSONSource
 	uri   string
 	date  time.Time
 	ctype string
@@ -216,7 +212,7 @@ type item struct {
 	// take, and what the model did to it.
 	page *page.Page
 	held int64
-	site *DocSite
+	site *render.JSONSite
 }
 
 // url returns the page's address: the record's, else the one the page
@@ -228,8 +224,9 @@ func (it *item) url(p *page.Page) string {
 	return it.uri
 }
 
-// Run cleans the pages of inputs into the output directory out and
-// returns the summary of the run, which it also writes to out/summary.json.
+// Run cleans the pages of the inputs at paths into the output directory
+// out and returns the summary of the run, which it also writes to
+// out/summary.json.
 //
 // Inputs are paths: WARC and ARC files (plain, gzip per record or gzip
 // whole; recognised by their name, .warc, .warc.gz, .arc, .arc.gz, or by
@@ -258,7 +255,7 @@ func (it *item) url(p *page.Page) string {
 // or written, or ctx was cancelled (the inputs finished so far are recorded
 // in the manifest all the same). Problems with inputs and records are in
 // the Summary.
-func Run(ctx context.Context, out string, inputs []string, opts Options) (*Summary, error) {
+func Run(ctx context.Context, out string, paths []string, opts Options) (*Summary, error) {
 	if err := opts.withDefaults(); err != nil {
 		return nil, err
 	}
@@ -280,7 +277,7 @@ func Run(ctx context.Context, out string, inputs []string, opts Options) (*Summa
 	for _, n := range notices {
 		notice(n)
 	}
-	ins, ierrs := discover(inputs, outAbs)
+	ins, ierrs := discover(paths, outAbs)
 	sum := &Summary{Run: m.Runs, Format: opts.Format, InputErrors: ierrs}
 	if opts.Site {
 		sum.Site = &SiteCounts{}
@@ -357,95 +354,59 @@ type pipeline struct {
 	lastProg    time.Time
 }
 
+// run reads the items of the inputs on one goroutine, cleans them on
+// Options.Jobs workers (parallel.Map, with the in-flight budget) and writes
+// them in input order on this one.
 func (p *pipeline) run(ctx context.Context, todo []*input, outAbs string) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	budget := newBudget(p.opts.InFlightBytes)
-	stop := context.AfterFunc(ctx, budget.close)
-	defer stop()
-
-	// The queues are long enough that a goroutine waiting for a CPU (the
-	// Go scheduler may leave it runnable for a 10 ms time slice while the
-	// workers hold both) does not starve the others: the reader keeps
-	// tens of milliseconds of pages queued, the writer has room to fall
-	// behind. The bytes they hold are bounded by the budget.
-	work := make(chan *item, 64+4*p.opts.Jobs)
-	done := make(chan *item, 64+4*p.opts.Jobs)
-
-	var seq uint64
+	budget := parallel.NewBudget(p.opts.InFlightBytes)
 	var dd *dedup
 	if p.opts.DedupWindow > 0 {
 		dd = newDedup(p.opts.DedupWindow)
 	}
 	rd := &reader{maxRecord: p.opts.MaxRecordBytes, outAbs: outAbs, dd: dd}
-	rd.send = func(it *item) bool {
-		if !budget.acquire(it.weight) {
-			return false
-		}
-		it.seq = seq
-		seq++
-		select {
-		case work <- it:
-			return true
-		case <-ctx.Done():
-			budget.release(it.weight)
-			return false
-		}
-	}
-	go func() {
-		defer close(work)
+	items := func(yield func(*item) bool) {
+		rd.send = yield
 		rd.run(ctx, todo)
-	}()
-
-	var wg sync.WaitGroup
-	for range p.opts.Jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := &worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format)}
-			if p.site != nil {
-				w.hold = budget.grow
-			}
-			for it := range work {
-				if it.kind == kRecord && it.body != nil {
-					w.clean(it)
-				}
-				done <- it
-			}
-		}()
 	}
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-
-	// The writer: results in sequence order through a reorder buffer,
-	// which the budget bounds.
+	// Every item weighs at least itemOverhead, but for the input
+	// boundaries: the budget bounds the items in flight, not the window.
+	window := int(min(max(p.opts.InFlightBytes/itemOverhead, int64(parallel.DefaultWindow(p.opts.Jobs))), 1<<16))
 	var werr error
-	pending := map[uint64]*item{}
-	var next uint64
-	for it := range done {
-		pending[it.seq] = it
-		for {
-			it, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			// After an error or a cancellation the items still in
-			// flight are dropped: the input they belong to stays
-			// unfinished.
-			if werr == nil && ctx.Err() == nil {
-				if werr = p.write(it); werr != nil {
-					cancel()
-				}
-			}
-			budget.release(it.weight)
+	for it := range parallel.Map(ctx, items, p.worker(budget), parallel.Options[*item]{
+		Jobs: p.opts.Jobs, Window: window, Budget: budget, Weight: func(it *item) int64 { return it.weight }}) {
+		// After an error or a cancellation the items still in flight are
+		// dropped: the input they belong to stays unfinished.
+		if werr = p.write(it); werr != nil {
+			break
 		}
 	}
-	// Commit what is finished, even after an error or a cancellation, and
-	// drop the output of an input left unfinished.
+	return p.finish(ctx, werr)
+}
+
+// worker returns the work of the workers: clean and render the page of a
+// record item; the other items pass.
+func (p *pipeline) worker(budget *parallel.Budget) func(context.Context, *item) (*item, error) {
+	workers := freelist.New[worker](p.opts.Jobs)
+	return func(_ context.Context, it *item) (*item, error) {
+		if it.kind != kRecord || it.body == nil {
+			return it, nil
+		}
+		w := workers.Get()
+		if w.r == nil {
+			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format)}
+			if p.site != nil {
+				w.hold = budget.Grow
+			}
+		}
+		w.clean(it)
+		workers.Put(w)
+		return it, nil
+	}
+}
+
+// finish commits what is finished, even after an error or a cancellation,
+// and drops the output of an input left unfinished.
+func (p *pipeline) finish(ctx context.Context, werr error) error {
 	if err := p.commit(); werr == nil {
 		werr = err
 	}
@@ -461,7 +422,7 @@ func (p *pipeline) run(ctx context.Context, todo []*input, outAbs string) error 
 	return werr
 }
 
-// write handles one item in sequence order.
+// write handles one item, in input order.
 func (p *pipeline) write(it *item) error {
 	in := it.in
 	switch it.kind {
@@ -576,7 +537,8 @@ func (p *pipeline) progress() Progress {
 	return pr
 }
 
-// worker cleans and renders pages.
+// worker cleans and renders pages; a worker goroutine takes one for a
+// page (see pipeline.worker).
 type worker struct {
 	cleaner *sluice.Cleaner
 	r       *renderer
@@ -608,7 +570,7 @@ func (w *worker) clean(it *item) {
 		it.skipped, it.reason = true, ReasonNoText
 		return
 	}
-	if w.hold != nil && host(it.url(res.Page)) != "" {
+	if w.hold != nil && res.Page.Meta.Host() != "" {
 		it.page = res.Page
 		if n := pageBytes(res.Page) + itemOverhead; n > it.weight {
 			w.hold(n - it.weight)
@@ -631,56 +593,4 @@ func keptText(p *page.Page) bool {
 		}
 	}
 	return false
-}
-
-// budget is a weighted semaphore: the bytes in flight. A weight larger than
-// the whole budget is let through when nothing else is in flight.
-type budget struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	cap    int64
-	used   int64
-	closed bool
-}
-
-func newBudget(n int64) *budget {
-	b := &budget{cap: n}
-	b.cond = sync.NewCond(&b.mu)
-	return b
-}
-
-// acquire waits for n bytes; false when the budget was closed.
-func (b *budget) acquire(n int64) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for !b.closed && b.used > 0 && b.used+n > b.cap {
-		b.cond.Wait()
-	}
-	if b.closed {
-		return false
-	}
-	b.used += n
-	return true
-}
-
-// grow adds n bytes at once, without waiting: for an item that takes more
-// once it is cleaned. Later acquires wait until the excess is released.
-func (b *budget) grow(n int64) {
-	b.mu.Lock()
-	b.used += n
-	b.mu.Unlock()
-}
-
-func (b *budget) release(n int64) {
-	b.mu.Lock()
-	b.used -= n
-	b.mu.Unlock()
-	b.cond.Broadcast()
-}
-
-func (b *budget) close() {
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
-	b.cond.Broadcast()
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sluice-project/sluice/warc"
 )
@@ -414,28 +413,4 @@ func TestOrder(t *testing.T) {
 	dir := t.TempDir()
 	a := buildArchive(t, dir, "a.warc.gz", testEntries(t, true), true, nil)
 	checkSameOutput(t, dir, a.path, []Options{{Jobs: 1}, {Jobs: 4}, {Jobs: 3, InFlightBytes: 1}})
-}
-
-func TestBudget(t *testing.T) {
-	b := newBudget(10)
-	if !b.acquire(6) || !b.acquire(4) {
-		t.Fatal("acquire within the budget failed")
-	}
-	got := make(chan bool)
-	go func() { got <- b.acquire(20) }() // larger than the budget: waits until nothing is in flight
-	b.release(6)
-	select {
-	case <-got:
-		t.Fatal("acquired while 4 bytes were in flight")
-	case <-time.After(20 * time.Millisecond):
-	}
-	b.release(4)
-	if !<-got {
-		t.Fatal("a weight over the budget was refused when nothing was in flight")
-	}
-	go func() { got <- b.acquire(1) }()
-	b.close()
-	if <-got {
-		t.Error("acquire after close succeeded")
-	}
 }

@@ -13,11 +13,11 @@
 //
 // One reader goroutine reads the inputs one after the other, record by
 // record; it decides what can be decided without cleaning (record type,
-// HTTP status, Content-Type, size, duplicates) and gives every item a
-// sequence number. Options.Jobs workers clean and render the pages. One
-// writer goroutine puts the results back in sequence order (a reorder
-// buffer) and writes them, so the output is in input order whatever the
-// number of workers, and counts them in the Summary.
+// HTTP status, Content-Type, size, duplicates). Options.Jobs workers clean
+// and render the pages. The writer, on Run's goroutine, takes the results
+// in input order and writes them, so the output is in input order whatever
+// the number of workers, and counts them in the Summary. The three are
+// the engine of package parallel (parallel.Map), which the reader feeds.
 //
 // With Options.Site the workers do not render the pages of hosts: the
 // writer holds them by host (site.Grouper), corrects each host's batch with
@@ -31,9 +31,9 @@
 // Memory is bounded whatever the size of the inputs: records are read one at
 // a time with a cap (Options.MaxRecordBytes; a longer record is skipped as
 // "too large"), and the bytes held by items between the reader and the
-// writer (in the work queue, in the workers and in the reorder buffer) are
-// bounded by Options.InFlightBytes: the reader waits when the budget is
-// spent and the writer gives it back as it writes. Results are written as
+// writer (queued, in the workers, or done and waiting for an earlier item)
+// are bounded by Options.InFlightBytes, a parallel.Budget: the reader waits
+// when the budget is spent and the writer gives it back as it writes. Results are written as
 // they come and never accumulated; duplicate detection keeps a bounded set of
 // 64-bit hashes (Options.DedupWindow). On top of that, each worker needs
 // about 20 bytes per byte of the page it is cleaning (see

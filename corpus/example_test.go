@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sluice-project/sluice/corpus"
+	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/warc"
 )
 
@@ -44,7 +45,7 @@ func ExampleRun() {
 	defer part.Close()
 	sc := bufio.NewScanner(part)
 	for sc.Scan() {
-		var d corpus.Doc
+		var d render.JSONDocument
 		json.Unmarshal(sc.Bytes(), &d)
 		fmt.Printf("%s %q, %d blocks, record at offset %d\n", d.URL, d.Title, len(d.Blocks), d.Source.Offset)
 	}
@@ -83,7 +84,7 @@ func ExampleRun_site() {
 		part, _ := os.Open(filepath.Join(out, "part-00001.jsonl"))
 		sc := bufio.NewScanner(part)
 		for sc.Scan() {
-			var d corpus.Doc
+			var d render.JSONDocument
 			json.Unmarshal(sc.Bytes(), &d)
 			fmt.Printf("site %-5v %s: %d blocks, note kept: %v", site, d.URL, len(d.Blocks), strings.Contains(d.Text, note))
 			if d.Site != nil {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/warc"
 )
 
@@ -346,7 +347,7 @@ func outputIDs(t testing.TB, dir, format string) []string {
 }
 
 // checkSource checks that a jsonl document's source points at its record.
-func checkSource(t testing.TB, d Doc) {
+func checkSource(t testing.TB, d render.JSONDocument) {
 	t.Helper()
 	if d.Source.RecordID == "" {
 		return
@@ -404,11 +405,11 @@ func gzipBytes(data []byte) []byte {
 }
 
 // readDocs reads the jsonl parts of dir, in order.
-func readDocs(t testing.TB, dir string) []Doc {
+func readDocs(t testing.TB, dir string) []render.JSONDocument {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "part-*.jsonl"))
 	sort.Strings(files)
-	var docs []Doc
+	var docs []render.JSONDocument
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -417,7 +418,7 @@ func readDocs(t testing.TB, dir string) []Doc {
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(nil, 16<<20)
 		for sc.Scan() {
-			var d Doc
+			var d render.JSONDocument
 			if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}

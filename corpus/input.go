@@ -1,16 +1,13 @@
 package corpus
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sluice-project/sluice/inputs"
 )
 
 // Kinds of input.
@@ -32,43 +29,6 @@ type input struct {
 	files   int       // a directory: its HTML files
 
 	counts Counts // filled by the writer
-}
-
-// archiveExt are the names of archives; anything else found in a directory
-// is taken as HTML if its name ends in one of htmlExt.
-var (
-	archiveExt = []string{".warc", ".warc.gz", ".arc", ".arc.gz"}
-	htmlExt    = []string{".html", ".htm", ".xhtml", ".shtml", ".txt", ".html.gz", ".htm.gz", ".gz"}
-)
-
-func hasExt(name string, exts []string) bool {
-	name = strings.ToLower(name)
-	for _, e := range exts {
-		if strings.HasSuffix(name, e) {
-			return true
-		}
-	}
-	return false
-}
-
-// ReadList reads a list of inputs, one path a line, as "sluice corpus -"
-// takes it on standard input. Blank lines and lines starting with # are
-// left out.
-func ReadList(r io.Reader) ([]string, error) {
-	var paths []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		paths = append(paths, line)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading the input list: %w", err)
-	}
-	return paths, nil
 }
 
 // discover turns paths into inputs, in the order given (a directory's
@@ -98,7 +58,7 @@ func discover(paths []string, outAbs string) ([]*input, []InputError) {
 		}
 		if !st.IsDir() {
 			kind := kindHTML
-			if hasExt(p, archiveExt) || looksLikeArchive(p) {
+			if inputs.IsArchive(p) || inputs.LooksLikeArchive(p) {
 				kind = kindArchive
 			}
 			add(&input{path: p, abs: abs, kind: kind, size: st.Size(), modTime: st.ModTime()})
@@ -106,18 +66,21 @@ func discover(paths []string, outAbs string) ([]*input, []InputError) {
 		}
 		dir := &input{path: p, abs: abs, kind: kindDir}
 		var werrs []string
-		walkDir(p, outAbs, func(path string, d fs.DirEntry) bool {
+		inputs.Walk(p, outAbs, func(path string, d fs.DirEntry) bool {
+			if !d.Type().IsRegular() {
+				return true
+			}
 			info, err := d.Info()
 			if err != nil {
 				werrs = append(werrs, err.Error())
 				return true
 			}
-			if hasExt(d.Name(), archiveExt) {
+			if inputs.IsArchive(d.Name()) {
 				a, _ := filepath.Abs(path)
 				add(&input{path: path, abs: a, kind: kindArchive, size: info.Size(), modTime: info.ModTime()})
 				return true
 			}
-			if hasExt(d.Name(), htmlExt) {
+			if inputs.IsHTML(d.Name()) {
 				dir.files++
 				dir.size += info.Size()
 				if info.ModTime().After(dir.modTime) {
@@ -132,7 +95,7 @@ func discover(paths []string, outAbs string) ([]*input, []InputError) {
 		if dir.files > 0 {
 			add(dir)
 		} else if len(werrs) == 0 && !hasArchiveBelow(ins, abs) {
-			errs = append(errs, InputError{p, "no archives (" + strings.Join(archiveExt, ", ") + ") or HTML files (" + strings.Join(htmlExt[:5], ", ") + ") in this directory"})
+			errs = append(errs, InputError{p, "no archives (" + strings.Join(inputs.ArchiveEndings, ", ") + ") or HTML files (" + strings.Join(inputs.HTMLEndings[:5], ", ") + ") in this directory"})
 		}
 	}
 	return ins, errs
@@ -145,55 +108,4 @@ func hasArchiveBelow(ins []*input, dir string) bool {
 		}
 	}
 	return false
-}
-
-// walkDir calls fn for every regular file below dir in lexical order,
-// except those below outAbs, until fn returns false, and onErr for what
-// cannot be read.
-func walkDir(dir, outAbs string, fn func(path string, d fs.DirEntry) bool, onErr func(error)) {
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			onErr(err)
-			return nil
-		}
-		if d.IsDir() {
-			if outAbs != "" {
-				if a, err := filepath.Abs(p); err == nil && a == outAbs {
-					return filepath.SkipDir
-				}
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && !fn(p, d) {
-			return filepath.SkipAll
-		}
-		return nil
-	})
-}
-
-// looksLikeArchive reports whether the file at path starts like a WARC or
-// ARC file, plain or gzip-compressed (for archives with unusual names).
-func looksLikeArchive(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 512)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return false
-		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return false
-		}
-		inner := make([]byte, 64)
-		m, _ := io.ReadFull(zr, inner)
-		head = inner[:m]
-	}
-	head = bytes.TrimLeft(head, "\r\n")
-	return bytes.HasPrefix(head, []byte("WARC/")) || bytes.HasPrefix(head, []byte("filedesc://"))
 }

@@ -107,6 +107,65 @@ func (m *manifest) nextPart() int {
 	return n + 1
 }
 
+// check reports an error unless the manifest read from dir is of this
+// version, and of the format, cleaner and site option of this run.
+func (m *manifest) check(dir, format, cleaner string, site bool) error {
+	mpath := filepath.Join(dir, manifestName)
+	if m.Version != manifestVersion {
+		return fmt.Errorf("%s: version %d, this sluice writes version %d; use --force to start the output over, or another directory", mpath, m.Version, manifestVersion)
+	}
+	if m.Format != format {
+		return fmt.Errorf("%s holds %s output, not %s; use --format %s to resume it, another directory, or --force to start it over", dir, m.Format, format, m.Format)
+	}
+	if m.Cleaner != cleaner {
+		return fmt.Errorf("%s holds output cleaned with %q, not %q; give the same --filter/--model to resume it, another directory, or --force to start it over", dir, m.Cleaner, cleaner)
+	}
+	if m.Site != site {
+		with, without := "with", "without"
+		if !m.Site {
+			with, without = without, with
+		}
+		return fmt.Errorf("%s holds output cleaned %s the site model (--site), not %s; give the same options to resume it, another directory, or --force to start it over", dir, with, without)
+	}
+	return nil
+}
+
+// cutBack cuts the parts in dir back to the lengths the manifest records
+// and removes the output files among ours that it does not list, and
+// returns notices of what it did.
+func (m *manifest) cutBack(dir string, ours []string) ([]string, error) {
+	var notices []string
+	listed := map[string]bool{}
+	for _, p := range m.Parts {
+		listed[p.Name] = true
+		path := filepath.Join(dir, p.Name)
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v: the output of finished inputs is lost; use --force to start the output over", path, err)
+		}
+		switch {
+		case st.Size() < p.Bytes:
+			return nil, fmt.Errorf("%s: %d bytes, the manifest says %d: the output of finished inputs is damaged; use --force to start the output over", path, st.Size(), p.Bytes)
+		case st.Size() > p.Bytes:
+			if err := os.Truncate(path, p.Bytes); err != nil {
+				return nil, err
+			}
+			notices = append(notices, fmt.Sprintf("%s: cut back to %d bytes, the output of the finished inputs (an earlier run stopped before finishing the next)", p.Name, p.Bytes))
+		}
+	}
+	for _, name := range ours {
+		if !listed[name] {
+			if err := os.Remove(filepath.Join(dir, name)); err != nil {
+				return nil, err
+			}
+			if name != manifestName+".tmp" {
+				notices = append(notices, fmt.Sprintf("%s: removed, the output of inputs an earlier run did not finish", name))
+			}
+		}
+	}
+	return notices, nil
+}
+
 // save writes the manifest atomically (a temporary file renamed).
 func (m *manifest) save(dir string) error {
 	data, err := json.MarshalIndent(m, "", "  ")
@@ -185,50 +244,14 @@ func prepare(dir, format, cleaner string, site, force bool) (*manifest, []string
 		if err := json.Unmarshal(data, m); err != nil {
 			return nil, nil, fmt.Errorf("%s: %v: the file is damaged; use --force to start the output over", mpath, err)
 		}
-		if m.Version != manifestVersion {
-			return nil, nil, fmt.Errorf("%s: version %d, this sluice writes version %d; use --force to start the output over, or another directory", mpath, m.Version, manifestVersion)
+		if err := m.check(dir, format, cleaner, site); err != nil {
+			return nil, nil, err
 		}
-		if m.Format != format {
-			return nil, nil, fmt.Errorf("%s holds %s output, not %s; use --format %s to resume it, another directory, or --force to start it over", dir, m.Format, format, m.Format)
+		cut, err := m.cutBack(dir, ours)
+		if err != nil {
+			return nil, nil, err
 		}
-		if m.Cleaner != cleaner {
-			return nil, nil, fmt.Errorf("%s holds output cleaned with %q, not %q; give the same --filter/--model to resume it, another directory, or --force to start it over", dir, m.Cleaner, cleaner)
-		}
-		if m.Site != site {
-			with, without := "with", "without"
-			if !m.Site {
-				with, without = without, with
-			}
-			return nil, nil, fmt.Errorf("%s holds output cleaned %s the site model (--site), not %s; give the same options to resume it, another directory, or --force to start it over", dir, with, without)
-		}
-		listed := map[string]bool{}
-		for _, p := range m.Parts {
-			listed[p.Name] = true
-			path := filepath.Join(dir, p.Name)
-			st, err := os.Stat(path)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %v: the output of finished inputs is lost; use --force to start the output over", path, err)
-			}
-			switch {
-			case st.Size() < p.Bytes:
-				return nil, nil, fmt.Errorf("%s: %d bytes, the manifest says %d: the output of finished inputs is damaged; use --force to start the output over", path, st.Size(), p.Bytes)
-			case st.Size() > p.Bytes:
-				if err := os.Truncate(path, p.Bytes); err != nil {
-					return nil, nil, err
-				}
-				notices = append(notices, fmt.Sprintf("%s: cut back to %d bytes, the output of the finished inputs (an earlier run stopped before finishing the next)", p.Name, p.Bytes))
-			}
-		}
-		for _, name := range ours {
-			if !listed[name] {
-				if err := os.Remove(filepath.Join(dir, name)); err != nil {
-					return nil, nil, err
-				}
-				if name != manifestName+".tmp" {
-					notices = append(notices, fmt.Sprintf("%s: removed, the output of inputs an earlier run did not finish", name))
-				}
-			}
-		}
+		notices = append(notices, cut...)
 	}
 	m.Runs++
 	if err := m.save(dir); err != nil {

@@ -4,12 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"math"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -20,7 +18,9 @@ import (
 
 // Output formats.
 const (
-	// FormatJSONL writes part-NNNNN.jsonl files, one Doc per line.
+	// FormatJSONL writes part-NNNNN.jsonl files, one page per line: a
+	// render.JSONDocument, the JSON of sluice clean --format json, with
+	// its date (archive records), source and site (with Options.Site).
 	FormatJSONL = "jsonl"
 	// FormatCleanEval writes one stream, corpus.txt: each page is a line
 	// "<doc>" (as WC Cleaner's --clave option writes), the line
@@ -37,67 +37,15 @@ const (
 // Formats lists the output formats.
 func Formats() []string { return []string{FormatJSONL, FormatCleanEval, FormatWARC} }
 
-// Doc is one line of the jsonl format.
-type Doc struct {
-	// URL is the page's address: the record's WARC-Target-URI, else the
-	// CleanEval wrapper's id of an HTML file.
-	URL  string `json:"url"`
-	Host string `json:"host"`
-	// Date is the capture date (WARC-Date), RFC 3339; absent for HTML
-	// files.
-	Date  string `json:"date,omitempty"`
-	Title string `json:"title"`
-	// Text is the page's kept text in the render "text" format: one
-	// segment per paragraph, a blank line between segments.
-	Text string `json:"text"`
-	// Blocks are the kept blocks.
-	Blocks []DocBlock `json:"blocks"`
-	Source Source     `json:"source"`
-	// Site is there when the page was corrected with the site model of
-	// its host (Options.Site).
-	Site *DocSite `json:"site,omitempty"`
-}
-
-// DocSite says what the site model of a page's host did to it: the number
-// of the host's pages the model was built from (the page included), the
-// kept blocks it dropped as template and the dropped blocks it kept as the
-// page's own prose (see site.Model.Apply).
-type DocSite struct {
-	Pages   int `json:"pages"`
-	Dropped int `json:"dropped"`
-	Rescued int `json:"rescued"`
-}
-
-// DocBlock is a kept block of a Doc: its label (heading, paragraph, list,
-// continuation), its text and its content score, rounded to 3 decimals.
-type DocBlock struct {
-	Label string  `json:"label"`
-	Text  string  `json:"text"`
-	Score float64 `json:"score"`
-}
-
-// Source says where a page comes from: the input file and, in an archive,
-// the record's offset and length in it (see warc.Record: of its gzip
-// member in a file compressed record by record) and its WARC-Record-ID. For
-// a file compressed as one gzip stream, MemberOffset is the file offset of
-// the member and Offset and Length count decompressed bytes in it. For an
-// HTML file, Offset is 0 and Length its size.
-type Source struct {
-	File         string `json:"file"`
-	Offset       int64  `json:"offset"`
-	Length       int64  `json:"length"`
-	MemberOffset *int64 `json:"member_offset,omitempty"`
-	RecordID     string `json:"record_id,omitempty"`
-}
-
 // renderer turns a cleaned page into the bytes of the output format. Each
 // worker has its own.
 type renderer struct {
 	format string
 	buf    bytes.Buffer
 	text   bytes.Buffer
-	// jsonl: the kept blocks of a Doc, reused
-	blocks []DocBlock
+	// jsonl: the document, its memory reused
+	json render.JSON
+	doc  render.JSONDocument
 	// cleaneval
 	stream *render.Stream
 	// warc
@@ -128,31 +76,20 @@ func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 			return nil, err
 		}
 	case FormatJSONL:
-		text := r.plainBytes(p)
-		d := Doc{URL: it.url(p), Title: p.Meta.Title, Source: it.src, Site: it.site}
-		d.Host = host(d.URL)
+		d := &r.doc
+		r.json.Fill(d, p)
+		d.Date = ""
 		if !it.date.IsZero() {
 			d.Date = it.date.UTC().Format(time.RFC3339)
 		}
-		if r.blocks == nil {
-			r.blocks = make([]DocBlock, 0, len(p.Blocks)/2)
-		}
-		d.Blocks = r.blocks[:0]
-		for i := range p.Blocks {
-			b := &p.Blocks[i]
-			if !b.Label.Kept() {
-				continue
-			}
-			s := b.Score
-			if math.IsNaN(s) || math.IsInf(s, 0) {
-				s = 0
-			}
-			d.Blocks = append(d.Blocks, DocBlock{Label: b.Label.String(), Text: b.Text, Score: math.Round(s*1000) / 1000})
-		}
-		// The text appears twice: whole, and block by block.
-		out := appendDocJSON(getOut(2*len(text)+64*len(d.Blocks)+512), &d, text)
-		clear(d.Blocks) // not to keep the page's text alive
-		r.blocks = d.Blocks[:0]
+		d.Source, d.Site = &it.src, it.site
+		// The text appears three times: whole, by block and by segment;
+		// a block takes some 100 bytes more, a segment 50.
+		out := d.AppendJSON(getOut(3*len(d.Text) + 128*len(d.Blocks) + 64*len(d.Segments) + 512))
+		// Not to keep the page alive.
+		clear(d.Blocks)
+		clear(d.Segments)
+		*d = render.JSONDocument{Blocks: d.Blocks[:0], Segments: d.Segments[:0]}
 		return out, nil
 	case FormatWARC:
 		src := &warc.Record{TargetURI: it.url(p), Date: it.date}
@@ -203,14 +140,6 @@ func (r *renderer) plainBytes(p *page.Page) []byte {
 	r.text.Reset()
 	render.Text{}.Render(&r.text, p)
 	return bytes.TrimSuffix(r.text.Bytes(), []byte("\n"))
-}
-
-func host(u string) string {
-	pu, err := url.Parse(u)
-	if err != nil {
-		return ""
-	}
-	return strings.ToLower(pu.Hostname())
 }
 
 // sink writes the rendered pages to the parts of the output directory. Only

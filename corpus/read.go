@@ -1,8 +1,6 @@
 package corpus
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +9,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/warc"
 )
 
@@ -74,7 +74,7 @@ func (r *reader) archive(ctx context.Context, in *input) (ok bool, err error) {
 				return true, err
 			}
 			it := &item{kind: kRecord, in: in, weight: itemOverhead, pos: re.Offset,
-				src:    Source{File: in.path, Offset: re.Offset, Length: -1},
+				src:    render.JSONSource{File: in.path, Offset: re.Offset, Length: -1},
 				failed: true, reason: archiveReason(re), detail: recordErrorDetail(re)}
 			if !r.send(it) {
 				return false, nil
@@ -92,7 +92,7 @@ func (r *reader) archive(ctx context.Context, in *input) (ok bool, err error) {
 // record makes the item of an archive record.
 func (r *reader) record(in *input, rec *warc.Record) (it *item) {
 	it = &item{kind: kRecord, in: in, weight: itemOverhead, uri: rec.TargetURI, date: rec.Date,
-		src: Source{File: in.path, Offset: rec.Offset, Length: rec.Length, RecordID: rec.ID()}}
+		src: render.JSONSource{File: in.path, Offset: rec.Offset, Length: rec.Length, RecordID: rec.ID()}}
 	it.pos = rec.Offset + rec.Length
 	if rec.Shared {
 		mo := rec.MemberOffset
@@ -174,13 +174,13 @@ func (r *reader) dir(ctx context.Context, in *input) (ok bool, err error) {
 	ok = true
 	var errs []string
 	var read int64 // bytes of the files so far, for progress
-	walkDir(in.path, r.outAbs, func(path string, d fs.DirEntry) bool {
+	inputs.Walk(in.path, r.outAbs, func(path string, d fs.DirEntry) bool {
 		if ctx.Err() != nil {
 			ok = false
 			return false
 		}
 		name := d.Name()
-		if hasExt(name, archiveExt) || !hasExt(name, htmlExt) {
+		if !d.Type().IsRegular() || inputs.IsArchive(name) || !inputs.IsHTML(name) {
 			return true
 		}
 		it := r.htmlFile(in, path)
@@ -200,7 +200,7 @@ func (r *reader) dir(ctx context.Context, in *input) (ok bool, err error) {
 
 // htmlFile makes the item of one HTML file, plain or gzip-compressed.
 func (r *reader) htmlFile(in *input, path string) *item {
-	it := &item{kind: kRecord, in: in, weight: itemOverhead, src: Source{File: path}}
+	it := &item{kind: kRecord, in: in, weight: itemOverhead, src: render.JSONSource{File: path}}
 	fail := func(err error) *item {
 		it.failed, it.detail = true, err.Error()
 		switch {
@@ -235,18 +235,13 @@ func (r *reader) htmlFile(in *input, path string) *item {
 	if err != nil {
 		return fail(err)
 	}
-	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err == nil {
-			data, err = io.ReadAll(io.LimitReader(zr, r.maxRecord+1))
-		}
-		if err != nil {
-			it.failed, it.reason, it.detail = true, "read: damaged gzip", err.Error()
-			return it
-		}
-	}
-	if int64(len(data)) > r.maxRecord {
+	data, err = inputs.Gunzip(data, r.maxRecord)
+	switch {
+	case errors.Is(err, inputs.ErrTooLarge):
 		return skip(ReasonTooLarge, fmt.Sprintf("more than %d bytes", r.maxRecord))
+	case err != nil:
+		it.failed, it.reason, it.detail = true, "read: damaged gzip", err.Error()
+		return it
 	}
 	if isBlank(data) {
 		return skip(ReasonEmpty, "")

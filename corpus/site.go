@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/site"
 )
 
@@ -34,7 +35,7 @@ func newSiteStage(o *Options, counts *SiteCounts) *siteStage {
 func (s *siteStage) add(it *item, emit func(*item) error) error {
 	it.held = pageBytes(it.page)
 	s.held += it.held
-	bs := s.g.Add(siteKey(it.url(it.page)), it, it.page)
+	bs := s.g.Add(siteKey(it.page.Meta.Host()), it, it.page)
 	for _, b := range bs {
 		s.unhold(b)
 	}
@@ -80,9 +81,9 @@ func (s *siteStage) emit(bs []site.Batch[*item], emit func(*item) error) error {
 }
 
 // siteKey returns the host a page is grouped under: the host of its
-// address without a leading "www.", which names the same site.
-func siteKey(u string) string {
-	h := host(u)
+// address (page.Meta.Host) without a leading "www.", which names the same
+// site.
+func siteKey(h string) string {
 	if k, ok := strings.CutPrefix(h, "www."); ok && k != "" {
 		return k
 	}
@@ -111,7 +112,7 @@ func (s *siteStage) finish(b *site.Batch[*item], i int, it *item, use bool) {
 	}()
 	if use {
 		dropped, rescued := b.Apply(i)
-		it.site = &DocSite{Pages: b.Model.Pages(), Dropped: dropped, Rescued: rescued}
+		it.site = &render.JSONSite{Pages: b.Model.Pages(), Dropped: dropped, Rescued: rescued}
 		s.counts.Pages++
 		s.counts.Dropped += int64(dropped)
 		s.counts.Rescued += int64(rescued)

@@ -91,8 +91,8 @@ func siteEntries() []entry {
 	return es
 }
 
-func byURL(docs []Doc) map[string]Doc {
-	m := map[string]Doc{}
+func byURL(docs []render.JSONDocument) map[string]render.JSONDocument {
+	m := map[string]render.JSONDocument{}
 	for _, d := range docs {
 		m[d.URL] = d
 	}
@@ -152,7 +152,7 @@ func TestSite(t *testing.T) {
 	mill := 0
 	for _, d := range readDocs(t, out) {
 		alone := byURL(docs)[d.URL]
-		switch siteKey(d.URL) { // www.mill.example is the same site
+		switch siteKey(d.Host) { // www.mill.example is the same site
 		case "mill.example":
 			mill++
 			if strings.Contains(d.Text, siteAbout) || strings.Contains(d.Text, siteFooter) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sluice-project/sluice"
@@ -150,46 +149,15 @@ func benchSet(ctx context.Context, set *dataset.Set, cfg BenchConfig, cleaners [
 	if err != nil {
 		return nil, err
 	}
-	var pages []*dataset.Page
 	var unreadable []string
-	for p, err := range set.Pages() {
-		if err != nil {
-			unreadable = append(unreadable, err.Error())
-			continue
-		}
-		pages = append(pages, p)
-		if cfg.Limit > 0 && len(pages) >= cfg.Limit {
-			break
-		}
+	pages := ReadPages(set, cfg.Limit, func(err error) { unreadable = append(unreadable, err.Error()) })
+	var progress func(done, total int)
+	if cfg.Progress != nil {
+		progress = func(done, total int) { cfg.Progress(set.Name, done, total) }
 	}
-	results := make([]pageResult, len(pages))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for range cfg.Jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				results[i] = benchPage(ctx, pages[i], cleaners, metric)
-				if cfg.Progress != nil {
-					mu.Lock()
-					done++
-					cfg.Progress(set.Name, done, len(pages))
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for i := range pages {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+	results, _ := MapPages(ctx, pages, cfg.Jobs, progress, func(ctx context.Context, p *dataset.Page) (pageResult, error) {
+		return benchPage(ctx, p, cleaners, metric), nil
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

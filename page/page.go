@@ -7,7 +7,12 @@
 // stage after segment walks the DOM again.
 package page
 
-import "golang.org/x/net/html/atom"
+import (
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/html/atom"
+)
 
 // Page is one document split into text blocks.
 type Page struct {
@@ -151,4 +156,14 @@ func (p *Page) Path(b int) []string {
 func (p *Page) Within(b int, n int32) bool {
 	nd := &p.Nodes[n]
 	return int32(b) >= nd.First && int32(b) < nd.End
+}
+
+// Host returns the host of the page's URL in lower case, without a port;
+// "" when the URL has none or cannot be parsed.
+func (m *Meta) Host() string {
+	u, err := url.Parse(m.URL)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
 }

@@ -2,55 +2,75 @@ package render
 
 import (
 	"bufio"
-	"encoding/json"
 	"io"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/sluice-project/sluice/page"
 )
 
 // JSON writes one JSON object per document, followed by a newline, so that
-// a Stream is JSON Lines. The object is a JSONDocument; its field names are
-// stable:
-//
-//	{
-//	  "url": "http://example.com/",   Meta.URL
-//	  "title": "Example",             Meta.Title
-//	  "encoding": "windows-1252",     Meta.Encoding
-//	  "blocks": [                     kept blocks, or all with IncludeDropped
-//	    {"index": 3, "text": "...", "label": "paragraph",
-//	     "score": 0.92, "start": 812, "end": 1030}
-//	  ],
-//	  "segments": [                   as given by Segments
-//	    {"label": "paragraph", "text": "...", "blocks": [3, 4]}
-//	  ]
-//	}
-//
-// Labels are page.Label names: "heading", "paragraph", "list",
-// "continuation" and, for dropped blocks, "other". Segment labels are never
-// "continuation" or "other". start and end are the block's byte span in the
-// original input (0 and 0 when unknown). "blocks" and "segments" are [] and
-// never null. HTML characters are not escaped as \u003c.
+// a Stream is JSON Lines. The object is a JSONDocument, the one JSON schema
+// of a cleaned page: sluice clean --format json writes it, and so does
+// sluice corpus, one per line of its jsonl parts. HTML characters are not
+// escaped as \u003c. See JSONDocument.AppendJSON for writing one without
+// reflection.
 type JSON struct {
 	IncludeDropped bool // list dropped blocks too, with label "other"
 }
 
-// JSONDocument is the object the json format writes for one page; decode
-// the output into it to read it back.
+// JSONDocument is a cleaned page as JSON; decode the output into it to
+// read it back. Its field names are stable:
+//
+//	{
+//	  "url": "http://example.com/a",  Meta.URL: the record's WARC-Target-URI, --url, or the CleanEval wrapper's id
+//	  "host": "example.com",          the URL's host in lower case; "" without one
+//	  "date": "2024-05-06T07:08:02Z", the capture date (WARC-Date), RFC 3339; only for archive records
+//	  "title": "Example",             Meta.Title
+//	  "encoding": "windows-1252",     Meta.Encoding: the charset the page was decoded from
+//	  "text": "...",                  the kept text as the text format writes it, without the last newline
+//	  "blocks": [                     the kept blocks, or all with IncludeDropped
+//	    {"index": 3, "label": "paragraph", "text": "...",
+//	     "score": 0.92, "start": 812, "end": 1030}
+//	  ],
+//	  "segments": [                   as Segments gives them
+//	    {"label": "paragraph", "text": "...", "blocks": [3, 4]}
+//	  ],
+//	  "source": {"file": "crawl.warc.gz", "offset": 1024, "length": 5120,
+//	             "member_offset": 0, "record_id": "<urn:uuid:...>"},
+//	                                  where the page is in its input; only from sluice corpus
+//	  "site": {"pages": 5, "dropped": 1, "rescued": 0}
+//	                                  what the site model of the host did; only from sluice corpus --site
+//	}
+//
+// Labels are page.Label names: "heading", "paragraph", "list",
+// "continuation" and, for dropped blocks, "other". Segment labels are never
+// "continuation" or "other". A block's index is its index in Page.Blocks,
+// its score the content score rounded to three decimals (0 when not a
+// number), start and end its byte span in the original input (0 and 0 when
+// unknown). "blocks" and "segments" are [] and never null; "date",
+// "source" and "site" are left out when there is nothing to say, and so
+// are "member_offset" and "record_id" in "source".
 type JSONDocument struct {
 	URL      string        `json:"url"`
+	Host     string        `json:"host"`
+	Date     string        `json:"date,omitempty"`
 	Title    string        `json:"title"`
 	Encoding string        `json:"encoding"`
+	Text     string        `json:"text"`
 	Blocks   []JSONBlock   `json:"blocks"`
 	Segments []JSONSegment `json:"segments"`
+	Source   *JSONSource   `json:"source,omitempty"`
+	Site     *JSONSite     `json:"site,omitempty"`
 }
 
 // JSONBlock is one block in a JSONDocument.
 type JSONBlock struct {
 	Index int     `json:"index"` // the block's index in Page.Blocks
-	Text  string  `json:"text"`
 	Label string  `json:"label"`
-	Score float64 `json:"score"` // the content score; 0 when not a number
+	Text  string  `json:"text"`
+	Score float64 `json:"score"` // the content score, rounded to 3 decimals; 0 when not a number
 	Start int     `json:"start"` // byte span in the original input
 	End   int     `json:"end"`
 }
@@ -62,23 +82,56 @@ type JSONSegment struct {
 	Blocks []int  `json:"blocks"` // indices in Page.Blocks (JSONBlock.Index)
 }
 
+// JSONSource says where a page comes from: the input file and, in an
+// archive, the record's offset and length in it (see warc.Record: of its
+// gzip member in a file compressed record by record) and its
+// WARC-Record-ID. For a file compressed as one gzip stream, MemberOffset is
+// the file offset of the member and Offset and Length count decompressed
+// bytes in it. For an HTML file, Offset is 0 and Length its size.
+type JSONSource struct {
+	File         string `json:"file"`
+	Offset       int64  `json:"offset"`
+	Length       int64  `json:"length"`
+	MemberOffset *int64 `json:"member_offset,omitempty"`
+	RecordID     string `json:"record_id,omitempty"`
+}
+
+// JSONSite says what the site model of a page's host did to it: the number
+// of the host's pages the model was built from (the page included), the
+// kept blocks it dropped as template and the dropped blocks it kept as the
+// page's own prose (see site.Model.Apply).
+type JSONSite struct {
+	Pages   int `json:"pages"`
+	Dropped int `json:"dropped"`
+	Rescued int `json:"rescued"`
+}
+
 // Render writes p as one JSON object and a newline.
 func (j *JSON) Render(w io.Writer, p *page.Page) error { return renderDoc(w, p, j) }
 
-// Document returns the JSONDocument that Render writes for p.
+// Document returns the JSONDocument that Render writes for p. Date, Source
+// and Site are for the caller to fill in: a page does not know them.
 func (j *JSON) Document(p *page.Page) *JSONDocument {
-	d := &JSONDocument{
-		URL:      p.Meta.URL,
-		Title:    p.Meta.Title,
-		Encoding: p.Meta.Encoding,
-	}
+	d := &JSONDocument{}
+	j.Fill(d, p)
+	return d
+}
+
+// Fill sets the fields of d that p gives, as Document does, reusing the
+// memory of d.Blocks and d.Segments; Date, Source and Site are left as
+// they are.
+func (j *JSON) Fill(d *JSONDocument, p *page.Page) {
+	d.URL, d.Host, d.Title, d.Encoding = p.Meta.URL, p.Meta.Host(), p.Meta.Title, p.Meta.Encoding
 	n := 0
 	for i := range p.Blocks {
 		if j.IncludeDropped || p.Blocks[i].Label.Kept() {
 			n++
 		}
 	}
-	d.Blocks = make([]JSONBlock, 0, n)
+	d.Blocks = slices.Grow(d.Blocks[:0], n)
+	if d.Blocks == nil {
+		d.Blocks = []JSONBlock{} // [], not null
+	}
 	for i := range p.Blocks {
 		b := &p.Blocks[i]
 		if !j.IncludeDropped && !b.Label.Kept() {
@@ -89,24 +142,45 @@ func (j *JSON) Document(p *page.Page) *JSONDocument {
 			score = 0
 		}
 		d.Blocks = append(d.Blocks, JSONBlock{
-			Index: i, Text: b.Text, Label: b.Label.String(), Score: score,
+			Index: i, Label: b.Label.String(), Text: b.Text, Score: math.Round(score*1000) / 1000,
 			Start: b.Source.Start, End: b.Source.End,
 		})
 	}
 	segs := Segments(p)
-	d.Segments = make([]JSONSegment, len(segs))
-	for k := range segs {
-		d.Segments[k] = JSONSegment{Label: segs[k].Label.String(), Text: segs[k].Text, Blocks: segs[k].Blocks}
+	d.Text = plainText(segs)
+	d.Segments = slices.Grow(d.Segments[:0], len(segs))
+	if d.Segments == nil {
+		d.Segments = []JSONSegment{}
 	}
-	return d
+	for k := range segs {
+		d.Segments = append(d.Segments, JSONSegment{Label: segs[k].Label.String(), Text: segs[k].Text, Blocks: segs[k].Blocks})
+	}
+}
+
+// plainText is the text of the segments as the text format writes it,
+// without the last newline.
+func plainText(segs []Segment) string {
+	n := 0
+	for k := range segs {
+		n += len(segs[k].Text) + 2
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for k := range segs {
+		s := &segs[k]
+		if k > 0 {
+			b.WriteByte('\n')
+			if !(s.Pre && segs[k-1].Pre) {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(s.Text)
+	}
+	return b.String()
 }
 
 func (j *JSON) writeDoc(b *bufio.Writer, p *page.Page, _ int) error {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(j.Document(p)); err != nil {
-		return err
-	}
+	b.Write(j.Document(p).AppendJSON(nil))
 	return bufErr(b)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -247,8 +248,13 @@ func TestJSONParsesBack(t *testing.T) {
 		if err := dec.Decode(&d); err != nil {
 			t.Fatal(err)
 		}
-		if d.URL != p.Meta.URL || d.Title != p.Meta.Title || d.Encoding != p.Meta.Encoding {
-			t.Errorf("meta = %q %q %q", d.URL, d.Title, d.Encoding)
+		if d.URL != p.Meta.URL || d.Host != p.Meta.Host() || d.Title != p.Meta.Title || d.Encoding != p.Meta.Encoding {
+			t.Errorf("meta = %q %q %q %q", d.URL, d.Host, d.Title, d.Encoding)
+		}
+		var text strings.Builder
+		Text{}.Render(&text, p)
+		if want := strings.TrimSuffix(text.String(), "\n"); d.Text != want {
+			t.Errorf("text = %q, want the text format's %q", d.Text, want)
 		}
 		want := 0
 		for _, b := range p.Blocks {
@@ -261,7 +267,7 @@ func TestJSONParsesBack(t *testing.T) {
 		}
 		for _, b := range d.Blocks {
 			src := p.Blocks[b.Index]
-			if b.Text != src.Text || b.Label != src.Label.String() || b.Score != src.Score ||
+			if b.Text != src.Text || b.Label != src.Label.String() || b.Score != math.Round(src.Score*1000)/1000 ||
 				b.Start != src.Source.Start || b.End != src.Source.End {
 				t.Errorf("block %d = %+v, source %+v", b.Index, b, src)
 			}
@@ -279,7 +285,7 @@ func TestJSONParsesBack(t *testing.T) {
 	// An empty page has [] not null.
 	var buf bytes.Buffer
 	(&JSON{}).Render(&buf, &page.Page{})
-	if want := `{"url":"","title":"","encoding":"","blocks":[],"segments":[]}` + "\n"; buf.String() != want {
+	if want := `{"url":"","host":"","title":"","encoding":"","text":"","blocks":[],"segments":[]}` + "\n"; buf.String() != want {
 		t.Errorf("empty page: %s", buf.String())
 	}
 }

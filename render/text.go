@@ -24,13 +24,8 @@ func (Text) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 	if i > 0 {
 		b.WriteString("\f\n")
 	}
-	segs := Segments(p)
-	for k := range segs {
-		s := &segs[k]
-		if k > 0 && !(s.Pre && segs[k-1].Pre) {
-			b.WriteByte('\n')
-		}
-		b.WriteString(s.Text)
+	if segs := Segments(p); len(segs) > 0 {
+		b.WriteString(plainText(segs))
 		b.WriteByte('\n')
 	}
 	return bufErr(b)

@@ -189,57 +189,29 @@ func openTrainingSet(name string, styles map[string]string) (*dataset.Set, strin
 }
 
 // readPages reads the pages of a set, at most limit of them (0: all),
-// passing those that cannot be read to skip.
+// passing those that cannot be read to skip with their id.
 func readPages(set *dataset.Set, limit int, skip func(id string, reason error)) []*dataset.Page {
-	var pages []*dataset.Page
-	for p, err := range set.Pages() {
-		if err != nil {
-			var pe *dataset.PageError
-			id := ""
-			if errors.As(err, &pe) {
-				id = pe.ID
-			}
-			skip(id, err)
-			continue
+	return evaluate.ReadPages(set, limit, func(err error) {
+		var pe *dataset.PageError
+		id := ""
+		if errors.As(err, &pe) {
+			id = pe.ID
 		}
-		pages = append(pages, p)
-		if limit > 0 && len(pages) >= limit {
-			break
-		}
-	}
-	return pages
+		skip(id, err)
+	})
 }
 
-// prepareAll prepares the pages of a set on opts.Jobs goroutines, calling
-// opts.Progress after each, and returns what prepare returns for each.
+// prepareAll prepares the pages of a set on opts.Jobs goroutines
+// (evaluate.MapPages), calling opts.Progress after each, and returns what
+// prepare returns for each.
 func prepareAll(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, pages []*dataset.Page, opts LoadOptions) ([]*TrainPage, []error) {
-	res := make([]*TrainPage, len(pages))
-	errs := make([]error, len(pages))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	work := make(chan int)
-	done := 0
-	for range opts.Jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				res[i], errs[i] = prepare(ctx, c, set, pages[i])
-				if opts.Progress != nil {
-					mu.Lock()
-					done++
-					opts.Progress(set.Name, done, len(pages))
-					mu.Unlock()
-				}
-			}
-		}()
+	var progress func(done, total int)
+	if opts.Progress != nil {
+		progress = func(done, total int) { opts.Progress(set.Name, done, total) }
 	}
-	for i := range pages {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	return res, errs
+	return evaluate.MapPages(ctx, pages, opts.Jobs, progress, func(ctx context.Context, p *dataset.Page) (*TrainPage, error) {
+		return prepare(ctx, c, set, p)
+	})
 }
 
 // prepare segments a page and labels its blocks. An annotated page is

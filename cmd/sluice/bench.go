@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"strings"
-
-	"encoding/json"
 
 	"github.com/sluice-project/sluice/evaluate"
 )
@@ -31,66 +31,94 @@ Examples:
   sluice bench --limit 100 -j 1                 # a quick look, one core
 `
 
+// benchCmd is sluice bench: its flags, and what validate makes of them.
+type benchCmd struct {
+	cmdIO
+	filters, sets, jsonOut, mdOut, compare string
+	jobs, limit                            int
+
+	old *evaluate.BenchResult // --compare
+}
+
 func cmdBench(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench", benchHelp, stderr)
-	filters := fs.String("filter", "", "comma-separated filter `pipelines` (default: the default pipeline, every filter and CombinE's combinations)")
-	sets := fs.String("sets", "", "comma-separated data `sets` (names under the data folder, or directories; default: all)")
-	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "pages cleaned in parallel")
-	limit := fs.Int("limit", 0, "at most `N` pages per set (0: all)")
-	jsonOut := fs.String("json", "", "write the result as JSON to `FILE`")
-	mdOut := fs.String("md", "", "write the result as Markdown to `FILE`")
-	compare := fs.String("compare", "", "show the change of macro F1 against an earlier --json `FILE`")
-	if _, err := parseInterspersed(fs, args); err != nil {
-		return flagExit(err)
+	return runCommand("bench", &benchCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stderr)
+}
+
+func (c *benchCmd) flagSet() *flag.FlagSet {
+	fs := newFlagSet("bench", benchHelp, c.stderr)
+	fs.StringVar(&c.filters, "filter", "", "comma-separated filter `pipelines` (default: the default pipeline, every filter and CombinE's combinations)")
+	fs.StringVar(&c.sets, "sets", "", "comma-separated data `sets` (names under the data folder, or directories; default: all)")
+	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "pages cleaned in parallel")
+	fs.IntVar(&c.limit, "limit", 0, "at most `N` pages per set (0: all)")
+	fs.StringVar(&c.jsonOut, "json", "", "write the result as JSON to `FILE`")
+	fs.StringVar(&c.mdOut, "md", "", "write the result as Markdown to `FILE`")
+	fs.StringVar(&c.compare, "compare", "", "show the change of macro F1 against an earlier --json `FILE`")
+	return fs
+}
+
+// validate reads the run to compare with. Positional arguments are
+// ignored, as they always were.
+func (c *benchCmd) validate([]string) error {
+	if c.compare == "" {
+		return nil
 	}
-	var old *evaluate.BenchResult
-	if *compare != "" {
-		var err error
-		if old, err = evaluate.ReadBench(*compare); err != nil {
-			fmt.Fprintf(stderr, "sluice bench: --compare: %v\n", err)
-			return exitUsage
-		}
+	var err error
+	if c.old, err = evaluate.ReadBench(c.compare); err != nil {
+		return fmt.Errorf("--compare: %w", err)
 	}
-	cfg := evaluate.BenchConfig{Pipelines: splitTop(*filters), Sets: splitList(*sets), Jobs: *jobs, Limit: *limit}
+	return nil
+}
+
+// run benches the pipelines and prints and writes the table.
+func (c *benchCmd) run(ctx context.Context) int {
+	cfg := evaluate.BenchConfig{Pipelines: splitTop(c.filters), Sets: splitList(c.sets), Jobs: c.jobs, Limit: c.limit}
 	var bar *progress
 	cfg.Progress = func(set string, done, total int) {
 		if bar == nil || bar.label != set {
 			if bar != nil {
 				bar.finish()
 			}
-			bar = newProgress(stderr, set, total)
+			bar = newProgress(c.stderr, set, total)
 		}
 		bar.add(1)
 	}
-	res, err := evaluate.Bench(context.Background(), cfg)
+	res, err := evaluate.Bench(ctx, cfg)
 	if bar != nil {
 		bar.finish()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sluice bench: %v\n", err)
+		fmt.Fprintf(c.stderr, "sluice bench: %v\n", err)
 		return exitFailed
 	}
-	evaluate.WriteTable(stdout, res, old)
+	evaluate.WriteTable(c.stdout, res, c.old)
 	best := res.Best()
 	for _, s := range res.Sets {
-		fmt.Fprintf(stdout, "best on %s: %s (F1 %.2f)\n", s.Set, best[s.Set].Pipeline, 100*best[s.Set].Score.Macro.F1)
+		fmt.Fprintf(c.stdout, "best on %s: %s (F1 %.2f)\n", s.Set, best[s.Set].Pipeline, 100*best[s.Set].Score.Macro.F1)
 	}
-	if *jsonOut != "" {
-		data, _ := json.MarshalIndent(res, "", "  ")
-		if err := os.WriteFile(*jsonOut, append(data, '\n'), 0o644); err != nil {
-			fmt.Fprintf(stderr, "sluice bench: %v\n", err)
+	if c.jsonOut != "" {
+		if err := writeJSONFile(c.jsonOut, res); err != nil {
+			fmt.Fprintf(c.stderr, "sluice bench: %v\n", err)
 			return exitFailed
 		}
 	}
-	if *mdOut != "" {
+	if c.mdOut != "" {
 		var buf bytes.Buffer
-		evaluate.WriteMarkdown(&buf, res, old)
-		if err := os.WriteFile(*mdOut, buf.Bytes(), 0o644); err != nil {
-			fmt.Fprintf(stderr, "sluice bench: %v\n", err)
+		evaluate.WriteMarkdown(&buf, res, c.old)
+		if err := os.WriteFile(c.mdOut, buf.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(c.stderr, "sluice bench: %v\n", err)
 			return exitFailed
 		}
 	}
 	return exitOK
+}
+
+// writeJSONFile writes v to path as indented JSON and a newline, as
+// sluice bench --json (and sluice train --json) write their results. The
+// values written always encode (a value that does not gives an empty
+// line).
+func writeJSONFile(path string, v any) error {
+	data, _ := json.MarshalIndent(v, "", "  ")
+	return os.WriteFile(path, append(data, '\n'), 0o644)
 }
 
 // splitTop splits a comma-separated list of filter expressions at the

@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/render"
 )
 
@@ -41,7 +45,11 @@ Exit status: 0 when every input was cleaned, 1 when any failed (each failure
 is reported on standard error with the input's name), 2 for a usage error.
 `
 
-type cleanFlags struct {
+// cleanCmd is sluice clean: its flags, and what validate makes of them.
+type cleanCmd struct {
+	cmdIO
+	args []string
+
 	format, filter, model, outDir, contentType, url, drop string
 	style                                                 string
 	precision, recall                                     bool
@@ -49,139 +57,104 @@ type cleanFlags struct {
 	abbr, quiet                                           bool
 	jobs                                                  int
 	threshold                                             thresholdFlag
+
+	cleaner  *sluice.Cleaner
+	renderer render.Renderer
 }
 
 func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var f cleanFlags
-	fs := newFlagSet("clean", cleanHelp, stderr)
-	fs.StringVar(&f.format, "format", "text", "output `format`: cleaneval, text, markdown, json or html")
-	fs.StringVar(&f.format, "f", "text", "short for --format")
-	fs.StringVar(&f.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\"; the best measured is "+sluice.DefaultFilter+")")
-	fs.StringVar(&f.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
-	fs.BoolVar(&f.precision, "precision", false, "favour precision: keep only blocks the model is sure of (threshold 0.75)")
-	fs.BoolVar(&f.recall, "recall", false, "favour recall: keep blocks the model is unsure of too (threshold 0.25)")
-	fs.StringVar(&f.outDir, "o", "", "write one output file per input into `DIR` (created if needed)")
-	fs.BoolVar(&f.header, "cleaneval-header", false, "cleaneval format: the \"URL:\" line and the <text id=URL title=...> wrapper, as Victor writes them")
-	fs.BoolVar(&f.urlLine, "cleaneval-url", false, "cleaneval format: only the \"URL:\" line, as the CleanEval gold files have it")
-	fs.BoolVar(&f.dropped, "include-dropped", false, "json format: list the dropped blocks too")
-	fs.StringVar(&f.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
-	fs.StringVar(&f.url, "url", "", "the page's `URL` for the metadata (default: the CleanEval wrapper's id)")
-	fs.StringVar(&f.drop, "drop", "", "comma-separated `elements` to remove before cleaning (default: "+strings.Join(sluice.DefaultDrop(), ",")+")")
-	fs.BoolVar(&f.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
-	fs.BoolVar(&f.noAlt, "no-alt", false, "drop the alt text of images")
-	fs.BoolVar(&f.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
-	fs.Var(&f.threshold, "threshold", "keep blocks scoring at least this (0 to 1; lower keeps more), or ef: keep on each page the blocks that maximise the expected F1 under the model; default: the model's rule for the style, chosen by cross-validation, or 0.5 with --filter")
-	fs.StringVar(&f.style, "style", "", "what counts as content, for the model: main (the default: the main content, as most benchmarks annotate it) or cleaneval (all running text, as CleanEval's annotators kept it: listings, teasers, comments)")
-	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "clean this many inputs in parallel")
-	fs.BoolVar(&f.quiet, "q", false, "do not print warnings")
-	args, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagExit(err)
-	}
-	opts := sluice.Options{Filter: f.filter, KeepHidden: f.keepHidden, NoImageAlt: f.noAlt, AbbrTitles: f.abbr, Threshold: float64(f.threshold), Style: f.style}
+	return runCommand("clean", &cleanCmd{cmdIO: cmdIO{stdin, stdout, stderr}}, args, stderr)
+}
+
+func (c *cleanCmd) flagSet() *flag.FlagSet {
+	fs := newFlagSet("clean", cleanHelp, c.stderr)
+	fs.StringVar(&c.format, "format", "text", "output `format`: cleaneval, text, markdown, json or html")
+	fs.StringVar(&c.format, "f", "text", "short for --format")
+	fs.StringVar(&c.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\"; the best measured is "+sluice.DefaultFilter+")")
+	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
+	fs.BoolVar(&c.precision, "precision", false, "favour precision: keep only blocks the model is sure of (threshold 0.75)")
+	fs.BoolVar(&c.recall, "recall", false, "favour recall: keep blocks the model is unsure of too (threshold 0.25)")
+	fs.StringVar(&c.outDir, "o", "", "write one output file per input into `DIR` (created if needed)")
+	fs.BoolVar(&c.header, "cleaneval-header", false, "cleaneval format: the \"URL:\" line and the <text id=URL title=...> wrapper, as Victor writes them")
+	fs.BoolVar(&c.urlLine, "cleaneval-url", false, "cleaneval format: only the \"URL:\" line, as the CleanEval gold files have it")
+	fs.BoolVar(&c.dropped, "include-dropped", false, "json format: list the dropped blocks too")
+	fs.StringVar(&c.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
+	fs.StringVar(&c.url, "url", "", "the page's `URL` for the metadata (default: the CleanEval wrapper's id)")
+	fs.StringVar(&c.drop, "drop", "", "comma-separated `elements` to remove before cleaning (default: "+strings.Join(sluice.DefaultDrop(), ",")+")")
+	fs.BoolVar(&c.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
+	fs.BoolVar(&c.noAlt, "no-alt", false, "drop the alt text of images")
+	fs.BoolVar(&c.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
+	fs.Var(&c.threshold, "threshold", "keep blocks scoring at least this (0 to 1; lower keeps more), or ef: keep on each page the blocks that maximise the expected F1 under the model; default: the model's rule for the style, chosen by cross-validation, or 0.5 with --filter")
+	fs.StringVar(&c.style, "style", "", "what counts as content, for the model: main (the default: the main content, as most benchmarks annotate it) or cleaneval (all running text, as CleanEval's annotators kept it: listings, teasers, comments)")
+	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many inputs in parallel")
+	fs.BoolVar(&c.quiet, "q", false, "do not print warnings")
+	return fs
+}
+
+// validate makes the cleaner and the renderer the flags ask for.
+func (c *cleanCmd) validate(args []string) error {
+	c.args = args
+	opts := sluice.Options{Filter: c.filter, KeepHidden: c.keepHidden, NoImageAlt: c.noAlt, AbbrTitles: c.abbr, Threshold: float64(c.threshold), Style: c.style}
 	switch {
-	case f.precision && f.recall:
-		fmt.Fprintln(stderr, "sluice clean: --precision and --recall pull opposite ways; give one")
-		return exitUsage
-	case f.precision:
+	case c.precision && c.recall:
+		return errors.New("--precision and --recall pull opposite ways; give one")
+	case c.precision:
 		opts.Threshold = 0.75
-	case f.recall:
+	case c.recall:
 		opts.Threshold = 0.25
 	}
-	if f.drop != "" {
-		opts.Drop = splitList(f.drop)
+	if c.drop != "" {
+		opts.Drop = splitList(c.drop)
 	}
-	cl, err := newCleaner(opts, f.model)
+	var err error
+	if c.cleaner, err = newCleaner(opts, c.model); err != nil {
+		return err
+	}
+	c.renderer, err = render.Lookup(c.format, render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped})
 	if err != nil {
-		fmt.Fprintf(stderr, "sluice clean: %v\n", err)
-		return exitUsage
+		return fmt.Errorf("--format: %w", err)
 	}
-	r, err := render.Lookup(f.format, render.Options{CleanEvalHeader: f.header || f.urlLine, CleanEvalWrapper: f.header, IncludeDropped: f.dropped})
-	if err != nil {
-		fmt.Fprintf(stderr, "sluice clean: --format: %v\n", err)
-		return exitUsage
-	}
-	srcs, errs := expand(args)
+	return nil
+}
+
+// run cleans the inputs in parallel and writes the results in input order.
+func (c *cleanCmd) run(ctx context.Context) int {
+	srcs, errs := inputs.Expand(c.args)
 	failed := len(errs)
 	for _, e := range errs {
-		fmt.Fprintf(stderr, "sluice clean: %v\n", e)
+		fmt.Fprintf(c.stderr, "sluice clean: %v\n", e)
 	}
-	if f.outDir != "" {
-		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
-			fmt.Fprintf(stderr, "sluice clean: -o: %v\n", err)
+	if c.outDir != "" {
+		if err := os.MkdirAll(c.outDir, 0o755); err != nil {
+			fmt.Fprintf(c.stderr, "sluice clean: -o: %v\n", err)
 			return exitFailed
 		}
 	}
 	// Several inputs to one output form a stream, with the format's
 	// separators; a single input is written as a standalone document.
 	var stream *render.Stream
-	if f.outDir == "" && len(srcs) > 1 {
-		stream = render.NewStream(stdout, r)
+	if c.outDir == "" && len(srcs) > 1 {
+		stream = render.NewStream(c.stdout, c.renderer)
 	}
-	ext := formatExt(f.format)
-	// Results are cleaned in parallel and written in input order.
-	type outcome struct {
-		res  *sluice.Result
-		warn []string
-		err  error
-	}
-	outs := make([]chan outcome, len(srcs))
-	for i := range outs {
-		outs[i] = make(chan outcome, 1)
-	}
-	jobs := max(1, f.jobs)
-	sem := make(chan struct{}, jobs)
-	var wg sync.WaitGroup
-	ctx := context.Background()
-	go func() {
-		for i, s := range srcs {
-			sem <- struct{}{}
-			wg.Add(1)
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				var o outcome
-				var data []byte
-				data, o.err = read(s, stdin)
-				if o.err != nil && len(data) > 0 {
-					o.warn = append(o.warn, o.err.Error())
-					o.err = nil
-				}
-				if o.err == nil {
-					o.res, o.err = cl.Clean(ctx, sluice.Input{Data: data, ContentType: f.contentType, URL: f.url})
-				}
-				if o.res != nil {
-					o.warn = append(o.warn, o.res.Warnings...)
-				}
-				outs[i] <- o
-			}()
-		}
-		wg.Wait()
-	}()
-	bar := newProgress(stderr, "clean", len(srcs))
+	bar := newProgress(c.stderr, "clean", len(srcs))
 	defer bar.finish()
-	for i, s := range srcs {
-		o := <-outs[i]
+	i := 0
+	for o, err := range parallel.Map(ctx, slices.Values(srcs), c.clean, parallel.Options[inputs.Source]{Jobs: max(1, c.jobs)}) {
+		s := srcs[i]
+		i++
 		bar.add(1)
-		if !f.quiet {
+		if !c.quiet {
 			for _, w := range o.warn {
-				fmt.Fprintf(stderr, "sluice clean: %s: warning: %s\n", s.name, w)
+				fmt.Fprintf(c.stderr, "sluice clean: %s: warning: %s\n", s.Name, w)
 			}
 		}
-		if o.err != nil {
-			fmt.Fprintf(stderr, "sluice clean: %s: %v\n", s.name, o.err)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "sluice clean: %s: %v\n", s.Name, err)
 			failed++
 			continue
 		}
-		switch {
-		case stream != nil:
-			err = stream.WritePage(o.res.Page)
-		case f.outDir == "":
-			err = r.Render(stdout, o.res.Page)
-		default:
-			err = writeFile(filepath.Join(f.outDir, outName(s.rel, ext)), r, o.res)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "sluice clean: %s: writing output: %v\n", s.name, err)
+		if err := c.write(stream, s, o.res); err != nil {
+			fmt.Fprintf(c.stderr, "sluice clean: %s: writing output: %v\n", s.Name, err)
 			failed++
 			if stream != nil {
 				break // the output is gone; the remaining inputs cannot be written
@@ -190,15 +163,51 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if stream != nil {
 		if err := stream.Close(); err != nil && failed == 0 {
-			fmt.Fprintf(stderr, "sluice clean: writing output: %v\n", err)
+			fmt.Fprintf(c.stderr, "sluice clean: writing output: %v\n", err)
 			failed++
 		}
 	}
 	if failed > 0 {
-		fmt.Fprintf(stderr, "sluice clean: %d of %d inputs failed\n", failed, len(srcs)+len(errs))
+		fmt.Fprintf(c.stderr, "sluice clean: %d of %d inputs failed\n", failed, len(srcs)+len(errs))
 		return exitFailed
 	}
 	return exitOK
+}
+
+// cleaned is one input cleaned: the result and the warnings on the way.
+type cleaned struct {
+	res  *sluice.Result
+	warn []string
+}
+
+// clean reads and cleans one input. A damaged input that still gave bytes
+// is cleaned, with a warning.
+func (c *cleanCmd) clean(ctx context.Context, s inputs.Source) (cleaned, error) {
+	var o cleaned
+	data, err := inputs.Read(s.Path, c.stdin, maxRead)
+	if err != nil && len(data) > 0 {
+		o.warn = append(o.warn, err.Error())
+		err = nil
+	}
+	if err == nil {
+		o.res, err = c.cleaner.Clean(ctx, sluice.Input{Data: data, ContentType: c.contentType, URL: c.url})
+	}
+	if o.res != nil {
+		o.warn = append(o.warn, o.res.Warnings...)
+	}
+	return o, err
+}
+
+// write writes one result: to the stream, to stdout, or to its file in
+// the output directory.
+func (c *cleanCmd) write(stream *render.Stream, s inputs.Source, res *sluice.Result) error {
+	switch {
+	case stream != nil:
+		return stream.WritePage(res.Page)
+	case c.outDir == "":
+		return c.renderer.Render(c.stdout, res.Page)
+	}
+	return writeFile(filepath.Join(c.outDir, outName(s.Rel, formatExt(c.format))), c.renderer, res)
 }
 
 func writeFile(path string, r render.Renderer, res *sluice.Result) error {

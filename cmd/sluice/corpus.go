@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/corpus"
+	"github.com/sluice-project/sluice/inputs"
 	"github.com/sluice-project/sluice/site"
 )
 
@@ -33,9 +35,11 @@ and for HTML files: .html, .htm, .xhtml, .shtml, .txt and their .gz), single
 HTML files, or "-" for a list of inputs on standard input, one per line.
 
 Output formats (--format):
-  jsonl      DIR/part-NNNNN.jsonl, one JSON object per page: url, host, date,
-             title, text, blocks (label, text, score), source (file, offset,
-             length, record_id: where the record is in its archive)
+  jsonl      DIR/part-NNNNN.jsonl, one JSON object per page, as sluice clean
+             --format json writes it: url, host, date, title, encoding,
+             text, blocks (index, label, text, score, start, end), segments,
+             source (file, offset, length, record_id: where the record is in
+             its archive)
   cleaneval  DIR/corpus.txt, one stream: a "<doc>" line, "URL: ..." and the
              page in the CleanEval format, for each page
   warc       DIR/part-NNNNN.warc.gz, a warcinfo record and one conversion
@@ -79,165 +83,197 @@ the output could not be written or the run was interrupted (run the same
 command again to resume), 2 for a usage error.
 `
 
-type corpusFlags struct {
+// corpusCmd is sluice corpus: its flags, and what validate makes of them.
+type corpusCmd struct {
+	cmdIO
+	args []string
+
 	out, format, filter, model, maxRecord, partSize, siteMemory string
 	style                                                       string
 	jobs, partRecords, siteBatch                                int
 	force, resume, quiet, verbose, jsonSummary, site            bool
+
+	maxRecordBytes, partBytes, siteBytes int64
+	cleaner                              *sluice.Cleaner
 }
 
 func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var f corpusFlags
-	fs := newFlagSet("corpus", corpusHelp, stderr)
-	fs.StringVar(&f.out, "o", "", "write the corpus into `DIR` (required; created if needed)")
-	fs.StringVar(&f.format, "format", corpus.FormatJSONL, "output `format`: jsonl, cleaneval or warc")
-	fs.StringVar(&f.format, "f", corpus.FormatJSONL, "short for --format")
-	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "clean this many pages in parallel")
-	fs.StringVar(&f.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
-	fs.IntVar(&f.partRecords, "part-records", corpus.DefaultPartRecords, "start a new part after `N` pages (jsonl, warc)")
-	fs.StringVar(&f.partSize, "part-size", "512M", "start a new part after `SIZE` bytes (jsonl, warc)")
-	fs.StringVar(&f.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\")")
-	fs.StringVar(&f.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
-	fs.StringVar(&f.style, "style", "", "what counts as content, for the model: main (the default: the main content) or cleaneval (all running text, as CleanEval kept it)")
-	fs.BoolVar(&f.site, "site", false, "clean the pages of one host against each other: drop what recurs on many of them (see above)")
-	fs.IntVar(&f.siteBatch, "site-batch", site.DefaultBatchSize, "with --site: correct a host's pages `N` at a time")
-	fs.StringVar(&f.siteMemory, "site-memory", "128M", "with --site: hold at most `SIZE` of cleaned pages (K, M, G)")
-	fs.BoolVar(&f.force, "force", false, "start the output over: remove the corpus files already in DIR")
-	fs.BoolVar(&f.resume, "resume", true, "resume the output in DIR (--resume=false is --force)")
-	fs.BoolVar(&f.quiet, "q", false, "do not report failed records one by one")
-	fs.BoolVar(&f.verbose, "v", false, "report skipped records one by one too")
-	fs.BoolVar(&f.jsonSummary, "json", false, "print the summary as JSON (as in DIR/summary.json)")
-	args, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagExit(err)
-	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "sluice corpus: "+format+"\n", a...)
-		return exitUsage
-	}
-	if f.out == "" {
-		return usageErr("-o DIR is required: the directory the corpus goes to (see sluice corpus --help)")
+	return runCommand("corpus", &corpusCmd{cmdIO: cmdIO{stdin, stdout, stderr}}, args, stderr)
+}
+
+func (c *corpusCmd) flagSet() *flag.FlagSet {
+	fs := newFlagSet("corpus", corpusHelp, c.stderr)
+	fs.StringVar(&c.out, "o", "", "write the corpus into `DIR` (required; created if needed)")
+	fs.StringVar(&c.format, "format", corpus.FormatJSONL, "output `format`: jsonl, cleaneval or warc")
+	fs.StringVar(&c.format, "f", corpus.FormatJSONL, "short for --format")
+	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many pages in parallel")
+	fs.StringVar(&c.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
+	fs.IntVar(&c.partRecords, "part-records", corpus.DefaultPartRecords, "start a new part after `N` pages (jsonl, warc)")
+	fs.StringVar(&c.partSize, "part-size", "512M", "start a new part after `SIZE` bytes (jsonl, warc)")
+	fs.StringVar(&c.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\")")
+	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
+	fs.StringVar(&c.style, "style", "", "what counts as content, for the model: main (the default: the main content) or cleaneval (all running text, as CleanEval kept it)")
+	fs.BoolVar(&c.site, "site", false, "clean the pages of one host against each other: drop what recurs on many of them (see above)")
+	fs.IntVar(&c.siteBatch, "site-batch", site.DefaultBatchSize, "with --site: correct a host's pages `N` at a time")
+	fs.StringVar(&c.siteMemory, "site-memory", "128M", "with --site: hold at most `SIZE` of cleaned pages (K, M, G)")
+	fs.BoolVar(&c.force, "force", false, "start the output over: remove the corpus files already in DIR")
+	fs.BoolVar(&c.resume, "resume", true, "resume the output in DIR (--resume=false is --force)")
+	fs.BoolVar(&c.quiet, "q", false, "do not report failed records one by one")
+	fs.BoolVar(&c.verbose, "v", false, "report skipped records one by one too")
+	fs.BoolVar(&c.jsonSummary, "json", false, "print the summary as JSON (as in DIR/summary.json)")
+	return fs
+}
+
+// validate checks the flags, reads the sizes and makes the cleaner.
+func (c *corpusCmd) validate(args []string) error {
+	c.args = args
+	if c.out == "" {
+		return errors.New("-o DIR is required: the directory the corpus goes to (see sluice corpus --help)")
 	}
 	if len(args) == 0 {
-		return usageErr("no inputs: give WARC or ARC files, directories, or - for a list on standard input")
+		return errors.New("no inputs: give WARC or ARC files, directories, or - for a list on standard input")
 	}
-	maxRecord, err := parseSize(f.maxRecord)
-	if err != nil {
-		return usageErr("--max-record: %v", err)
+	var err error
+	if c.maxRecordBytes, err = parseSize(c.maxRecord); err != nil {
+		return fmt.Errorf("--max-record: %w", err)
 	}
-	partSize, err := parseSize(f.partSize)
-	if err != nil {
-		return usageErr("--part-size: %v", err)
+	if c.partBytes, err = parseSize(c.partSize); err != nil {
+		return fmt.Errorf("--part-size: %w", err)
 	}
-	if f.partRecords <= 0 {
-		return usageErr("--part-records %d: must be at least 1", f.partRecords)
+	if c.partRecords <= 0 {
+		return fmt.Errorf("--part-records %d: must be at least 1", c.partRecords)
 	}
-	siteMemory, err := parseSize(f.siteMemory)
-	if err != nil {
-		return usageErr("--site-memory: %v", err)
+	if c.siteBytes, err = parseSize(c.siteMemory); err != nil {
+		return fmt.Errorf("--site-memory: %w", err)
 	}
-	if f.siteBatch <= 0 {
-		return usageErr("--site-batch %d: must be at least 1", f.siteBatch)
+	if c.siteBatch <= 0 {
+		return fmt.Errorf("--site-batch %d: must be at least 1", c.siteBatch)
 	}
-	switch f.format {
+	switch c.format {
 	case corpus.FormatJSONL, corpus.FormatCleanEval, corpus.FormatWARC:
 	default:
-		return usageErr("--format: unknown output format %q; the formats are %s", f.format, strings.Join(corpus.Formats(), ", "))
+		return fmt.Errorf("--format: unknown output format %q; the formats are %s", c.format, strings.Join(corpus.Formats(), ", "))
 	}
-	cl, err := newCleaner(sluice.Options{Filter: f.filter, Style: f.style}, f.model)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	var inputs []string
-	for _, a := range args {
-		if a != "-" {
-			inputs = append(inputs, a)
-			continue
-		}
-		list, err := corpus.ReadList(stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "sluice corpus: -: %v\n", err)
-			return exitFailed
-		}
-		inputs = append(inputs, list...)
-	}
+	c.cleaner, err = newCleaner(sluice.Options{Filter: c.filter, Style: c.style}, c.model)
+	return err
+}
 
-	bar := newCorpusBar(stderr)
-	ropts := corpus.Options{
-		Cleaner:        cl,
-		Format:         f.format,
-		Jobs:           max(1, f.jobs),
-		MaxRecordBytes: maxRecord,
-		PartRecords:    f.partRecords,
-		PartBytes:      partSize,
-		Force:          f.force || !f.resume,
-		Site:           f.site,
-		SiteGroup:      site.GroupOptions{BatchSize: f.siteBatch},
-		SiteBytes:      siteMemory,
-		Progress:       bar.update,
-		Notice:         func(s string) { bar.println("sluice corpus: " + s) },
-		Report: func(p corpus.Problem) {
-			if f.quiet || !p.Failed && !f.verbose {
-				return
-			}
-			var b strings.Builder
-			fmt.Fprintf(&b, "sluice corpus: %s", p.Input)
-			if p.Offset >= 0 {
-				fmt.Fprintf(&b, ": offset %d", p.Offset)
-			}
-			if p.URI != "" {
-				fmt.Fprintf(&b, " (%s)", p.URI)
-			}
-			what := "skipped"
-			if p.Failed {
-				what = "failed"
-			}
-			fmt.Fprintf(&b, ": %s: %s", what, p.Reason)
-			if p.Detail != "" {
-				fmt.Fprintf(&b, ": %s", p.Detail)
-			}
-			bar.println(b.String())
-		},
-	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(corpus.GCPercent)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		limit := int64(corpus.MemoryLimit)
-		if f.site {
-			limit += 2 * siteMemory // the pages held, and room to collect
-		}
-		debug.SetMemoryLimit(limit)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	sum, err := corpus.Run(ctx, f.out, inputs, ropts)
-	bar.finish()
-	if sum == nil {
-		fmt.Fprintf(stderr, "sluice corpus: %v\n", err)
+// run builds the corpus, until done or interrupted, and prints the summary.
+func (c *corpusCmd) run(ctx context.Context) int {
+	paths, err := c.paths()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "sluice corpus: -: %v\n", err)
 		return exitFailed
 	}
-	if f.jsonSummary {
-		enc := json.NewEncoder(stdout)
+	bar := newCorpusBar(c.stderr)
+	c.setGC()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := corpus.Run(ctx, c.out, paths, c.options(bar))
+	bar.finish()
+	if sum == nil {
+		fmt.Fprintf(c.stderr, "sluice corpus: %v\n", err)
+		return exitFailed
+	}
+	if c.jsonSummary {
+		enc := json.NewEncoder(c.stdout)
 		enc.SetIndent("", "  ")
 		enc.Encode(sum)
 	} else {
-		sum.WriteText(stdout)
+		sum.WriteText(c.stdout)
 	}
 	for _, e := range sum.InputErrors {
-		fmt.Fprintf(stderr, "sluice corpus: %s: %s\n", e.Input, e.Error)
+		fmt.Fprintf(c.stderr, "sluice corpus: %s: %s\n", e.Input, e.Error)
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(stderr, "sluice corpus: interrupted; the finished inputs are recorded in %s/manifest.json: run the same command again to resume\n", f.out)
+		fmt.Fprintf(c.stderr, "sluice corpus: interrupted; the finished inputs are recorded in %s/manifest.json: run the same command again to resume\n", c.out)
 		return exitFailed
 	case err != nil:
-		fmt.Fprintf(stderr, "sluice corpus: %v\n", err)
+		fmt.Fprintf(c.stderr, "sluice corpus: %v\n", err)
 		return exitFailed
 	case len(sum.InputErrors) > 0:
 		return exitFailed
 	}
 	return exitOK
+}
+
+// paths returns the inputs: the arguments, with "-" replaced by the list
+// read from stdin.
+func (c *corpusCmd) paths() ([]string, error) {
+	var paths []string
+	for _, a := range c.args {
+		if a != "-" {
+			paths = append(paths, a)
+			continue
+		}
+		list, err := inputs.ReadList(c.stdin)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, list...)
+	}
+	return paths, nil
+}
+
+// setGC sets the collector as corpus.GCPercent and corpus.MemoryLimit say,
+// unless GOGC and GOMEMLIMIT are set.
+func (c *corpusCmd) setGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(corpus.GCPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		limit := int64(corpus.MemoryLimit)
+		if c.site {
+			limit += 2 * c.siteBytes // the pages held, and room to collect
+		}
+		debug.SetMemoryLimit(limit)
+	}
+}
+
+// options are the corpus.Options of the flags, reporting through bar.
+func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
+	return corpus.Options{
+		Cleaner:        c.cleaner,
+		Format:         c.format,
+		Jobs:           max(1, c.jobs),
+		MaxRecordBytes: c.maxRecordBytes,
+		PartRecords:    c.partRecords,
+		PartBytes:      c.partBytes,
+		Force:          c.force || !c.resume,
+		Site:           c.site,
+		SiteGroup:      site.GroupOptions{BatchSize: c.siteBatch},
+		SiteBytes:      c.siteBytes,
+		Progress:       bar.update,
+		Notice:         func(s string) { bar.println("sluice corpus: " + s) },
+		Report: func(p corpus.Problem) {
+			if c.quiet || !p.Failed && !c.verbose {
+				return
+			}
+			bar.println(problemLine(p))
+		},
+	}
+}
+
+// problemLine is the line reporting a record skipped or failed.
+func problemLine(p corpus.Problem) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "sluice corpus: %s", p.Input)
+	if p.Offset >= 0 {
+		fmt.Fprintf(&b, ": offset %d", p.Offset)
+	}
+	if p.URI != "" {
+		fmt.Fprintf(&b, " (%s)", p.URI)
+	}
+	what := "skipped"
+	if p.Failed {
+		what = "failed"
+	}
+	fmt.Fprintf(&b, ": %s: %s", what, p.Reason)
+	if p.Detail != "" {
+		fmt.Fprintf(&b, ": %s", p.Detail)
+	}
+	return b.String()
 }
 
 // parseSize reads a size in bytes with an optional K, M or G suffix (KiB,

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -43,148 +46,190 @@ type evalFile struct {
 	Scores  map[string]score.Scores `json:"scores"`
 }
 
+// evalCmd is sluice eval: its flags, and what validate makes of them.
+type evalCmd struct {
+	cmdIO
+	gold, metricList string
+	perFile, asJSON  bool
+
+	outDir  string
+	pages   []*dataset.Page
+	bad     []error // gold pages that could not be read
+	names   []string
+	metrics []evaluate.Metric
+	useEdit bool // the "edit" metric, which is not an evaluate.Metric
+}
+
 func cmdEval(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("eval", evalHelp, stderr)
-	gold := fs.String("gold", "", "the gold standard: a data `SET` name or folder, or a folder of CleanEval gold files")
-	metricList := fs.String("metric", "", "comma-separated `metrics` (default: the set's main metric; \"all\" for every one)")
-	perFile := fs.Bool("per-file", false, "print a row of scores per page")
-	asJSON := fs.Bool("json", false, "print the results as JSON")
-	args, err := parseInterspersed(fs, args)
+	return runCommand("eval", &evalCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stderr)
+}
+
+func (c *evalCmd) flagSet() *flag.FlagSet {
+	fs := newFlagSet("eval", evalHelp, c.stderr)
+	fs.StringVar(&c.gold, "gold", "", "the gold standard: a data `SET` name or folder, or a folder of CleanEval gold files")
+	fs.StringVar(&c.metricList, "metric", "", "comma-separated `metrics` (default: the set's main metric; \"all\" for every one)")
+	fs.BoolVar(&c.perFile, "per-file", false, "print a row of scores per page")
+	fs.BoolVar(&c.asJSON, "json", false, "print the results as JSON")
+	return fs
+}
+
+// validate reads the gold (reporting the pages that cannot be read) and
+// looks the metrics up.
+func (c *evalCmd) validate(args []string) error {
+	if c.gold == "" || len(args) != 1 {
+		return errors.New("need --gold and one output folder (see sluice eval --help)")
+	}
+	c.outDir = args[0]
+	if st, err := os.Stat(c.outDir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s: not a folder of outputs", c.outDir)
+	}
+	pages, kind, bad, err := loadGold(c.gold)
 	if err != nil {
-		return flagExit(err)
+		return fmt.Errorf("--gold %s: %v", c.gold, err)
 	}
-	if *gold == "" || len(args) != 1 {
-		fmt.Fprintln(stderr, "sluice eval: need --gold and one output folder (see sluice eval --help)")
-		return exitUsage
-	}
-	outDir := args[0]
-	if st, err := os.Stat(outDir); err != nil || !st.IsDir() {
-		fmt.Fprintf(stderr, "sluice eval: %s: not a folder of outputs\n", outDir)
-		return exitUsage
-	}
-	pages, kind, bad, err := loadGold(*gold)
-	if err != nil {
-		fmt.Fprintf(stderr, "sluice eval: --gold %s: %v\n", *gold, err)
-		return exitUsage
-	}
+	c.pages, c.bad = pages, bad
 	for _, e := range bad {
-		fmt.Fprintf(stderr, "sluice eval: not scored: %v\n", e)
+		fmt.Fprintf(c.stderr, "sluice eval: not scored: %v\n", e)
 	}
-	status := exitOK
-	if len(bad) > 0 {
-		status = exitFailed
-	}
-	names := splitList(*metricList)
+	c.names = splitList(c.metricList)
 	switch {
-	case len(names) == 0:
-		names = []string{evaluate.Main(kind)}
-	case len(names) == 1 && names[0] == "all":
-		names = append(evaluate.Names(), "edit")
+	case len(c.names) == 0:
+		c.names = []string{evaluate.Main(kind)}
+	case len(c.names) == 1 && c.names[0] == "all":
+		c.names = append(evaluate.Names(), "edit")
 	}
-	var metrics []evaluate.Metric
-	useEdit := false
-	for _, n := range names {
+	for _, n := range c.names {
 		if n == "edit" {
-			useEdit = true
+			c.useEdit = true
 			continue
 		}
 		m, err := evaluate.Lookup(n)
 		if err != nil {
-			fmt.Fprintf(stderr, "sluice eval: --metric: %v, edit\n", err)
-			return exitUsage
+			return fmt.Errorf("--metric: %v, edit", err)
 		}
-		metrics = append(metrics, m)
+		c.metrics = append(c.metrics, m)
 	}
+	return nil
+}
 
-	sums := make([]score.Summary, len(metrics))
-	var edit struct{ text, markup, avg float64 }
-	var files []evalFile
-	missing := 0
-	for _, p := range pages {
+// evalScores are the scores of a run: summed over the pages, and per page.
+type evalScores struct {
+	sums    []score.Summary // per metric
+	edit    struct{ text, markup, avg float64 }
+	files   []evalFile
+	missing int
+}
+
+// run scores the outputs and prints the scores.
+func (c *evalCmd) run(context.Context) int {
+	res := c.score()
+	if c.asJSON {
+		c.printJSON(res)
+	} else {
+		c.printText(res)
+	}
+	if len(c.bad) > 0 {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// score scores the output of every gold page with every metric.
+func (c *evalCmd) score() *evalScores {
+	res := &evalScores{sums: make([]score.Summary, len(c.metrics))}
+	for _, p := range c.pages {
 		out := &evaluate.Output{}
 		ef := evalFile{ID: p.ID, Scores: map[string]score.Scores{}}
-		if data, ok := readOutput(outDir, p.ID); ok {
+		if data, ok := readOutput(c.outDir, p.ID); ok {
 			out = evaluate.FromFile(score.ReadGold(data))
 		} else {
 			ef.Missing = true
-			missing++
+			res.missing++
 		}
-		for i, m := range metrics {
-			c := m.Score(out, &p.Gold)
-			sums[i].Add(c)
-			ef.Scores[m.Name] = score.ScoresOf(c)
+		for i, m := range c.metrics {
+			s := m.Score(out, &p.Gold)
+			res.sums[i].Add(s)
+			ef.Scores[m.Name] = score.ScoresOf(s)
 		}
-		if useEdit {
+		if c.useEdit {
 			e := score.CleanEvalEdit(out.CleanEval, goldCE(p))
-			edit.text += e.TextOnly
-			edit.markup += e.TextMarkup
-			edit.avg += e.Average
+			res.edit.text += e.TextOnly
+			res.edit.markup += e.TextMarkup
+			res.edit.avg += e.Average
 			ef.Scores["edit"] = score.Scores{Precision: e.TextOnly, Recall: e.TextMarkup, F1: e.Average}
 		}
-		files = append(files, ef)
+		res.files = append(res.files, ef)
 	}
-	n := float64(max(len(pages), 1))
-	if *asJSON {
-		type metricJSON struct {
-			Metric string       `json:"metric"`
-			Report score.Report `json:"report"`
-		}
-		res := struct {
-			Gold    string             `json:"gold"`
-			Outputs string             `json:"outputs"`
-			Pages   int                `json:"pages"`
-			Missing int                `json:"missing"`
-			Metrics []metricJSON       `json:"metrics"`
-			Edit    map[string]float64 `json:"edit,omitempty"`
-			Files   []evalFile         `json:"files,omitempty"`
-		}{Gold: *gold, Outputs: outDir, Pages: len(pages), Missing: missing}
-		for i, m := range metrics {
-			res.Metrics = append(res.Metrics, metricJSON{m.Name, sums[i].Report()})
-		}
-		if useEdit {
-			res.Edit = map[string]float64{"text_only": edit.text / n, "text_markup": edit.markup / n, "average": edit.avg / n}
-		}
-		if *perFile {
-			res.Files = files
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(res)
-		return status
+	return res
+}
+
+// printJSON prints the scores as one JSON object.
+func (c *evalCmd) printJSON(r *evalScores) {
+	type metricJSON struct {
+		Metric string       `json:"metric"`
+		Report score.Report `json:"report"`
 	}
-	if *perFile {
-		fmt.Fprintf(stdout, "%-24s", "page")
-		for _, name := range names {
-			fmt.Fprintf(stdout, " %24s", name+" P/R/F")
+	res := struct {
+		Gold    string             `json:"gold"`
+		Outputs string             `json:"outputs"`
+		Pages   int                `json:"pages"`
+		Missing int                `json:"missing"`
+		Metrics []metricJSON       `json:"metrics"`
+		Edit    map[string]float64 `json:"edit,omitempty"`
+		Files   []evalFile         `json:"files,omitempty"`
+	}{Gold: c.gold, Outputs: c.outDir, Pages: len(c.pages), Missing: r.missing}
+	for i, m := range c.metrics {
+		res.Metrics = append(res.Metrics, metricJSON{m.Name, r.sums[i].Report()})
+	}
+	if c.useEdit {
+		n := float64(max(len(c.pages), 1))
+		res.Edit = map[string]float64{"text_only": r.edit.text / n, "text_markup": r.edit.markup / n, "average": r.edit.avg / n}
+	}
+	if c.perFile {
+		res.Files = r.files
+	}
+	enc := json.NewEncoder(c.stdout)
+	enc.SetIndent("", "  ")
+	enc.Encode(res)
+}
+
+// printText prints the scores as a table, with a row per page for
+// --per-file.
+func (c *evalCmd) printText(r *evalScores) {
+	w := c.stdout
+	if c.perFile {
+		fmt.Fprintf(w, "%-24s", "page")
+		for _, name := range c.names {
+			fmt.Fprintf(w, " %24s", name+" P/R/F")
 		}
-		fmt.Fprintln(stdout)
-		for _, f := range files {
+		fmt.Fprintln(w)
+		for _, f := range r.files {
 			id := f.ID
 			if f.Missing {
 				id += " (no output)"
 			}
-			fmt.Fprintf(stdout, "%-24s", id)
-			for _, name := range names {
+			fmt.Fprintf(w, "%-24s", id)
+			for _, name := range c.names {
 				s := f.Scores[name]
-				fmt.Fprintf(stdout, "   %6.2f %6.2f %6.2f   ", 100*s.Precision, 100*s.Recall, 100*s.F1)
+				fmt.Fprintf(w, "   %6.2f %6.2f %6.2f   ", 100*s.Precision, 100*s.Recall, 100*s.F1)
 			}
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(stdout)
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(stdout, "%d pages scored against %s (%d without an output in %s)\n", len(pages), *gold, missing, outDir)
-	fmt.Fprintf(stdout, "%-22s %7s %7s %7s   %7s %7s %7s\n", "metric", "P", "R", "F1", "microP", "microR", "microF")
-	for i, m := range metrics {
-		ma, mi := sums[i].Macro(), sums[i].Micro()
-		fmt.Fprintf(stdout, "%-22s %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", m.Name, 100*ma.Precision, 100*ma.Recall, 100*ma.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
+	fmt.Fprintf(w, "%d pages scored against %s (%d without an output in %s)\n", len(c.pages), c.gold, r.missing, c.outDir)
+	fmt.Fprintf(w, "%-22s %7s %7s %7s   %7s %7s %7s\n", "metric", "P", "R", "F1", "microP", "microR", "microF")
+	for i, m := range c.metrics {
+		ma, mi := r.sums[i].Macro(), r.sums[i].Micro()
+		fmt.Fprintf(w, "%-22s %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", m.Name, 100*ma.Precision, 100*ma.Recall, 100*ma.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
 	}
-	if useEdit {
-		fmt.Fprintf(stdout, "%-22s text only %.2f, text and markup %.2f, average %.2f\n", "edit", 100*edit.text/n, 100*edit.markup/n, 100*edit.avg/n)
+	if c.useEdit {
+		n := float64(max(len(c.pages), 1))
+		fmt.Fprintf(w, "%-22s text only %.2f, text and markup %.2f, average %.2f\n", "edit", 100*r.edit.text/n, 100*r.edit.markup/n, 100*r.edit.avg/n)
 	}
-	if len(bad) > 0 {
-		fmt.Fprintf(stdout, "%d gold pages could not be read and were not scored\n", len(bad))
+	if len(c.bad) > 0 {
+		fmt.Fprintf(w, "%d gold pages could not be read and were not scored\n", len(c.bad))
 	}
-	return status
 }
 
 // loadGold reads the gold pages of a data set, or of a folder of

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"io"
 
@@ -8,19 +10,30 @@ import (
 	"github.com/sluice-project/sluice/filter"
 )
 
+// filtersCmd is sluice filters, which has no flags.
+type filtersCmd struct{ cmdIO }
+
 func cmdFilters(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("filters", "\nUsage: sluice filters\n\nLists the content filters and the pipeline expression syntax.\n", stderr)
-	if _, err := parseInterspersed(fs, args); err != nil {
-		return flagExit(err)
-	}
-	fmt.Fprintln(stdout, "Filters (use with sluice clean --filter):")
+	return runCommand("filters", &filtersCmd{cmdIO{nil, stdout, stderr}}, args, stderr)
+}
+
+func (c *filtersCmd) flagSet() *flag.FlagSet {
+	return newFlagSet("filters", "\nUsage: sluice filters\n\nLists the content filters and the pipeline expression syntax.\n", c.stderr)
+}
+
+// validate accepts anything: arguments are ignored, as they always were.
+func (c *filtersCmd) validate([]string) error { return nil }
+
+// run lists the filters, their aliases and the pipeline syntax.
+func (c *filtersCmd) run(context.Context) int {
+	fmt.Fprintln(c.stdout, "Filters (use with sluice clean --filter):")
 	for _, n := range filter.Names() {
-		fmt.Fprintf(stdout, "  %s\n", n)
+		fmt.Fprintf(c.stdout, "  %s\n", n)
 	}
 	for a, n := range filter.Aliases() {
-		fmt.Fprintf(stdout, "  %s (another name of %s)\n", a, n)
+		fmt.Fprintf(c.stdout, "  %s (another name of %s)\n", a, n)
 	}
-	fmt.Fprintf(stdout, `
+	fmt.Fprintf(c.stdout, `
 Pipelines:
   a>b             serial: b scores only what a kept (CombinE's LQF_BTE is lqf>bte)
   union(a,b,...)  a block is kept when any filter keeps it

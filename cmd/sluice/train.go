@@ -381,8 +381,7 @@ func (c *trainCmd) crossValidate(ctx context.Context, pages []*train.TrainPage) 
 		}
 	}
 	if c.jsonOut != "" {
-		data, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(c.jsonOut, append(data, '\n'), 0o644); err != nil {
+		if err := writeJSONFile(c.jsonOut, results); err != nil {
 			return nil, err
 		}
 	}

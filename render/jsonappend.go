@@ -1,4 +1,4 @@
-package corpus
+package render
 
 import (
 	"encoding/json"
@@ -7,15 +7,11 @@ import (
 	"unicode/utf8"
 )
 
-// appendJSON appends d as one line of JSON, exactly as encoding/json's
+// AppendJSON appends d as one line of JSON, exactly as encoding/json's
 // Encoder with SetEscapeHTML(false) writes it (newline included), without
-// reflection: rendering is on the writer's path of every page
-// (TestDocJSON checks the equality).
-func (d *Doc) appendJSON(b []byte) []byte { return appendDocJSON(b, d, d.Text) }
-
-// appendDocJSON is d.appendJSON with text in place of d.Text: the renderer
-// passes the text in its own buffer rather than copied into a string.
-func appendDocJSON[S ~string | ~[]byte](b []byte, d *Doc, text S) []byte {
+// reflection: sluice corpus renders every page with it (TestAppendJSON
+// checks the equality).
+func (d *JSONDocument) AppendJSON(b []byte) []byte {
 	b = append(b, `{"url":`...)
 	b = appendJSONString(b, d.URL)
 	b = append(b, `,"host":`...)
@@ -26,30 +22,70 @@ func appendDocJSON[S ~string | ~[]byte](b []byte, d *Doc, text S) []byte {
 	}
 	b = append(b, `,"title":`...)
 	b = appendJSONString(b, d.Title)
+	b = append(b, `,"encoding":`...)
+	b = appendJSONString(b, d.Encoding)
 	b = append(b, `,"text":`...)
-	b = appendJSONString(b, text)
-	b = append(b, `,"blocks":`...)
-	if d.Blocks == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range d.Blocks {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			bl := &d.Blocks[i]
-			b = append(b, `{"label":`...)
-			b = appendJSONString(b, bl.Label)
-			b = append(b, `,"text":`...)
-			b = appendJSONString(b, bl.Text)
-			b = append(b, `,"score":`...)
-			b = appendJSONFloat(b, bl.Score)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+	b = appendJSONString(b, d.Text)
+	b = appendJSONArray(append(b, `,"blocks":`...), d.Blocks, (*JSONBlock).appendJSON)
+	b = appendJSONArray(append(b, `,"segments":`...), d.Segments, (*JSONSegment).appendJSON)
+	if d.Source != nil {
+		b = d.Source.appendJSON(append(b, `,"source":`...))
 	}
-	s := &d.Source
-	b = append(b, `,"source":{"file":`...)
+	if d.Site != nil {
+		b = append(b, `,"site":{"pages":`...)
+		b = strconv.AppendInt(b, int64(d.Site.Pages), 10)
+		b = append(b, `,"dropped":`...)
+		b = strconv.AppendInt(b, int64(d.Site.Dropped), 10)
+		b = append(b, `,"rescued":`...)
+		b = strconv.AppendInt(b, int64(d.Site.Rescued), 10)
+		b = append(b, '}')
+	}
+	return append(b, "}\n"...)
+}
+
+func (bl *JSONBlock) appendJSON(b []byte) []byte {
+	b = append(b, `{"index":`...)
+	b = strconv.AppendInt(b, int64(bl.Index), 10)
+	b = append(b, `,"label":`...)
+	b = appendJSONString(b, bl.Label)
+	b = append(b, `,"text":`...)
+	b = appendJSONString(b, bl.Text)
+	b = append(b, `,"score":`...)
+	b = appendJSONFloat(b, bl.Score)
+	b = append(b, `,"start":`...)
+	b = strconv.AppendInt(b, int64(bl.Start), 10)
+	b = append(b, `,"end":`...)
+	b = strconv.AppendInt(b, int64(bl.End), 10)
+	return append(b, '}')
+}
+
+func (s *JSONSegment) appendJSON(b []byte) []byte {
+	b = append(b, `{"label":`...)
+	b = appendJSONString(b, s.Label)
+	b = append(b, `,"text":`...)
+	b = appendJSONString(b, s.Text)
+	b = appendJSONArray(append(b, `,"blocks":`...), s.Blocks, func(k *int, b []byte) []byte { return strconv.AppendInt(b, int64(*k), 10) })
+	return append(b, '}')
+}
+
+// appendJSONArray appends xs as a JSON array, each element by appendElem;
+// a nil slice is null, as encoding/json writes it.
+func appendJSONArray[T any](b []byte, xs []T, appendElem func(*T, []byte) []byte) []byte {
+	if xs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendElem(&xs[i], b)
+	}
+	return append(b, ']')
+}
+
+func (s *JSONSource) appendJSON(b []byte) []byte {
+	b = append(b, `{"file":`...)
 	b = appendJSONString(b, s.File)
 	b = append(b, `,"offset":`...)
 	b = strconv.AppendInt(b, s.Offset, 10)
@@ -63,17 +99,7 @@ func appendDocJSON[S ~string | ~[]byte](b []byte, d *Doc, text S) []byte {
 		b = append(b, `,"record_id":`...)
 		b = appendJSONString(b, s.RecordID)
 	}
-	b = append(b, '}')
-	if d.Site != nil {
-		b = append(b, `,"site":{"pages":`...)
-		b = strconv.AppendInt(b, int64(d.Site.Pages), 10)
-		b = append(b, `,"dropped":`...)
-		b = strconv.AppendInt(b, int64(d.Site.Dropped), 10)
-		b = append(b, `,"rescued":`...)
-		b = strconv.AppendInt(b, int64(d.Site.Rescued), 10)
-		b = append(b, '}')
-	}
-	return append(b, "}\n"...)
+	return append(b, '}')
 }
 
 const hexDigits = "0123456789abcdef"

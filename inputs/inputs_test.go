@@ -1,0 +1,118 @@
+package inputs
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Directories give their HTML files in natural order; files and "-" are
+// taken as given; what cannot be used is an error.
+func TestExpand(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"10.html", "2.htm", "sub/1.html.gz", "notes.md", "a.TXT"} {
+		write(t, filepath.Join(dir, "pages", name), []byte("<p>x</p>"))
+	}
+	write(t, filepath.Join(dir, "empty", "readme.md"), nil)
+	one := filepath.Join(dir, "one.page")
+	write(t, one, nil)
+	srcs, errs := Expand([]string{filepath.Join(dir, "pages"), one, "-", filepath.Join(dir, "missing"), filepath.Join(dir, "empty")})
+	var rels []string
+	for _, s := range srcs {
+		rels = append(rels, s.Rel)
+	}
+	want := []string{"2.htm", "10.html", "a.TXT", filepath.Join("sub", "1.html.gz"), "one.page", "stdin"}
+	if !slices.Equal(rels, want) {
+		t.Errorf("sources %q, want %q", rels, want)
+	}
+	if srcs[5].Name != "-" || srcs[5].Path != "" {
+		t.Errorf("stdin source %+v", srcs[5])
+	}
+	if len(errs) != 2 || !errors.Is(errs[0], fs.ErrNotExist) || !strings.Contains(errs[1].Error(), "no files ending in .html, .htm, .xhtml, .shtml, .txt in this directory") {
+		t.Errorf("errors %v", errs)
+	}
+	if srcs, _ := Expand(nil); len(srcs) != 1 || srcs[0].Name != "-" {
+		t.Errorf("no arguments: %+v, want stdin", srcs)
+	}
+}
+
+// Read decompresses by content, keeps what a cut stream held, and refuses
+// what is larger than its cap.
+func TestRead(t *testing.T) {
+	page := bytes.Repeat([]byte("<p>the mill wheel turns</p>\n"), 200)
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	if _, err := zw.Write(page); err != nil || zw.Close() != nil {
+		t.Fatal("gzip")
+	}
+	z := zb.Bytes()
+	got, err := Read("", bytes.NewReader(z), 1<<20)
+	if err != nil || !bytes.Equal(got, page) {
+		t.Errorf("gzip: %d bytes, %v", len(got), err)
+	}
+	got, err = Read("", bytes.NewReader(z[:len(z)*2/3]), 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "kept the") || len(got) == 0 || !bytes.HasPrefix(page, got) {
+		t.Errorf("cut gzip: %d bytes, %v", len(got), err)
+	}
+	if _, err := Read("", bytes.NewReader(page), 100); err == nil || err.Error() != "larger than 0 MiB" {
+		t.Errorf("too large: %v", err)
+	}
+	if _, err := Read("", bytes.NewReader(z), int64(len(z))); err == nil || !strings.HasPrefix(err.Error(), "decompresses to more than") {
+		t.Errorf("bomb: %v", err)
+	}
+	if _, err := Gunzip(page, 100); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Gunzip of plain data over the cap: %v", err)
+	}
+}
+
+// Walk leaves out the directory to skip and stops when told.
+func TestWalk(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.warc.gz", "b/c.html", "out/part-00001.jsonl", "z.html"} {
+		write(t, filepath.Join(dir, name), nil)
+	}
+	var got []string
+	Walk(dir, filepath.Join(dir, "out"), func(p string, d fs.DirEntry) bool {
+		rel, _ := filepath.Rel(dir, p)
+		got = append(got, rel)
+		return rel != filepath.Join("b", "c.html")
+	}, func(err error) { t.Error(err) })
+	if want := []string{"a.warc.gz", filepath.Join("b", "c.html")}; !slices.Equal(got, want) {
+		t.Errorf("walked %q, want %q", got, want)
+	}
+	if !IsArchive("X.WARC.GZ") || IsArchive("x.html.gz") || !IsHTML("x.warc.gz") || IsHTML("x.md") {
+		t.Error("IsArchive or IsHTML wrong")
+	}
+}
+
+func TestNaturalLess(t *testing.T) {
+	names := []string{"10.html", "9.html", "a10", "a9", "b"}
+	slices.SortFunc(names, func(a, b string) int {
+		if NaturalLess(a, b) {
+			return -1
+		}
+		if NaturalLess(b, a) {
+			return 1
+		}
+		return 0
+	})
+	if want := []string{"9.html", "10.html", "a9", "a10", "b"}; !slices.Equal(names, want) {
+		t.Errorf("sorted %q, want %q", names, want)
+	}
+}
