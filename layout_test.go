@@ -34,7 +34,7 @@ var packageRank = map[string]int{
 	"label": 3, "site": 3, "internal/pagetest": 3,
 	"": 4, "render": 4, "score": 4, "dataset": 4,
 	"evaluate": 5, "corpus": 5,
-	"train": 6,
+	"train":      6,
 	"cmd/sluice": 7,
 }
 
