@@ -106,13 +106,34 @@ func contextVerdicts(p *page.Page, marg [][]float64, tp []float64, other, para i
 // style (see cxStyle).
 func contextRows(p *page.Page, styleIndex int, cs *contextScratch) []float32 {
 	n := len(p.Blocks)
-	nan := float32(math.NaN())
-	at := func(v []float64, i int) float32 {
-		if i < 0 || i >= n {
-			return nan
-		}
-		return float32(v[i])
+	t := cs.sums(p)
+	cs.rankAbove(p)
+	page := t.pageColumns(n, styleIndex)
+	allWords := max(t.words, 1)
+	cs.x = grow(cs.x, n*ContextColumns)
+	for i := range p.Blocks {
+		r := cs.x[i*ContextColumns : (i+1)*ContextColumns]
+		copy(r, page[:])
+		cs.blockColumns(r, p, i, allWords)
 	}
+	return cs.x[:n*ContextColumns]
+}
+
+// contextTotals are sums over the blocks of a page.
+type contextTotals struct {
+	words     float64 // words
+	treeWords float64 // words weighted by the trees' probability
+	sureWords float64 // words the trees give at least one half
+	maxT      float64 // the trees' highest probability
+	links     float64 // link characters
+	chars     float64 // characters
+}
+
+// sums returns the totals of p's blocks, and adds up the trees'
+// probabilities and the words of the blocks per element path in
+// cs.pathSum and cs.pathWords, and the trees' probabilities and the blocks
+// per div group in cs.divSum and cs.divCnt.
+func (cs *contextScratch) sums(p *page.Page) (t contextTotals) {
 	sc := &cs.smooth
 	sc.pathSlots(p)
 	cs.pathSum = grow(cs.pathSum, len(sc.count))
@@ -124,27 +145,32 @@ func contextRows(p *page.Page, styleIndex int, cs *contextScratch) []float32 {
 	}
 	clear(cs.divSum)
 	clear(cs.divCnt)
-	var words, treeWords, sureWords, maxT, links, chars float64
 	for i := range p.Blocks {
 		b := &p.Blocks[i]
-		w, t := float64(b.Words), cs.t[i]
-		words += w
-		treeWords += w * t
-		if t >= 0.5 {
-			sureWords += w
+		w, tp := float64(b.Words), cs.t[i]
+		t.words += w
+		t.treeWords += w * tp
+		if tp >= 0.5 {
+			t.sureWords += w
 		}
-		maxT = max(maxT, t)
-		links += float64(b.LinkChars)
-		chars += float64(b.Chars)
+		t.maxT = max(t.maxT, tp)
+		t.links += float64(b.LinkChars)
+		t.chars += float64(b.Chars)
 		if s := sc.of[i]; s >= 0 {
-			cs.pathSum[s] += t
+			cs.pathSum[s] += tp
 			cs.pathWords[s] += w
 		}
-		cs.divSum[b.DivGroup] += t
+		cs.divSum[b.DivGroup] += tp
 		cs.divCnt[b.DivGroup]++
 	}
-	// Each block's share of the page's words in blocks the trees like
-	// more, from the blocks in falling order of the trees' probability.
+	return t
+}
+
+// rankAbove sets cs.above to each block's words of the page in blocks the
+// trees like more, from the blocks in falling order of the trees'
+// probability.
+func (cs *contextScratch) rankAbove(p *page.Page) {
+	n := len(p.Blocks)
 	cs.order = grow(cs.order, n)
 	for i := range cs.order {
 		cs.order[i] = int32(i)
@@ -165,46 +191,65 @@ func contextRows(p *page.Page, styleIndex int, cs *contextScratch) []float32 {
 		}
 		k = j
 	}
-	allWords := max(words, 1)
-	cs.x = grow(cs.x, n*ContextColumns)
-	for i := range p.Blocks {
-		b := &p.Blocks[i]
-		r := cs.x[i*ContextColumns : (i+1)*ContextColumns]
-		r[cxCRF], r[cxCRFPrev], r[cxCRFNext] = at(cs.c, i), at(cs.c, i-1), at(cs.c, i+1)
-		r[cxTree], r[cxTreePrev], r[cxTreeNext] = at(cs.t, i), at(cs.t, i-1), at(cs.t, i+1)
-		r[cxTreePrev2], r[cxTreeNext2] = at(cs.t, i-2), at(cs.t, i+2)
-		r[cxFinal] = at(cs.f, i)
-		r[cxFinalNear] = nan
-		if i > 0 && i+1 < n {
-			r[cxFinalNear] = float32(cs.f[i-1] + cs.f[i+1])
-		}
-		r[cxPathMean], r[cxPathCount], r[cxPathShare] = nan, nan, nan
-		if s := sc.of[i]; s >= 0 {
-			cnt := float64(sc.count[s])
-			r[cxPathMean] = float32(cs.pathSum[s] / cnt)
-			r[cxPathCount] = float32(cnt)
-			r[cxPathShare] = float32(cs.pathWords[s] / allWords)
-		}
-		r[cxDivMean] = float32(cs.divSum[b.DivGroup] / cs.divCnt[b.DivGroup])
-		r[cxDivCount] = float32(cs.divCnt[b.DivGroup])
-		r[cxPageMean] = float32(treeWords / allWords)
-		r[cxPageSure] = float32(sureWords / allWords)
-		r[cxPageMax] = float32(maxT)
-		r[cxPageSureW] = float32(math.Log1p(sureWords))
-		r[cxAbove] = float32(cs.above[i] / allWords)
-		r[cxBlocks] = float32(math.Log1p(float64(n)))
-		r[cxWords] = float32(math.Log1p(words))
-		r[cxPageLink] = float32(links / max(chars, 1))
-		r[cxOwnWords] = float32(math.Log1p(float64(b.Words)))
-		r[cxOwnShare] = float32(float64(b.Words) / allWords)
-		r[cxOwnLink] = nan
-		if b.Chars > 0 {
-			r[cxOwnLink] = float32(b.LinkChars) / float32(b.Chars)
-		}
-		r[cxPosition] = float32(i) / float32(n)
-		r[cxStyle] = float32(styleIndex)
+}
+
+// pageColumns returns a context row with the columns that are the same for
+// every block of a page of n blocks with totals t and style styleIndex.
+func (t *contextTotals) pageColumns(n, styleIndex int) (r [ContextColumns]float32) {
+	allWords := max(t.words, 1)
+	r[cxPageMean] = float32(t.treeWords / allWords)
+	r[cxPageSure] = float32(t.sureWords / allWords)
+	r[cxPageMax] = float32(t.maxT)
+	r[cxPageSureW] = float32(math.Log1p(t.sureWords))
+	r[cxBlocks] = float32(math.Log1p(float64(n)))
+	r[cxWords] = float32(math.Log1p(t.words))
+	r[cxPageLink] = float32(t.links / max(t.chars, 1))
+	r[cxStyle] = float32(styleIndex)
+	return r
+}
+
+// blockColumns writes the columns of the context row r that are block i's
+// own: the verdicts on it and its neighbours, its path's and div group's,
+// its share of the page's allWords words and its place.
+func (cs *contextScratch) blockColumns(r []float32, p *page.Page, i int, allWords float64) {
+	n := len(p.Blocks)
+	b := &p.Blocks[i]
+	r[cxCRF], r[cxCRFPrev], r[cxCRFNext] = nanAt(cs.c, i, n), nanAt(cs.c, i-1, n), nanAt(cs.c, i+1, n)
+	r[cxTree], r[cxTreePrev], r[cxTreeNext] = nanAt(cs.t, i, n), nanAt(cs.t, i-1, n), nanAt(cs.t, i+1, n)
+	r[cxTreePrev2], r[cxTreeNext2] = nanAt(cs.t, i-2, n), nanAt(cs.t, i+2, n)
+	r[cxFinal] = nanAt(cs.f, i, n)
+	r[cxFinalNear] = nan32
+	if i > 0 && i+1 < n {
+		r[cxFinalNear] = float32(cs.f[i-1] + cs.f[i+1])
 	}
-	return cs.x[:n*ContextColumns]
+	r[cxPathMean], r[cxPathCount], r[cxPathShare] = nan32, nan32, nan32
+	if s := cs.smooth.of[i]; s >= 0 {
+		cnt := float64(cs.smooth.count[s])
+		r[cxPathMean] = float32(cs.pathSum[s] / cnt)
+		r[cxPathCount] = float32(cnt)
+		r[cxPathShare] = float32(cs.pathWords[s] / allWords)
+	}
+	r[cxDivMean] = float32(cs.divSum[b.DivGroup] / cs.divCnt[b.DivGroup])
+	r[cxDivCount] = float32(cs.divCnt[b.DivGroup])
+	r[cxAbove] = float32(cs.above[i] / allWords)
+	r[cxOwnWords] = float32(math.Log1p(float64(b.Words)))
+	r[cxOwnShare] = float32(float64(b.Words) / allWords)
+	r[cxOwnLink] = nan32
+	if b.Chars > 0 {
+		r[cxOwnLink] = float32(b.LinkChars) / float32(b.Chars)
+	}
+	r[cxPosition] = float32(i) / float32(n)
+}
+
+// nan32 marks a context column without a value.
+var nan32 = float32(math.NaN())
+
+// nanAt returns v[i] as a context column, NaN outside the page's n blocks.
+func nanAt(v []float64, i, n int) float32 {
+	if i < 0 || i >= n {
+		return nan32
+	}
+	return float32(v[i])
 }
 
 // styleIndex is the index of style among the model's styles plus one, 0

@@ -103,53 +103,13 @@ func isASCIIAlnum(c byte) bool {
 // digitPatterns finds dates, times and phone numbers among the digit runs.
 func digitPatterns(s string, runs []digitRun, words int32) uint32 {
 	var set uint32
-	var used uint32 // runs that are part of a date or a time
-	sep := func(k int) string { return s[runs[k].end:runs[k+1].start] }
-	length := func(k int) int { return runs[k].end - runs[k].start }
-	// Numeric dates: 2024-03-12, 12.3.2024, 3/12/24, 12. 3. 2024.
-	for k := 0; k+2 < len(runs) && set&(1<<patDate) == 0; k++ {
-		s1, s2 := sep(k), sep(k+1)
-		if !dateSep(s1) || !dateSep(s2) || s1[0] != s2[0] {
-			continue
-		}
-		a, b, c := runs[k].val, runs[k+1].val, runs[k+2].val
-		la, lb, lc := length(k), length(k+1), length(k+2)
-		iso := la == 4 && lb <= 2 && lc <= 2 && b >= 1 && b <= 12 && c >= 1 && c <= 31
-		dmy := la <= 2 && lb <= 2 && (lc == 2 || lc == 4) && a >= 1 && a <= 31 && b >= 1 && b <= 31 && (a <= 12 || b <= 12)
-		if iso || dmy {
-			set |= 1 << patDate
-			used |= 7 << k
-		}
-	}
-	// CJK dates: 2024年3月12日.
-	if set&(1<<patDate) == 0 && strings.Contains(s, "年") && strings.Contains(s, "月") {
+	used, date := dateRuns(s, runs, words) // used: runs that are part of a date or a time
+	if date {
 		set |= 1 << patDate
-	}
-	// Dates with a month name in any language: a short text with a year
-	// (1900-2099) and a day number standing alone.
-	if set&(1<<patDate) == 0 && words <= 12 {
-		year, day := false, false
-		for k := range runs {
-			r := runs[k]
-			alone := (r.start == 0 || !isASCIIAlnum(s[r.start-1]) && s[r.start-1] != ':' && s[r.start-1] != '.') &&
-				(r.end == len(s) || !isASCIIAlnum(s[r.end]) && s[r.end] != ':')
-			if !alone {
-				continue
-			}
-			switch l := length(k); {
-			case l == 4 && r.val >= 1900 && r.val <= 2099:
-				year = true
-			case l <= 2 && r.val >= 1 && r.val <= 31:
-				day = true
-			}
-		}
-		if year && day {
-			set |= 1 << patDate
-		}
 	}
 	// Times: 9:30, 23:59:59.
 	for k := 0; k+1 < len(runs); k++ {
-		if sep(k) == ":" && length(k) <= 2 && length(k+1) == 2 && runs[k].val <= 24 && runs[k+1].val <= 59 &&
+		if sepAfter(s, runs, k) == ":" && runs[k].digits() <= 2 && runs[k+1].digits() == 2 && runs[k].val <= 24 && runs[k+1].val <= 59 &&
 			(runs[k].start == 0 || s[runs[k].start-1] != '.') {
 			set |= 1 << patTime
 			used |= 3 << k
@@ -165,13 +125,13 @@ func digitPatterns(s string, runs []digitRun, words int32) uint32 {
 			k++
 			continue
 		}
-		j, digits, groups, long := k, length(k), 1, 0
-		if length(k) >= 3 {
+		j, digits, groups, long := k, runs[k].digits(), 1, 0
+		if runs[k].digits() >= 3 {
 			long++
 		}
 		onlyDots, onlySpaces, thousands := true, true, true
-		for j+1 < len(runs) && used&(1<<(j+1)) == 0 && phoneSep(sep(j)) {
-			switch sep(j) {
+		for j+1 < len(runs) && used&(1<<(j+1)) == 0 && phoneSep(sepAfter(s, runs, j)) {
+			switch sepAfter(s, runs, j) {
 			case ".":
 				onlySpaces = false
 			case " ":
@@ -179,13 +139,13 @@ func digitPatterns(s string, runs []digitRun, words int32) uint32 {
 			default:
 				onlyDots, onlySpaces = false, false
 			}
-			if length(j+1) != 3 {
+			if runs[j+1].digits() != 3 {
 				thousands = false
 			}
 			j++
-			digits += length(j)
+			digits += runs[j].digits()
 			groups++
-			if length(j) >= 3 {
+			if runs[j].digits() >= 3 {
 				long++
 			}
 		}
@@ -206,6 +166,56 @@ func digitPatterns(s string, runs []digitRun, words int32) uint32 {
 		k = j + 1
 	}
 	return set
+}
+
+// digits returns the length of the run.
+func (r digitRun) digits() int { return r.end - r.start }
+
+// sepAfter returns the text between digit run k of s and the next.
+func sepAfter(s string, runs []digitRun, k int) string { return s[runs[k].end:runs[k+1].start] }
+
+// dateRuns reports whether s, a text of words words, holds a date: a
+// numeric one, a CJK one or, in a short text, one with a month name. It
+// returns the bits of the three runs of the first numeric date.
+func dateRuns(s string, runs []digitRun, words int32) (used uint32, ok bool) {
+	// Numeric dates: 2024-03-12, 12.3.2024, 3/12/24, 12. 3. 2024.
+	for k := 0; k+2 < len(runs); k++ {
+		s1, s2 := sepAfter(s, runs, k), sepAfter(s, runs, k+1)
+		if !dateSep(s1) || !dateSep(s2) || s1[0] != s2[0] {
+			continue
+		}
+		a, b, c := runs[k].val, runs[k+1].val, runs[k+2].val
+		la, lb, lc := runs[k].digits(), runs[k+1].digits(), runs[k+2].digits()
+		iso := la == 4 && lb <= 2 && lc <= 2 && b >= 1 && b <= 12 && c >= 1 && c <= 31
+		dmy := la <= 2 && lb <= 2 && (lc == 2 || lc == 4) && a >= 1 && a <= 31 && b >= 1 && b <= 31 && (a <= 12 || b <= 12)
+		if iso || dmy {
+			return 7 << k, true
+		}
+	}
+	// CJK dates: 2024年3月12日.
+	if strings.Contains(s, "年") && strings.Contains(s, "月") {
+		return 0, true
+	}
+	if words > 12 {
+		return 0, false
+	}
+	// Dates with a month name in any language: a short text with a year
+	// (1900-2099) and a day number standing alone.
+	year, day := false, false
+	for _, r := range runs {
+		alone := (r.start == 0 || !isASCIIAlnum(s[r.start-1]) && s[r.start-1] != ':' && s[r.start-1] != '.') &&
+			(r.end == len(s) || !isASCIIAlnum(s[r.end]) && s[r.end] != ':')
+		if !alone {
+			continue
+		}
+		switch l := r.digits(); {
+		case l == 4 && r.val >= 1900 && r.val <= 2099:
+			year = true
+		case l <= 2 && r.val >= 1 && r.val <= 31:
+			day = true
+		}
+	}
+	return 0, year && day
 }
 
 func dateSep(s string) bool {

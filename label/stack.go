@@ -128,12 +128,63 @@ func pmName(p, max float64) string {
 // result lives in ss and is valid until ss is used again.
 func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float64, other int, ss *stackScratch) [][]crf.Attr {
 	n := len(p.Blocks)
+	maxP, sure, total := ss.weigh(p, marg, other)
+	ss.sumDivs(p)
+	ss.rankBlocks(total)
+	bk := e.buckets[groupIndex(Stack)]
+	maxName, sureName := bk[sMax].Name(maxP), bk[sSure].Name(sure/total)
+	buf := ss.reserve(attrs, n)
+	ss.out = grow(ss.out, n)
+	for i := range n {
+		start := len(buf)
+		buf = append(buf, attrs[i]...)
+		v := ss.p[i]
+		buf = append(buf, crf.Attr{Name: bk[sP].Name(v)})
+		if i > 0 {
+			buf = append(buf, crf.Attr{Name: bk[sPrev].Name(ss.p[i-1])})
+		}
+		if i+1 < n {
+			buf = append(buf, crf.Attr{Name: bk[sNext].Name(ss.p[i+1])})
+		}
+		buf = append(buf, crf.Attr{Name: bk[sWin].Name(ss.mean(max(i-3, 0), min(i+4, n)))})
+		div := ss.divMean(p, i)
+		buf = append(buf, crf.Attr{Name: bk[sDiv].Name(div)})
+		// The nearest ancestors holding more blocks than the level below.
+		found, size := 0, int32(1)
+		nd := p.Blocks[i].Node
+		for up := 0; up < stackMaxUp && found < stackAncestors && nd >= 0 && int(nd) < len(p.Nodes); up++ {
+			a := &p.Nodes[nd]
+			if s := a.End - a.First; s > size && a.First >= 0 && int(a.End) <= n {
+				size = s
+				buf = append(buf, crf.Attr{Name: bk[sUp1+found].Name(ss.mean(int(a.First), int(a.End)))})
+				found++
+			}
+			nd = a.Parent
+		}
+		buf = append(buf, crf.Attr{Name: bk[sRank].Name(ss.rank[i])})
+		buf = append(buf, crf.Attr{Name: maxName})
+		buf = append(buf, crf.Attr{Name: sureName})
+		buf = append(buf, crf.Attr{Name: pmName(v, maxP)})
+		buf = appendProb(buf, "r.s.p", v)
+		buf = appendProb(buf, "r.s.div", div)
+		ss.out[i] = buf[start:len(buf):len(buf)]
+	}
+	ss.buf = buf[:0]
+	ss.clearDivs(p)
+	return ss.out[:n]
+}
+
+// weigh sets the content probability and the weight (words, at least one)
+// of each block of p from the marginals marg, and their prefix sums. It
+// returns the highest probability, the weight of the blocks of one half or
+// more and the page's weight.
+func (ss *stackScratch) weigh(p *page.Page, marg [][]float64, other int) (maxP, sure, total float64) {
+	n := len(p.Blocks)
 	ss.p = grow(ss.p, n)
 	ss.w = grow(ss.w, n)
 	ss.cumPW = grow(ss.cumPW, n+1)
 	ss.cumW = grow(ss.cumW, n+1)
 	ss.cumPW[0], ss.cumW[0] = 0, 0
-	maxP, sure, total := 0.0, 0.0, 0.0
 	for i := range n {
 		v := 1 - marg[i][other]
 		v = min(max(v, 0), 1)
@@ -147,16 +198,36 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 			sure += w
 		}
 	}
-	// Div groups: sums per group node.
+	return maxP, sure, total
+}
+
+// sumDivs adds up the weighted probabilities and the weights of the
+// blocks of p per div group node; clearDivs undoes it.
+func (ss *stackScratch) sumDivs(p *page.Page) {
 	ss.divPW = grow(ss.divPW, len(p.Nodes))
 	ss.divW = grow(ss.divW, len(p.Nodes))
-	for i := range n {
+	for i := range p.Blocks {
 		if d := divGroup(p, i); d >= 0 {
 			ss.divPW[d] += ss.p[i] * ss.w[i]
 			ss.divW[d] += ss.w[i]
 		}
 	}
-	// Rank: the share of the page's words in more probable blocks.
+}
+
+// clearDivs clears the div sums of the groups of p's blocks, for the next
+// page.
+func (ss *stackScratch) clearDivs(p *page.Page) {
+	for i := range p.Blocks {
+		if d := divGroup(p, i); d >= 0 {
+			ss.divPW[d], ss.divW[d] = 0, 0
+		}
+	}
+}
+
+// rankBlocks sets the rank of each block: the share of the page's weight
+// total in more probable blocks.
+func (ss *stackScratch) rankBlocks(total float64) {
+	n := len(ss.p)
 	ss.order = grow(ss.order, n)
 	for i := range ss.order {
 		ss.order[i] = int32(i)
@@ -182,9 +253,11 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 			above += ss.w[ss.order[k]]
 		}
 	}
+}
 
-	bk := e.buckets[groupIndex(Stack)]
-	maxName, sureName := bk[sMax].Name(maxP), bk[sSure].Name(sure/total)
+// reserve returns ss's buffer emptied, with room for the attributes attrs
+// of n blocks and the Stack group's.
+func (ss *stackScratch) reserve(attrs [][]crf.Attr, n int) []crf.Attr {
 	const per = 15
 	need := n * per
 	for _, a := range attrs {
@@ -193,65 +266,33 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 	if cap(ss.buf) < need {
 		ss.buf = make([]crf.Attr, 0, need+need/4)
 	}
-	buf := ss.buf[:0]
-	ss.out = grow(ss.out, n)
-	mean := func(lo, hi int) float64 {
-		if w := ss.cumW[hi] - ss.cumW[lo]; w > 0 {
-			return (ss.cumPW[hi] - ss.cumPW[lo]) / w
-		}
-		return 0
+	return ss.buf[:0]
+}
+
+// mean returns the weighted mean probability of blocks lo to hi-1, or 0.
+func (ss *stackScratch) mean(lo, hi int) float64 {
+	if w := ss.cumW[hi] - ss.cumW[lo]; w > 0 {
+		return (ss.cumPW[hi] - ss.cumPW[lo]) / w
 	}
-	for i := range n {
-		start := len(buf)
-		buf = append(buf, attrs[i]...)
-		add := func(name string) { buf = append(buf, crf.Attr{Name: name}) }
-		num := func(name string, v float64) {
-			if v > 1e-4 {
-				buf = append(buf, crf.Attr{Name: name, Value: v})
-			}
-		}
-		v := ss.p[i]
-		add(bk[sP].Name(v))
-		if i > 0 {
-			add(bk[sPrev].Name(ss.p[i-1]))
-		}
-		if i+1 < n {
-			add(bk[sNext].Name(ss.p[i+1]))
-		}
-		add(bk[sWin].Name(mean(max(i-3, 0), min(i+4, n))))
-		div := v
-		if d := divGroup(p, i); d >= 0 && ss.divW[d] > 0 {
-			div = ss.divPW[d] / ss.divW[d]
-		}
-		add(bk[sDiv].Name(div))
-		// Ancestors holding more blocks than the level below.
-		found, size := 0, int32(1)
-		nd := p.Blocks[i].Node
-		for up := 0; up < stackMaxUp && found < stackAncestors && nd >= 0 && int(nd) < len(p.Nodes); up++ {
-			a := &p.Nodes[nd]
-			if s := a.End - a.First; s > size && a.First >= 0 && int(a.End) <= n {
-				size = s
-				add(bk[sUp1+found].Name(mean(int(a.First), int(a.End))))
-				found++
-			}
-			nd = a.Parent
-		}
-		add(bk[sRank].Name(ss.rank[i]))
-		add(maxName)
-		add(sureName)
-		add(pmName(v, maxP))
-		num("r.s.p", v)
-		num("r.s.div", div)
-		ss.out[i] = buf[start:len(buf):len(buf)]
+	return 0
+}
+
+// divMean returns the weighted mean probability of the div group of block
+// i of p, or the block's own without one.
+func (ss *stackScratch) divMean(p *page.Page, i int) float64 {
+	if d := divGroup(p, i); d >= 0 && ss.divW[d] > 0 {
+		return ss.divPW[d] / ss.divW[d]
 	}
-	ss.buf = buf[:0]
-	// Clear the div sums of the groups used.
-	for i := range n {
-		if d := divGroup(p, i); d >= 0 {
-			ss.divPW[d], ss.divW[d] = 0, 0
-		}
+	return ss.p[i]
+}
+
+// appendProb appends the real-valued attribute name with the probability
+// v to buf, unless v is nearly zero.
+func appendProb(buf []crf.Attr, name string, v float64) []crf.Attr {
+	if v > 1e-4 {
+		buf = append(buf, crf.Attr{Name: name, Value: v})
 	}
-	return ss.out[:n]
+	return buf
 }
 
 // StackAttrs returns, for every block of p, its attributes attrs followed

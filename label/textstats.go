@@ -228,127 +228,168 @@ var hashSeed = maphash.MakeSeed()
 // scanText fills the text statistics of st from one pass over s. key is
 // scratch space for the text's letters and digits in lower case, whose hash
 // identifies duplicates; scanText returns it for reuse.
-//
-// The loop over ASCII bytes keeps its counters packed in registers and
-// branches only on spaces: a counter array in memory would serialise it on
-// store-to-load forwarding, and branches on character classes mispredict.
 func scanText(s string, st *blockStats, key []byte) []byte {
-	*st = blockStats{}
-	var (
-		count [5]int32 // characters per class
-		toks  [4]int32 // tokens: alpha, num, mix, other
-		seen  uint16   // trigger bytes
-		tf    uint8    // the current token's letters (1), digits (2), others (4)
-		term  uint8    // 1 when the current token ends with sentence punctuation
-		since uint8    // 1 when letters or digits came after the last sentence end
-	)
 	// The key is written without branching: every byte is stored, and the
 	// length advances for letters and digits only.
 	kb := slices.Grow(key[:0], len(s))
-	kb = kb[:cap(kb)]
-	n := 0
+	ts := textScan{kb: kb[:cap(kb)]}
 	for i := 0; i < len(s); {
-		var packed, tokPacked uint64
-		lim := min(len(s), i+packedRun)
-		for ; i < lim; i++ {
-			b := s[i]
-			if b >= utf8.RuneSelf {
-				break
-			}
-			packed += classInc[b]
-			seen |= triggers[b]
-			if b == ' ' {
-				if tf != 0 {
-					tokPacked += tokInc[tf]
-					if since&term != 0 {
-						st.sents++
-						since = 0
-					}
-					tf, term = 0, 0
-				}
-				continue
-			}
-			tf |= tokBits[b]
-			term = term&keepTerm[b] | stopBit[b]
-			kb[n] = lowerAlnum[b]
-			a := isAlnum[b]
-			n += int(a)
-			since |= a
-		}
-		for c := range count {
-			count[c] += int32(packed >> (c * packedBits) & (1<<packedBits - 1))
-		}
-		for k := range toks {
-			toks[k] += int32(tokPacked >> (k * 16) & 0xFFFF)
-		}
-		if i == lim {
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		seen |= tNonASCII
-		info := runeInfo(r)
-		c := info & classMask
-		count[c]++
-		switch {
-		case c == cWhite:
-			if tf != 0 {
-				toks[tokClass[tf]]++
-				if since&term != 0 {
-					st.sents++
-					since = 0
-				}
-				tf, term = 0, 0
-			}
-			continue
-		case c <= cNum:
-			tf |= 1 << c
-			kb = utf8.AppendRune(kb[:n], unicode.ToLower(r))
-			n = len(kb)
-			kb = slices.Grow(kb, len(s)-i)
-			kb = kb[:cap(kb)]
-			since = 1
-		default:
-			tf |= 4
-		}
-		switch {
-		case info&fClosing != 0:
-		case info&fStop != 0: // 。: ends a sentence with or without a space
-			if since != 0 {
-				st.sents++
-				since = 0
-			}
-			term = 1
-		case info&fWeakStop != 0:
-			term = 1
-		default:
-			term = 0
+		i = ts.ascii(s, i)
+		if i < len(s) && s[i] >= utf8.RuneSelf {
+			i = ts.nonASCII(s, i)
 		}
 	}
-	if tf != 0 {
-		toks[tokClass[tf]]++
-		if since&term != 0 {
-			st.sents++
-			since = 0
-		}
+	ts.endToken()
+	if ts.since != 0 {
+		ts.sents++ // the text after the last sentence end
 	}
-	if since != 0 {
-		st.sents++ // the text after the last sentence end
-	}
-	st.runes = count[cAlpha] + count[cNum] + count[cPunct] + count[cWhite] + count[cOther]
-	st.alpha, st.num, st.punct, st.white, st.other = count[cAlpha], count[cNum], count[cPunct], count[cWhite], count[cOther]
-	st.tokAlpha, st.tokNum, st.tokMix, st.tokOther = toks[0], toks[1], toks[2], toks[3]
-	st.tokens = toks[0] + toks[1] + toks[2] + toks[3]
-	st.begin = textBegin(s)
-	st.end = textEnd(s)
-	st.seen = seen
-	key = kb[:n]
+	ts.fill(st, s)
+	key = ts.kb[:ts.n]
 	if len(key) > 0 {
 		st.hash = maphash.Bytes(hashSeed, key)
 	} else {
 		st.hash = maphash.String(hashSeed, s) ^ 1 // symbols only: compare them all
 	}
 	return key
+}
+
+// textScan is the state of scanText between its ASCII and non-ASCII
+// stretches of a text.
+type textScan struct {
+	count [5]int32 // characters per class
+	toks  [4]int32 // tokens: alpha, num, mix, other
+	sents int32    // sentences ended
+	seen  uint16   // trigger bytes
+	tf    uint8    // the current token's letters (1), digits (2), others (4)
+	term  uint8    // 1 when the current token ends with sentence punctuation
+	since uint8    // 1 when letters or digits came after the last sentence end
+	kb    []byte   // the key, as long as its capacity
+	n     int      // the key's length
+}
+
+// ascii scans the ASCII bytes of s from i, at most packedRun of them, and
+// returns where it stopped: at the end of s, after packedRun bytes or at a
+// byte outside ASCII.
+//
+// The loop keeps its state in locals and its counters packed in registers,
+// and branches only on spaces: a counter array in memory would serialise it
+// on store-to-load forwarding, and branches on character classes
+// mispredict.
+func (ts *textScan) ascii(s string, i int) int {
+	var packed, tokPacked uint64
+	seen, tf, term, since, sents := ts.seen, ts.tf, ts.term, ts.since, ts.sents
+	kb, n := ts.kb, ts.n
+	lim := min(len(s), i+packedRun)
+	for ; i < lim; i++ {
+		b := s[i]
+		if b >= utf8.RuneSelf {
+			break
+		}
+		packed += classInc[b]
+		seen |= triggers[b]
+		if b == ' ' {
+			if tf != 0 {
+				tokPacked += tokInc[tf]
+				if since&term != 0 {
+					sents++
+					since = 0
+				}
+				tf, term = 0, 0
+			}
+			continue
+		}
+		tf |= tokBits[b]
+		term = term&keepTerm[b] | stopBit[b]
+		kb[n] = lowerAlnum[b]
+		a := isAlnum[b]
+		n += int(a)
+		since |= a
+	}
+	for c := range ts.count {
+		ts.count[c] += int32(packed >> (c * packedBits) & (1<<packedBits - 1))
+	}
+	for k := range ts.toks {
+		ts.toks[k] += int32(tokPacked >> (k * 16) & 0xFFFF)
+	}
+	ts.seen, ts.tf, ts.term, ts.since, ts.sents, ts.n = seen, tf, term, since, sents, n
+	return i
+}
+
+// nonASCII scans the characters outside ASCII of s from i, which starts
+// one, and returns the index of the first ASCII byte after them or len(s).
+func (ts *textScan) nonASCII(s string, i int) int {
+	ts.seen |= tNonASCII
+	for i < len(s) && s[i] >= utf8.RuneSelf {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		info := runeInfo(r)
+		c := info & classMask
+		ts.count[c]++
+		switch {
+		case c == cWhite:
+			ts.endToken()
+			continue
+		case c <= cNum:
+			ts.tf |= 1 << c
+			kb := utf8.AppendRune(ts.kb[:ts.n], unicode.ToLower(r))
+			ts.n = len(kb)
+			kb = slices.Grow(kb, len(s)-i)
+			ts.kb = kb[:cap(kb)]
+			ts.since = 1
+		default:
+			ts.tf |= 4
+		}
+		switch {
+		case info&fClosing != 0:
+		case info&fStop != 0: // 。: ends a sentence with or without a space
+			if ts.since != 0 {
+				ts.sents++
+				ts.since = 0
+			}
+			ts.term = 1
+		case info&fWeakStop != 0:
+			ts.term = 1
+		default:
+			ts.term = 0
+		}
+	}
+	return i
+}
+
+// endToken counts the current token, if any, as its letters, digits and
+// other characters make it, and the sentence it ends if its last character
+// ended one.
+func (ts *textScan) endToken() {
+	if ts.tf != 0 {
+		ts.toks[tokClass[ts.tf]]++
+		if ts.since&ts.term != 0 {
+			ts.sents++
+			ts.since = 0
+		}
+		ts.tf, ts.term = 0, 0
+	}
+}
+
+// fill sets st, all but its hash, from the counts of a scan of s.
+func (ts *textScan) fill(st *blockStats, s string) {
+	count, toks := &ts.count, &ts.toks
+	*st = blockStats{
+		runes:    count[cAlpha] + count[cNum] + count[cPunct] + count[cWhite] + count[cOther],
+		alpha:    count[cAlpha],
+		num:      count[cNum],
+		punct:    count[cPunct],
+		white:    count[cWhite],
+		other:    count[cOther],
+		tokens:   toks[0] + toks[1] + toks[2] + toks[3],
+		tokAlpha: toks[0],
+		tokNum:   toks[1],
+		tokMix:   toks[2],
+		tokOther: toks[3],
+		sents:    ts.sents,
+		begin:    textBegin(s),
+		end:      textEnd(s),
+		seen:     ts.seen,
+	}
 }
 
 // info returns the character information of r.
