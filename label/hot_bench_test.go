@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/sluice-project/sluice/internal/pagetest"
 )
 
 // Benchmarks of the per-block functions on their own, less noisy than
@@ -83,7 +85,7 @@ func BenchmarkDigitPatterns(b *testing.B) {
 }
 
 func BenchmarkStackAttrsAlone(b *testing.B) {
-	p := pageOf(b, syntheticPage(rand.New(rand.NewPCG(1, 2)), 300))
+	p := pagetest.Parse(b, syntheticPage(rand.New(rand.NewPCG(1, 2)), 300))
 	e := extractor(b, DefaultFeatureConfig())
 	attrs := e.Attrs(p)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -100,7 +102,7 @@ func BenchmarkStackAttrsAlone(b *testing.B) {
 }
 
 func BenchmarkContextRows(b *testing.B) {
-	p := pageOf(b, syntheticPage(rand.New(rand.NewPCG(1, 2)), 300))
+	p := pagetest.Parse(b, syntheticPage(rand.New(rand.NewPCG(1, 2)), 300))
 	rng := rand.New(rand.NewPCG(3, 4))
 	marg := make([][]float64, len(p.Blocks))
 	tp := make([]float64, len(p.Blocks))
