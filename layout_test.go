@@ -28,14 +28,15 @@ const (
 // structures and algorithms first, then the stages in the order a page
 // goes through them, evaluation, training and the tools last.
 var packageRank = map[string]int{
-	"page": 0, "internal/freelist": 0, "parallel": 0, "gbdt": 0, "warc": 0,
+	"page": 0, "internal/freelist": 0, "internal/grow": 0, "parallel": 0, "gbdt": 0, "warc": 0,
 	"crf": 1, "ingest": 1, "inputs": 1,
 	"segment": 2, "filter": 2, "structure": 2,
-	"label": 3, "site": 3, "internal/pagetest": 3,
-	"": 4, "render": 4, "score": 4, "dataset": 4,
-	"evaluate": 5, "corpus": 5,
-	"train":      6,
-	"cmd/sluice": 7,
+	"features": 3, "site": 3, "internal/pagetest": 3,
+	"label": 4,
+	"": 5, "render": 5, "score": 5, "dataset": 5,
+	"evaluate": 6, "corpus": 6,
+	"train": 7,
+	"cmd/sluice": 8,
 }
 
 // modulePath is the import path of the module.

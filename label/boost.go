@@ -6,13 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/gbdt"
+	"github.com/sluice-project/sluice/internal/grow"
 )
 
 // Boosted trees in front of the CRF (the Boost group). A linear-chain CRF
@@ -114,10 +117,10 @@ func NewTreeSpec(seqs []crf.Sequence) TreeSpec {
 		}
 	}
 	var spec TreeSpec
-	for _, k := range sortedKeys(num) {
+	for _, k := range slices.Sorted(maps.Keys(num)) {
 		spec.Columns = append(spec.Columns, TreeColumn{k, colNum})
 	}
-	for _, k := range sortedKeys(real) {
+	for _, k := range slices.Sorted(maps.Keys(real)) {
 		spec.Columns = append(spec.Columns, TreeColumn{k, colReal})
 	}
 	type nc struct {
@@ -157,7 +160,7 @@ func isBoostAttr(name string) bool {
 // (with e nil, for those of the Labeller it joins). model may be nil while
 // the trees are being trained: the stage then gives rows (Rows) but cannot
 // run.
-func NewTreesStage(e *Extractor, spec TreeSpec, model *gbdt.Model) (*TreesStage, error) {
+func NewTreesStage(e *features.Extractor, spec TreeSpec, model *gbdt.Model) (*TreesStage, error) {
 	b := &TreesStage{spec: spec, model: model, own: len(spec.Columns),
 		names: map[string]colValue{}, keys: map[string]int32{}, kinds: make([]string, len(spec.Columns))}
 	b.width = b.own + 2*len(spec.Neighbours)
@@ -201,15 +204,15 @@ func (b *TreesStage) Rows(attrs [][]crf.Attr, x []float32) []float32 { return b.
 
 // AppendTreeVerdict appends to dst the Boost group's attributes of a block
 // the trees give content probability p.
-func (e *Extractor) AppendTreeVerdict(dst []crf.Attr, p float64) []crf.Attr {
-	return appendBoostAttrs(dst, p, e.bucket(Boost, "b.p"))
+func AppendTreeVerdict(e *features.Extractor, dst []crf.Attr, p float64) []crf.Attr {
+	return appendBoostAttrs(dst, p, e.Bucket(features.Boost, "b.p"))
 }
 
 // vector writes the vectors of a page's blocks into x (grown as needed) and
 // returns it: len(attrs) rows of b.width values.
 func (b *TreesStage) vector(attrs [][]crf.Attr, x []float32) []float32 {
 	n := len(attrs)
-	x = grow(x, n*b.width)
+	x = grow.Slice(x, n*b.width)
 	for i, as := range attrs {
 		row := x[i*b.width : i*b.width+b.own]
 		copy(row, b.init)
@@ -259,24 +262,17 @@ func (b *TreesStage) vector(attrs [][]crf.Attr, x []float32) []float32 {
 
 // learnBuckets caches the names of e's numeric attributes, so that
 // labelling looks each up once instead of parsing it.
-func (b *TreesStage) learnBuckets(e *Extractor) {
-	learn := func(bk *Bucket) {
-		c, ok := b.keys[bk.key]
+func (b *TreesStage) learnBuckets(e *features.Extractor) {
+	e.EachBucket(func(bk *features.Bucket) {
+		c, ok := b.keys[bk.Key()]
 		if !ok || b.kinds[c] != colNum {
 			return
 		}
-		for i, name := range bk.names {
-			b.names[name] = colValue{c, float32(bk.bounds[i])}
+		bounds := bk.Bounds()
+		for i, name := range bk.Names() {
+			b.names[name] = colValue{c, float32(bounds[i])}
 		}
-	}
-	for _, bks := range e.buckets {
-		for _, bk := range bks {
-			learn(bk)
-		}
-	}
-	for _, f := range e.filters {
-		learn(f.bucket)
-	}
+	})
 }
 
 // boostScratch is the working memory of booster.attrs.
@@ -289,16 +285,16 @@ type boostScratch struct {
 
 // attrs returns attrs with the Boost group's attributes of each block
 // appended, in bs's memory.
-func (b *TreesStage) attrs(attrs [][]crf.Attr, bk *Bucket, bs *boostScratch) [][]crf.Attr {
+func (b *TreesStage) attrs(attrs [][]crf.Attr, bk *features.Bucket, bs *boostScratch) [][]crf.Attr {
 	n := len(attrs)
 	bs.x = b.vector(attrs, bs.x)
 	total := 0
 	for _, a := range attrs {
 		total += len(a) + 2
 	}
-	bs.buf = grow(bs.buf, total)[:0]
-	bs.out = grow(bs.out, n)
-	bs.p = grow(bs.p, n)
+	bs.buf = grow.Slice(bs.buf, total)[:0]
+	bs.out = grow.Slice(bs.out, n)
+	bs.p = grow.Slice(bs.p, n)
 	for i, a := range attrs {
 		p := b.model.Prob(bs.x[i*b.width : (i+1)*b.width])
 		bs.p[i] = p
@@ -312,7 +308,7 @@ func (b *TreesStage) attrs(attrs [][]crf.Attr, bk *Bucket, bs *boostScratch) [][
 // appendBoostAttrs appends the Boost group's attributes of a block the
 // trees give content probability p: "b.p" in bk's buckets and, unless
 // zero, "r.b.p".
-func appendBoostAttrs(dst []crf.Attr, p float64, bk *Bucket) []crf.Attr {
+func appendBoostAttrs(dst []crf.Attr, p float64, bk *features.Bucket) []crf.Attr {
 	dst = append(dst, crf.Attr{Name: bk.Name(p)})
 	if p > 0 {
 		dst = append(dst, crf.Attr{Name: "r.b.p", Value: p})
@@ -324,7 +320,7 @@ func appendBoostAttrs(dst []crf.Attr, p float64, bk *Bucket) []crf.Attr {
 func (*TreesStage) Name() string { return StageTrees }
 
 func (b *TreesStage) run(l *Labeller, s *state) {
-	s.attrs = b.attrs(s.attrs, l.ext.bucket(Boost, "b.p"), &s.ab.boost)
+	s.attrs = b.attrs(s.attrs, l.ext.Bucket(features.Boost, "b.p"), &s.ab.boost)
 	s.tp = s.ab.boost.p
 }
 
@@ -360,18 +356,4 @@ func readTrees(data []byte) (Stage, error) {
 		return nil, fmt.Errorf("label: boosted trees: %w", err)
 	}
 	return NewTreesStage(nil, spec, m)
-}
-
-// Boost: the verdict of gradient-boosted trees over the block's attributes
-// and its neighbours' (the trees stage): "b.p", the trees' content
-// probability in buckets, and "r.b.p", the same real-valued. Trees see
-// conjunctions of attributes that the CRF's weights, one per attribute,
-// cannot. The trees stage gives them, after the extractor's.
-const Boost Group = "boost"
-
-var boostGroup = groupSpec{
-	group:   Boost,
-	keys:    []string{"b.p", "r.b.p"},
-	buckets: []bucketDef{{"b.p", probB}},
-	window:  1,
 }

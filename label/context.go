@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/sluice-project/sluice/gbdt"
+	"github.com/sluice-project/sluice/internal/grow"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -84,8 +85,8 @@ func contextVerdicts(p *page.Page, marg [][]float64, tp []float64, other, para i
 	if n > 0 {
 		L = len(marg[0])
 	}
-	cs.final = grow(cs.final, n)
-	cs.finalBuf = grow(cs.finalBuf, n*L)
+	cs.final = grow.Slice(cs.final, n)
+	cs.finalBuf = grow.Slice(cs.finalBuf, n*L)
 	for i, m := range marg {
 		cs.final[i] = cs.finalBuf[i*L : (i+1)*L : (i+1)*L]
 		copy(cs.final[i], m)
@@ -93,7 +94,7 @@ func contextVerdicts(p *page.Page, marg [][]float64, tp []float64, other, para i
 	blend(cs.final, tp, other, para, cfg.Blend)
 	smoothPaths(p, cs.final, other, para, cfg.Smooth, &cs.smooth)
 	focusRegion(p, cs.final, other, para, cfg.Region, &cs.smooth)
-	cs.c, cs.f = grow(cs.c, n), grow(cs.f, n)
+	cs.c, cs.f = grow.Slice(cs.c, n), grow.Slice(cs.f, n)
 	cs.t = tp[:n]
 	for i := range n {
 		cs.c[i] = 1 - marg[i][other]
@@ -110,7 +111,7 @@ func contextRows(p *page.Page, styleIndex int, cs *contextScratch) []float32 {
 	cs.rankAbove(p)
 	page := t.pageColumns(n, styleIndex)
 	allWords := max(t.words, 1)
-	cs.x = grow(cs.x, n*ContextColumns)
+	cs.x = grow.Slice(cs.x, n*ContextColumns)
 	for i := range p.Blocks {
 		r := cs.x[i*ContextColumns : (i+1)*ContextColumns]
 		copy(r, page[:])
@@ -136,8 +137,8 @@ type contextTotals struct {
 func (cs *contextScratch) sums(p *page.Page) (t contextTotals) {
 	sc := &cs.smooth
 	sc.pathSlots(p)
-	cs.pathSum = grow(cs.pathSum, len(sc.count))
-	cs.pathWords = grow(cs.pathWords, len(sc.count))
+	cs.pathSum = grow.Slice(cs.pathSum, len(sc.count))
+	cs.pathWords = grow.Slice(cs.pathWords, len(sc.count))
 	clear(cs.pathSum)
 	clear(cs.pathWords)
 	if cs.divSum == nil {
@@ -171,12 +172,12 @@ func (cs *contextScratch) sums(p *page.Page) (t contextTotals) {
 // probability.
 func (cs *contextScratch) rankAbove(p *page.Page) {
 	n := len(p.Blocks)
-	cs.order = grow(cs.order, n)
+	cs.order = grow.Slice(cs.order, n)
 	for i := range cs.order {
 		cs.order[i] = int32(i)
 	}
 	slices.SortStableFunc(cs.order, func(a, b int32) int { return cmp.Compare(cs.t[b], cs.t[a]) })
-	cs.above = grow(cs.above, n)
+	cs.above = grow.Slice(cs.above, n)
 	run := 0.0
 	for k := 0; k < n; {
 		j := k

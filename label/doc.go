@@ -9,11 +9,8 @@
 // (region.go). It gives each block a page.Label: other, heading,
 // paragraph, list item or continuation.
 //
-// An Extractor turns a page into one list of CRF attributes per block (the
-// block's markup, text, group, position and document features, and the
-// scores of a few cheap filters), each numeric feature mapped to a finite
-// set of names by a Bucket. Feature groups can be switched off one by one
-// for ablations (see Groups).
+// The stages read the block attributes of package features (the
+// extractor of the labeller's FeatureConfig).
 //
 // A model file (modelfile.go) holds the feature configuration, the list
 // of stages and each stage's trained part. Package train trains them; this

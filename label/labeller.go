@@ -7,18 +7,19 @@ import (
 	"slices"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/internal/freelist"
 	"github.com/sluice-project/sluice/page"
 )
 
 // Labeller is a trained block labeller: an ordered list of stages (see
-// Stage) over the block features of an Extractor, such as boosted trees, a
+// Stage) over the block features of an features.Extractor, such as boosted trees, a
 // linear-chain CRF, context trees, path smoothing and the content region.
 // It is safe for concurrent use.
 type Labeller struct {
 	stages []Stage
 	crf    *crf.Model // the crf stage's model, whose labels the marginals have
-	ext    *Extractor
+	ext    *features.Extractor
 	cfg    FeatureConfig
 	labels []page.Label // CRF label index → page label
 	other  int          // CRF index of page.Other, -1 if absent
@@ -39,7 +40,7 @@ func New(cfg FeatureConfig, stages ...Stage) (*Labeller, error) {
 		return nil, err
 	}
 	cfg = cfg.WithStages(names)
-	ext, err := NewExtractor(cfg)
+	ext, err := features.NewExtractor(cfg.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -238,8 +239,8 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	}
 	ab := attrBufs.Get()
 	l.Decide(p, l.marginals(p, style, ab), threshold)
-	if cap(ab.out) <= maxPooled && cap(ab.stack.out) <= maxPooled && cap(ab.boost.out) <= maxPooled && cap(ab.smooth.hash) <= maxPooled && cap(ab.context.finalBuf) <= maxPooled {
-		clear(ab.out[:cap(ab.out)])
+	const most = features.MaxPooled
+	if cap(ab.stack.out) <= most && cap(ab.boost.out) <= most && cap(ab.smooth.hash) <= most && cap(ab.context.finalBuf) <= most && ab.attrs.Pooled() {
 		clear(ab.stack.out[:cap(ab.stack.out)])
 		clear(ab.boost.out[:cap(ab.boost.out)])
 		attrBufs.Put(ab)
@@ -247,8 +248,8 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 }
 
 // marginals runs the stages on p in style, with ab's memory.
-func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float64 {
-	s := state{p: p, style: style, attrs: WithStyle(l.ext.AttrsInto(p, ab), style), ab: ab}
+func (l *Labeller) marginals(p *page.Page, style string, ab *work) [][]float64 {
+	s := state{p: p, style: style, attrs: WithStyle(l.ext.AttrsInto(p, &ab.attrs), style), ab: ab}
 	for _, st := range l.stages {
 		st.run(l, &s)
 	}
@@ -257,7 +258,7 @@ func (l *Labeller) marginals(p *page.Page, style string, ab *AttrBuf) [][]float6
 
 // attrBufs holds the attribute memory of labelling, reused from page to
 // page: a page's attributes are some 400 KB.
-var attrBufs = freelist.New[AttrBuf](0)
+var attrBufs = freelist.New[work](0)
 
 // Marginals returns, for each block of p, the model's probability of each
 // label (indexed as Labels) in a style the model knows, after the model's
@@ -271,7 +272,7 @@ func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
 	if len(p.Blocks) == 0 {
 		return nil, nil
 	}
-	return l.marginals(p, style, new(AttrBuf)), nil
+	return l.marginals(p, style, new(work)), nil
 }
 
 // Decide sets the Score and Label of p's blocks from their marginals (as

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/page"
 )
@@ -38,7 +39,7 @@ func trainCRF(t *testing.T, ex []example, cfg FeatureConfig, iterations int) *La
 		}
 		seqs = append(seqs, crf.Sequence{Attrs: WithStyle(ext.Attrs(e.Page), e.Style), Labels: ls})
 	}
-	tmpl, err := crf.ParseTemplate(DefaultTemplate(ext))
+	tmpl, err := crf.ParseTemplate(features.DefaultTemplate(ext))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,4 +112,14 @@ func saveLoad(t *testing.T, lab *Labeller) *Labeller {
 		t.Fatal(err)
 	}
 	return loaded
+}
+
+// extractor makes the extractor of cfg's features.
+func extractor(t testing.TB, cfg FeatureConfig) *features.Extractor {
+	t.Helper()
+	e, err := features.NewExtractor(cfg.Config)
+	if err != nil {
+		t.Fatalf("NewExtractor: %v", err)
+	}
+	return e
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/gbdt"
 )
 
@@ -169,7 +170,7 @@ func loadLegacy(magic string, cfg FeatureConfig, data []byte) (*Labeller, error)
 		return nil, fmt.Errorf("label: first stage: %w", err)
 	}
 	stages = append(stages, CRFStage{m1})
-	if magic == modelMagic2 || len(data) > 0 || !cfg.Off[Stack] {
+	if magic == modelMagic2 || len(data) > 0 || !cfg.Off[features.Stack] {
 		if len(data) == 0 {
 			return nil, errors.New("label: model file truncated: its configuration has two stages but the file holds one")
 		}

@@ -3,6 +3,7 @@ package label
 import (
 	"fmt"
 
+	"github.com/sluice-project/sluice/internal/grow"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -49,8 +50,8 @@ func focusRegion(p *page.Page, marg [][]float64, other, para int, damp float64, 
 	if damp <= 0 || len(marg) != n || n == 0 {
 		return
 	}
-	sc.tp = grow(sc.tp, n+1)
-	sc.w = grow(sc.w, n+1)
+	sc.tp = grow.Slice(sc.tp, n+1)
+	sc.w = grow.Slice(sc.w, n+1)
 	sc.tp[0], sc.w[0] = 0, 0
 	for i := range p.Blocks {
 		w := float64(p.Blocks[i].Words)

@@ -3,6 +3,8 @@ package label
 import (
 	"fmt"
 
+	"github.com/sluice-project/sluice/features"
+	"github.com/sluice-project/sluice/internal/grow"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -66,7 +68,7 @@ func smoothPaths(p *page.Page, marg [][]float64, other, para int, w float64, sc 
 	}
 	w = min(w, 1)
 	sc.pathSlots(p)
-	sc.sum = grow(sc.sum, len(sc.count))
+	sc.sum = grow.Slice(sc.sum, len(sc.count))
 	clear(sc.sum)
 	for i, s := range sc.of {
 		if s >= 0 {
@@ -86,10 +88,10 @@ func smoothPaths(p *page.Page, marg [][]float64, other, para int, w float64, sc 
 // has none) and sc.count to the blocks of each slot.
 func (sc *smoothScratch) pathSlots(p *page.Page) {
 	nodes := p.Nodes
-	sc.hash = grow(sc.hash, len(nodes))
+	sc.hash = grow.Slice(sc.hash, len(nodes))
 	for i := range nodes {
 		nd := &nodes[i]
-		h := signature(nd)
+		h := features.NodeSignature(nd)
 		if par := nd.Parent; par >= 0 && int(par) < i {
 			h = (h ^ sc.hash[par]) * 0x9E3779B97F4A7C15
 			h ^= h >> 29
@@ -101,7 +103,7 @@ func (sc *smoothScratch) pathSlots(p *page.Page) {
 	}
 	clear(sc.slot)
 	sc.count = sc.count[:0]
-	sc.of = grow(sc.of, len(p.Blocks))
+	sc.of = grow.Slice(sc.of, len(p.Blocks))
 	for i := range p.Blocks {
 		n := p.Blocks[i].Node
 		if n < 0 || int(n) >= len(nodes) {

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/features"
+	"github.com/sluice-project/sluice/internal/grow"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -29,24 +31,13 @@ type StackStage struct{ Model *crf.Model }
 func (StackStage) Name() string { return StageStack }
 
 func (c StackStage) run(l *Labeller, s *state) {
-	s.marg = c.Model.Marginals(l.ext.stackAttrs(s.p, s.attrs, s.marg, l.other, &s.ab.stack))
+	s.marg = c.Model.Marginals(stackAttrs(l.ext, s.p, s.attrs, s.marg, l.other, &s.ab.stack))
 }
 
 // MarshalBinary encodes the second CRF, the stage's part of a model file.
 func (c StackStage) MarshalBinary() ([]byte, error) { return c.Model.MarshalBinary() }
 
-// Stack: the first stage's verdict, for the stack stage's CRF: a block's
-// content probability under the crf stage ("s.p"), its neighbours'
-// ("s.prev", "s.next") and the mean over seven blocks around it ("s.win"),
-// over its div group ("s.div") and over the blocks of its three nearest
-// ancestors that hold more blocks ("s.a1", "s.a2", "s.a3"); the share of
-// the page's words in more probable blocks ("s.rank"), the page's highest
-// probability ("s.max"), the share of its words above one half
-// ("s.sure"), the block's probability with the page's highest ("s.pm"),
-// and "r.s.p" and "r.s.div", real-valued. The stack stage gives them.
-const Stack Group = "stack"
-
-// Indices of the Stack group's buckets.
+// Indices of stackBuckets.
 const (
 	sP = iota
 	sPrev
@@ -59,16 +50,19 @@ const (
 	sRank
 	sMax
 	sSure
+	numStackBuckets
 )
 
-var stackGroup = groupSpec{
-	group: Stack,
-	keys:  []string{"s.p", "s.prev", "s.next", "s.win", "s.div", "s.a1", "s.a2", "s.a3", "s.rank", "s.max", "s.sure", "s.pm", "r.s.p", "r.s.div"},
-	buckets: []bucketDef{
-		sP: {"s.p", probB}, sPrev: {"s.prev", probB}, sNext: {"s.next", probB}, sWin: {"s.win", probB}, sDiv: {"s.div", probB},
-		sUp1: {"s.a1", probB}, sUp2: {"s.a2", probB}, sUp3: {"s.a3", probB}, sRank: {"s.rank", ratio10},
-		sMax: {"s.max", []float64{0, .2, .4, .5, .6, .7, .8, .9, .95}}, sSure: {"s.sure", ratio10},
-	},
+// stackBucketKeys are the keys of the Stack group's buckets, in the order
+// of their indices.
+var stackBucketKeys = [numStackBuckets]string{"s.p", "s.prev", "s.next", "s.win", "s.div", "s.a1", "s.a2", "s.a3", "s.rank", "s.max", "s.sure"}
+
+// stackBuckets returns the Stack group's buckets of e, by index.
+func stackBuckets(e *features.Extractor) (bk [numStackBuckets]*features.Bucket) {
+	for i, k := range stackBucketKeys {
+		bk[i] = e.Bucket(features.Stack, k)
+	}
+	return bk
 }
 
 // pmBins are the bounds of the coarse probability buckets of "s.pm", the
@@ -97,8 +91,8 @@ type stackScratch struct {
 // the "s.pm" attribute of a block in bin i on a page whose highest is in
 // bin j. Neither depends on the feature configuration.
 var (
-	pmBucket = func() *Bucket {
-		b, err := NewBucket("s.pm", pmBins)
+	pmBucket = func() *features.Bucket {
+		b, err := features.NewBucket("s.pm", pmBins)
 		if err != nil {
 			panic(err)
 		}
@@ -109,7 +103,7 @@ var (
 		for i, a := range pmBins {
 			names[i] = make([]string, len(pmBins))
 			for j, b := range pmBins {
-				names[i][j] = "s.pm=" + FormatBound(a) + "_" + FormatBound(b)
+				names[i][j] = "s.pm=" + features.FormatBound(a) + "_" + features.FormatBound(b)
 			}
 		}
 		return names
@@ -126,15 +120,15 @@ func pmName(p, max float64) string {
 // attrs followed by the Stack group's attributes computed from the
 // first-stage marginals marg (other is the index of the "other" label). The
 // result lives in ss and is valid until ss is used again.
-func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float64, other int, ss *stackScratch) [][]crf.Attr {
+func stackAttrs(e *features.Extractor, p *page.Page, attrs [][]crf.Attr, marg [][]float64, other int, ss *stackScratch) [][]crf.Attr {
 	n := len(p.Blocks)
 	maxP, sure, total := ss.weigh(p, marg, other)
 	ss.sumDivs(p)
 	ss.rankBlocks(total)
-	bk := e.buckets[groupIndex(Stack)]
+	bk := stackBuckets(e)
 	maxName, sureName := bk[sMax].Name(maxP), bk[sSure].Name(sure/total)
 	buf := ss.reserve(attrs, n)
-	ss.out = grow(ss.out, n)
+	ss.out = grow.Slice(ss.out, n)
 	for i := range n {
 		start := len(buf)
 		buf = append(buf, attrs[i]...)
@@ -180,10 +174,10 @@ func (e *Extractor) stackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float6
 // more and the page's weight.
 func (ss *stackScratch) weigh(p *page.Page, marg [][]float64, other int) (maxP, sure, total float64) {
 	n := len(p.Blocks)
-	ss.p = grow(ss.p, n)
-	ss.w = grow(ss.w, n)
-	ss.cumPW = grow(ss.cumPW, n+1)
-	ss.cumW = grow(ss.cumW, n+1)
+	ss.p = grow.Slice(ss.p, n)
+	ss.w = grow.Slice(ss.w, n)
+	ss.cumPW = grow.Slice(ss.cumPW, n+1)
+	ss.cumW = grow.Slice(ss.cumW, n+1)
 	ss.cumPW[0], ss.cumW[0] = 0, 0
 	for i := range n {
 		v := 1 - marg[i][other]
@@ -204,8 +198,8 @@ func (ss *stackScratch) weigh(p *page.Page, marg [][]float64, other int) (maxP, 
 // sumDivs adds up the weighted probabilities and the weights of the
 // blocks of p per div group node; clearDivs undoes it.
 func (ss *stackScratch) sumDivs(p *page.Page) {
-	ss.divPW = grow(ss.divPW, len(p.Nodes))
-	ss.divW = grow(ss.divW, len(p.Nodes))
+	ss.divPW = grow.Slice(ss.divPW, len(p.Nodes))
+	ss.divW = grow.Slice(ss.divW, len(p.Nodes))
 	for i := range p.Blocks {
 		if d := divGroup(p, i); d >= 0 {
 			ss.divPW[d] += ss.p[i] * ss.w[i]
@@ -228,7 +222,7 @@ func (ss *stackScratch) clearDivs(p *page.Page) {
 // total in more probable blocks.
 func (ss *stackScratch) rankBlocks(total float64) {
 	n := len(ss.p)
-	ss.order = grow(ss.order, n)
+	ss.order = grow.Slice(ss.order, n)
 	for i := range ss.order {
 		ss.order[i] = int32(i)
 	}
@@ -241,7 +235,7 @@ func (ss *stackScratch) rankBlocks(total float64) {
 		}
 		return int(a - b)
 	})
-	ss.rank = grow(ss.rank, n)
+	ss.rank = grow.Slice(ss.rank, n)
 	above := 0.0
 	for k := 0; k < n; {
 		j := k
@@ -295,11 +289,11 @@ func appendProb(buf []crf.Attr, name string, v float64) []crf.Attr {
 	return buf
 }
 
-// StackAttrs returns, for every block of p, its attributes attrs followed
-// by the Stack group's attributes computed from the marginals marg of the
+// StackAttrs returns, for every block of p, its attributes attrs (from e)
+// followed by the Stack group's attributes computed from the marginals marg of the
 // CRF before the stack stage, as the stack stage gives them to its CRF.
-func (e *Extractor) StackAttrs(p *page.Page, attrs [][]crf.Attr, marg [][]float64) [][]crf.Attr {
-	return e.stackAttrs(p, attrs, marg, slices.Index(Labels, "other"), new(stackScratch))
+func StackAttrs(e *features.Extractor, p *page.Page, attrs [][]crf.Attr, marg [][]float64) [][]crf.Attr {
+	return stackAttrs(e, p, attrs, marg, slices.Index(Labels, "other"), new(stackScratch))
 }
 
 // divGroup returns the div group node of block i, or -1.

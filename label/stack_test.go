@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/internal/pagetest"
 )
 
@@ -41,8 +42,8 @@ func TestStackAttrs(t *testing.T) {
 		marg[i] = []float64{1 - v, 0, v, 0, 0} // other, heading, paragraph...
 	}
 	var ss stackScratch
-	got := e.stackAttrs(p, attrs, marg, 0, &ss)
-	keys := e.Keys(Stack)
+	got := stackAttrs(e, p, attrs, marg, 0, &ss)
+	keys := e.Keys(features.Stack)
 	for i, list := range got {
 		if !slices.Equal(list[:len(attrs[i])], attrs[i]) {
 			t.Errorf("block %d: the first-stage attributes are not kept in front", i)

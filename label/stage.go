@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -44,7 +45,7 @@ type state struct {
 	attrs [][]crf.Attr // the block attributes the next CRF reads
 	marg  [][]float64  // the marginals, once a CRF has run
 	tp    []float64    // the boosted trees' content probability of each block, once they have run
-	ab    *AttrBuf
+	ab    *work
 }
 
 // Stage names, in the only order in which they may appear.
@@ -63,7 +64,7 @@ type stageKind struct {
 	name string
 	// group is the feature group whose attributes the stage gives ("" for
 	// none): it is on exactly when the stage is in the list.
-	group Group
+	group features.Group
 	// needs lists the stages that must come before it.
 	needs []string
 	// read decodes the stage's part of a model file; nil for a stage with
@@ -75,9 +76,9 @@ type stageKind struct {
 
 // stageKinds lists the kinds of stage in the order a list must keep.
 var stageKinds = []stageKind{
-	{name: StageTrees, group: Boost, read: readTrees},
+	{name: StageTrees, group: features.Boost, read: readTrees},
 	{name: StageCRF, read: readCRF},
-	{name: StageStack, group: Stack, needs: []string{StageCRF}, read: readStack},
+	{name: StageStack, group: features.Stack, needs: []string{StageCRF}, read: readStack},
 	{name: StageContext, needs: []string{StageTrees, StageCRF}, read: readContext},
 	{name: StageBlend, needs: []string{StageTrees, StageCRF}, make: func() Stage { return BlendStage{} }},
 	{name: StageSmooth, needs: []string{StageCRF}, make: func() Stage { return SmoothStage{} }},
@@ -135,8 +136,8 @@ func CheckStages(names []string) error {
 
 // StageGroups returns the feature groups that stage lists switch on or
 // off (a stage's group is on exactly when the stage is in the list).
-func StageGroups() []Group {
-	var gs []Group
+func StageGroups() []features.Group {
+	var gs []features.Group
 	for _, k := range stageKinds {
 		if k.group != "" {
 			gs = append(gs, k.group)
@@ -149,9 +150,9 @@ func StageGroups() []Group {
 // of the stages switched on or off to match (see StageGroups).
 func (cfg FeatureConfig) WithStages(names []string) FeatureConfig {
 	cfg.Stages = slices.Clone(names)
-	if _, ok := cfg.Off[Context]; ok {
+	if _, ok := cfg.Off[features.Context]; ok {
 		cfg.Off = maps.Clone(cfg.Off)
-		delete(cfg.Off, Context)
+		delete(cfg.Off, features.Context)
 	}
 	for _, k := range stageKinds {
 		if k.group == "" {
@@ -177,17 +178,17 @@ func stageNames(stages []Stage) []string {
 
 // switchOff switches group g off in a copy of fc.Off, so that the
 // caller's map is left alone.
-func (fc *FeatureConfig) switchOff(g Group) {
+func (fc *FeatureConfig) switchOff(g features.Group) {
 	off := maps.Clone(fc.Off)
 	if off == nil {
-		off = map[Group]bool{}
+		off = map[features.Group]bool{}
 	}
 	off[g] = true
 	fc.Off = off
 }
 
 // switchOn switches group g on in a copy of fc.Off.
-func (fc *FeatureConfig) switchOn(g Group) {
+func (fc *FeatureConfig) switchOn(g features.Group) {
 	if !fc.Off[g] {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 func (j *job) trainStack(held [][][]float64) (label.Stage, error) {
 	seqs := make([]crf.Sequence, len(j.seqs))
 	for k, seq := range j.seqs {
-		attrs := j.ext.StackAttrs(j.examples[j.used[k]].Page, seq.Attrs, held[k])
+		attrs := label.StackAttrs(j.ext, j.examples[j.used[k]].Page, seq.Attrs, held[k])
 		seqs[k] = crf.Sequence{Attrs: attrs, Labels: seq.Labels, Weight: seq.Weight, Cost: seq.Cost}
 	}
 	opts := j.opts

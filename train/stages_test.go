@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/gbdt"
 	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/label"
@@ -78,7 +79,7 @@ func TestStyles(t *testing.T) {
 	// The CRF's styles: boosted trees on twelve tiny pages learn none, and
 	// blending their verdict in would blur the difference.
 	fc := label.DefaultFeatureConfig()
-	fc.Off[label.Boost] = true
+	fc.Off[features.Boost] = true
 	lab, err := Train(context.Background(), ex, Config{Features: &fc, MaxIterations: 80, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -139,8 +140,8 @@ func TestBoosted(t *testing.T) {
 	for _, run := range []struct{ stack, context bool }{{false, false}, {false, true}, {true, false}} {
 		stack := run.stack
 		fc := label.DefaultFeatureConfig()
-		fc.Off[label.Stack] = !stack
-		fc.Off[label.Context] = !run.context
+		fc.Off[features.Stack] = !stack
+		fc.Off[features.Context] = !run.context
 		var stages []string
 		lab, err := Train(context.Background(), ex, Config{Features: &fc, Boost: small, Context: small, BoostFolds: 2, StackFolds: 2,
 			MaxIterations: 40, Workers: 1, Stage: func(s string) { stages = append(stages, s) }})
@@ -169,7 +170,7 @@ func TestBoosted(t *testing.T) {
 			t.Errorf("%+v: stages %q, want %q", run, stages, want)
 		}
 		trees := treesOf(lab)
-		if lab.Features().Off[label.Boost] || trees == nil {
+		if lab.Features().Off[features.Boost] || trees == nil {
 			t.Fatalf("stack %v: no boosted trees", stack)
 		}
 		wantStages := "trees,crf,blend,smooth,region"
@@ -220,7 +221,7 @@ func TestBoosted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !one.Features().Off[label.Boost] || treesOf(one) != nil {
+	if !one.Features().Off[features.Boost] || treesOf(one) != nil {
 		t.Error("boosted trees trained on examples of one group")
 	}
 }
@@ -244,7 +245,7 @@ func TestTwoStages(t *testing.T) {
 	}
 	var stages []string
 	noBoost := label.DefaultFeatureConfig()
-	noBoost.Off[label.Boost] = true // boost_test.go trains with both
+	noBoost.Off[features.Boost] = true // boost_test.go trains with both
 	lab, err := Train(context.Background(), ex, Config{Features: &noBoost, MaxIterations: 40, Workers: 1, Stage: func(s string) { stages = append(stages, s) }})
 	if err != nil {
 		t.Fatal(err)
@@ -285,8 +286,8 @@ func TestTwoStages(t *testing.T) {
 
 	// Off, or with one group only, one stage.
 	fc := label.DefaultFeatureConfig()
-	fc.Off[label.Stack] = true
-	fc.Off[label.Boost] = true
+	fc.Off[features.Stack] = true
+	fc.Off[features.Boost] = true
 	one, err := Train(context.Background(), ex, Config{Features: &fc, MaxIterations: 20, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -302,7 +303,7 @@ func TestTwoStages(t *testing.T) {
 		if got := strings.Join(l.StageNames(), ","); got != "crf,smooth,region" {
 			t.Errorf("stages %s, want crf,smooth,region", got)
 		}
-		if l2 := saveLoad(t, l); !l2.Features().Off[label.Stack] {
+		if l2 := saveLoad(t, l); !l2.Features().Off[features.Stack] {
 			t.Error("a loaded one-stage model has the stack group on")
 		}
 	}

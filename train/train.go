@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/gbdt"
 	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/page"
@@ -42,7 +43,7 @@ type Config struct {
 	// label.DefaultFeatureConfig().
 	Features *label.FeatureConfig
 	// Template is a CRF template (see package crf); "" means
-	// label.DefaultTemplate for the feature configuration.
+	// features.DefaultTemplate for the feature configuration.
 	Template string
 	// L2, MinCount, MaxIterations and Workers are passed to crf.Train
 	// (defaults: L2 1, MinCount 2, MaxIterations DefaultIterations, all
@@ -153,7 +154,7 @@ type job struct {
 	ctx      context.Context
 	cfg      Config
 	fc       label.FeatureConfig
-	ext      *label.Extractor
+	ext      *features.Extractor
 	tmpl     string // the CRF template's text
 	stages   []string
 	examples []Example
@@ -201,7 +202,7 @@ func newJob(ctx context.Context, examples []Example, cfg Config) (*job, error) {
 
 // features builds the extractor, the styles and the CRF template.
 func (j *job) features() error {
-	ext, err := label.NewExtractor(j.fc)
+	ext, err := features.NewExtractor(j.fc.Config)
 	if err != nil {
 		return err
 	}
@@ -212,7 +213,7 @@ func (j *job) features() error {
 	j.ext, j.fc.Styles = ext, styles
 	j.tmpl = j.cfg.Template
 	if j.tmpl == "" {
-		j.tmpl = label.DefaultTemplate(ext)
+		j.tmpl = features.DefaultTemplate(ext)
 		if len(styles) > 0 {
 			j.tmpl += label.StyleLine + "\n"
 		}
@@ -297,9 +298,9 @@ func (j *job) stage(name string) {
 // off, else the context stage with trees unless the context group is off;
 // blend with trees and no context; smooth and region.
 func StagesOf(fc label.FeatureConfig) []string {
-	trees := !fc.Off[label.Boost]
-	stack := !fc.Off[label.Stack]
-	context := trees && !stack && !fc.Off[label.Context]
+	trees := !fc.Off[features.Boost]
+	stack := !fc.Off[features.Stack]
+	context := trees && !stack && !fc.Off[features.Context]
 	var s []string
 	if trees {
 		s = append(s, label.StageTrees)

@@ -70,7 +70,7 @@ func (j *job) trainTrees() error {
 		j.tp[k] = held[lo:hi:hi]
 		out := make([][]crf.Attr, len(s.Attrs))
 		for i, a := range s.Attrs {
-			out[i] = j.ext.AppendTreeVerdict(append(make([]crf.Attr, 0, len(a)+2), a...), held[lo+i])
+			out[i] = label.AppendTreeVerdict(j.ext, append(make([]crf.Attr, 0, len(a)+2), a...), held[lo+i])
 		}
 		s.Attrs = out
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/gbdt"
 	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/train"
@@ -207,11 +208,11 @@ func (c *trainCmd) stageList() error {
 	stageGroup := false
 	for _, g := range splitList(c.off) {
 		// context names the context stage, as before --stages.
-		if !slices.Contains(label.Groups(), label.Group(g)) && label.Group(g) != label.Context {
+		if !slices.Contains(features.Groups(), features.Group(g)) && features.Group(g) != features.Context {
 			return fmt.Errorf("--off: unknown feature group %q (groups: %s)", g, groupNames())
 		}
-		c.fc.Off[label.Group(g)] = true
-		stageGroup = stageGroup || label.Group(g) == label.Context || slices.Contains(label.StageGroups(), label.Group(g))
+		c.fc.Off[features.Group(g)] = true
+		stageGroup = stageGroup || features.Group(g) == features.Context || slices.Contains(label.StageGroups(), features.Group(g))
 	}
 	if c.stages == "" {
 		c.cfg.Stages = train.StagesOf(c.fc)
@@ -282,12 +283,12 @@ func (c *trainCmd) run(ctx context.Context) int {
 
 // printTemplate prints the default CRF template of the configuration.
 func (c *trainCmd) printTemplate() int {
-	ext, err := label.NewExtractor(c.fc)
+	ext, err := features.NewExtractor(c.fc.Config)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "sluice train: %v\n", err)
 		return exitFailed
 	}
-	fmt.Fprintf(c.stdout, "# the default CRF template of sluice train (see package crf)\n%s", label.DefaultTemplate(ext))
+	fmt.Fprintf(c.stdout, "# the default CRF template of sluice train (see package crf)\n%s", features.DefaultTemplate(ext))
 	fmt.Fprintf(c.stdout, "# added when the pages are of several annotation styles:\n# %s\n", label.StyleLine)
 	return exitOK
 }
@@ -404,7 +405,7 @@ func (c *trainCmd) ablations() []ablation {
 	if !c.ablate {
 		return runs
 	}
-	for _, g := range label.Groups() {
+	for _, g := range features.Groups() {
 		if c.fc.Off[g] || slices.Contains(label.StageGroups(), g) {
 			continue
 		}
@@ -468,7 +469,7 @@ func (c *trainCmd) trainModel(ctx context.Context, examples []train.Example, res
 // groupNames lists the feature groups, for messages.
 func groupNames() string {
 	var s []string
-	for _, g := range label.Groups() {
+	for _, g := range features.Groups() {
 		s = append(s, string(g))
 	}
 	return strings.Join(s, ", ")
