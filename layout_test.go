@@ -33,9 +33,9 @@ var packageRank = map[string]int{
 	"segment": 2, "filter": 2, "structure": 2,
 	"features": 3, "site": 3, "internal/pagetest": 3,
 	"label": 4,
-	"": 5, "render": 5, "score": 5, "dataset": 5,
+	"":      5, "render": 5, "score": 5, "dataset": 5,
 	"evaluate": 6, "corpus": 6,
-	"train": 7,
+	"train":      7,
 	"cmd/sluice": 8,
 }
 
