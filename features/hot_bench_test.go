@@ -42,31 +42,12 @@ var digitTexts = []string{
 	"In 1998 the club had 312 members; by 2023 it had 4512.",
 }
 
-// digitRunsOf returns the digit runs of s as patterns finds them.
-func digitRunsOf(s string) []digitRun {
-	var runs []digitRun
-	for i := 0; i < len(s) && len(runs) < maxRuns; i++ {
-		if !isDigit(s[i]) {
-			continue
-		}
-		j, v := i, 0
-		for j < len(s) && isDigit(s[j]) {
-			if v < 1e6 {
-				v = v*10 + int(s[j]-'0')
-			}
-			j++
-		}
-		runs = append(runs, digitRun{i, j, v})
-		i = j
-	}
-	return runs
-}
-
 func BenchmarkDigitPatterns(b *testing.B) {
 	runs := make([][]digitRun, len(digitTexts))
 	words := make([]int32, len(digitTexts))
 	for i, s := range digitTexts {
-		runs[i] = digitRunsOf(s)
+		var r [maxRuns]digitRun
+		runs[i] = digitRuns(s, &r)
 		words[i] = int32(len(strings.Fields(s)))
 	}
 	b.ReportAllocs()

@@ -49,23 +49,7 @@ func patterns(s string, st *blockStats, words int32) uint32 {
 	}
 	if st.num > 0 {
 		var runs [maxRuns]digitRun
-		nr := 0
-		for i := 0; i < len(s) && nr < maxRuns; i++ {
-			if !isDigit(s[i]) {
-				continue
-			}
-			j, v := i, 0
-			for j < len(s) && isDigit(s[j]) {
-				if v < 1e6 {
-					v = v*10 + int(s[j]-'0')
-				}
-				j++
-			}
-			runs[nr] = digitRun{i, j, v}
-			nr++
-			i = j
-		}
-		set |= digitPatterns(s, runs[:nr], words)
+		set |= digitPatterns(s, digitRuns(s, &runs), words)
 	}
 	if !short {
 		return set
@@ -98,6 +82,28 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isASCIIAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// digitRuns finds the first maxRuns runs of ASCII digits of s, with their
+// values (capped near a million), in runs' memory.
+func digitRuns(s string, runs *[maxRuns]digitRun) []digitRun {
+	nr := 0
+	for i := 0; i < len(s) && nr < maxRuns; i++ {
+		if !isDigit(s[i]) {
+			continue
+		}
+		j, v := i, 0
+		for j < len(s) && isDigit(s[j]) {
+			if v < 1e6 {
+				v = v*10 + int(s[j]-'0')
+			}
+			j++
+		}
+		runs[nr] = digitRun{i, j, v}
+		nr++
+		i = j
+	}
+	return runs[:nr]
 }
 
 // digitPatterns finds dates, times and phone numbers among the digit runs.
