@@ -8,9 +8,9 @@ package score
 // precision, recall and F1 are all 1 (a perfect answer to an empty page).
 // Otherwise a zero denominator gives 0: an empty output for a non-empty gold
 // has P=0, R=0, F1=0, and a non-empty output for an empty gold has P=0, R=0.
-// This is what Evert's cleaneval.py gives: it divides by max(TP+FP, 1) and
-// max(TP+FN, 1), and two empty files score 100 there because its word split
-// yields one empty word on each side, which align.
+// The CleanEval counts meet them only for an empty output against a gold
+// with words: an empty gold gets the counts of Evert's cleaneval.py, where an
+// empty text still has an empty word (see cleaneval.go).
 type Counts struct{ TP, FP, FN int }
 
 // Precision is TP/(TP+FP); see Counts for the zero-denominator convention.
