@@ -14,25 +14,21 @@ package score
 type Counts struct{ TP, FP, FN int }
 
 // Precision is TP/(TP+FP); see Counts for the zero-denominator convention.
-func (c Counts) Precision() float64 {
-	if c.TP+c.FP == 0 {
-		if c.FN == 0 {
-			return 1
-		}
-		return 0
-	}
-	return float64(c.TP) / float64(c.TP+c.FP)
-}
+func (c Counts) Precision() float64 { return share(c.TP, c.FP, c.FN) }
 
 // Recall is TP/(TP+FN); see Counts for the zero-denominator convention.
-func (c Counts) Recall() float64 {
-	if c.TP+c.FN == 0 {
-		if c.FP == 0 {
+func (c Counts) Recall() float64 { return share(c.TP, c.FN, c.FP) }
+
+// share is tp/(tp+wrong), with the zero-denominator convention of Counts:
+// 1 if the third count, other, is 0 too, else 0.
+func share(tp, wrong, other int) float64 {
+	if tp+wrong == 0 {
+		if other == 0 {
 			return 1
 		}
 		return 0
 	}
-	return float64(c.TP) / float64(c.TP+c.FN)
+	return float64(tp) / float64(tp+wrong)
 }
 
 // F1 is the harmonic mean of Precision and Recall, 2TP/(2TP+FP+FN); it is 1

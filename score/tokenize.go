@@ -93,11 +93,15 @@ func Words(s string) []string {
 // WordTokens returns the maximal runs of word characters of s, as Python's
 // re.findall(r'\w+', s) does; case is kept. The Zyte (Scrapinghub) article
 // extraction benchmark builds its shingles from these tokens.
-func WordTokens(s string) []string {
+func WordTokens(s string) []string { return runs(s, isPyWord) }
+
+// runs returns the maximal runs of the characters of s for which in is
+// true.
+func runs(s string, in func(rune) bool) []string {
 	var out []string
 	start := -1
 	for i, r := range s {
-		if isPyWord(r) {
+		if in(r) {
 			if start < 0 {
 				start = i
 			}
