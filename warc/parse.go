@@ -211,21 +211,17 @@ func (r *Reader) readBlock(s *source, rec *Record, n int64, h hash.Hash) int64 {
 	}
 	var got int64
 	for got < n {
-		if s.r == s.w && !s.fill() {
+		chunk := s.chunk(n - got)
+		if chunk == nil {
 			break
 		}
-		k := int64(s.w - s.r)
-		if k > n-got {
-			k = n - got
-		}
-		chunk := s.buf[s.r : s.r+int(k)]
+		k := int64(len(chunk))
 		if h != nil {
 			h.Write(chunk)
 		}
 		if room := keep - int64(len(rec.Content)); room > 0 {
 			rec.Content = append(rec.Content, chunk[:min(room, k)]...)
 		}
-		s.r += int(k)
 		got += k
 	}
 	rec.Truncated = n > keep && !r.opts.HeadersOnly
