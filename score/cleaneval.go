@@ -234,14 +234,9 @@ func CleanEvalWords(text string, mode CEMode) []string {
 // ceWords calls emit for each CleanEval word of text, in order. Words are
 // substrings of text, or "<p>" for a renamed tag.
 func ceWords(text string, mode CEMode, emit func(string)) {
-	// Lines are separated by '\n' only, as for Python's MULTILINE ^ and $.
-	for len(text) > 0 {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = ""
-		}
+	// Lines are separated by '\n' only, as for Python's MULTILINE ^ and $;
+	// a line's '\n' ends its last word like any space.
+	for line := range strings.Lines(text) {
 		// re_URL: ^\s*URL.*$ with \s = [ \t\n\r\f\v] (Python 2 bytes).
 		if strings.HasPrefix(strings.TrimLeft(line, " \t\r\f\v"), "URL") {
 			continue
