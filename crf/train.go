@@ -514,17 +514,7 @@ func (c *cseq) emissions(wf []float64, L int, emit []float64) {
 		clear(es)
 		for k := c.start[t]; k < c.start[t+1]; k++ {
 			f := int(c.feat[k]) * L
-			ws := wf[f : f+L]
-			if c.val == nil {
-				for y := range es {
-					es[y] += ws[y]
-				}
-			} else {
-				v := float64(c.val[k])
-				for y := range es {
-					es[y] += ws[y] * v
-				}
-			}
+			c.addRow(es, wf[f:f+L], k)
 		}
 	}
 }
@@ -561,18 +551,25 @@ func (c *cseq) addExpected(g []float64, L int, p []float64) {
 		ps := p[t*L : t*L+L]
 		for k := c.start[t]; k < c.start[t+1]; k++ {
 			f := int(c.feat[k]) * L
-			gs := g[f : f+L]
-			if c.val == nil {
-				for y := range gs {
-					gs[y] += ps[y]
-				}
-			} else {
-				v := float64(c.val[k])
-				for y := range gs {
-					gs[y] += ps[y] * v
-				}
-			}
+			c.addRow(g[f:f+L], ps, k)
 		}
+	}
+}
+
+// addRow adds src, times the value of feature occurrence k of c, to dst:
+// a feature's weights to an emission row, or a marginal row to a feature's
+// gradient.
+func (c *cseq) addRow(dst, src []float64, k int32) {
+	src = src[:len(dst)]
+	if c.val == nil {
+		for y := range dst {
+			dst[y] += src[y]
+		}
+		return
+	}
+	v := float64(c.val[k])
+	for y := range dst {
+		dst[y] += src[y] * v
 	}
 }
 
