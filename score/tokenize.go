@@ -69,26 +69,13 @@ func init() {
 }
 
 // Words splits s at runs of white space, as Python's str.split() does (and
-// as Gottron's word-sequence measure and the CleanEval scorer count words).
-// Leading and trailing white space produce no empty tokens.
-func Words(s string) []string {
-	var out []string
-	start := -1
-	for i, r := range s {
-		if isPySpace(r) {
-			if start >= 0 {
-				out = append(out, s[start:i])
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	if start >= 0 {
-		out = append(out, s[start:])
-	}
-	return out
-}
+// as Gottron's word-sequence measure counts words), Unicode spaces such as
+// U+00A0 included; the CleanEval scorer splits at ASCII white space only
+// (see CleanEvalWords). Leading and trailing white space produce no empty
+// tokens.
+func Words(s string) []string { return runs(s, notPySpace) }
+
+func notPySpace(r rune) bool { return !isPySpace(r) }
 
 // WordTokens returns the maximal runs of word characters of s, as Python's
 // re.findall(r'\w+', s) does; case is kept. The Zyte (Scrapinghub) article
