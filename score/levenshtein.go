@@ -258,14 +258,13 @@ func bitParallelLCS(a, b []int32) int {
 		first := int(ps[0] >> 6)
 		last := int(ps[len(ps)-1] >> 6)
 		if f := fullIdx[s]; f >= 0 {
-			lcsStep(v, full[int(f)*w:int(f+1)*w], first, last)
+			lcsStep(v, full[int(f)*w:int(f+1)*w], first, last, false)
 			continue
 		}
 		for _, p := range ps {
 			mword[p>>6] |= 1 << (uint(p) & 63)
 		}
-		lcsStep(v, mword, first, last)
-		clear(mword[first : last+1])
+		lcsStep(v, mword, first, last, true)
 	}
 	zeros := 0
 	for i, x := range v {
@@ -279,8 +278,11 @@ func bitParallelLCS(a, b []int32) int {
 
 // lcsStep runs one token's step of bitParallelLCS, V = (V + U) | (V - U)
 // with U = V & match, over the words of v from first up to last and on while
-// the addition carries.
-func lcsStep(v, match []uint64, first, last int) {
+// the addition carries. With clearMatch (the match vector built for this
+// step) it zeroes the words of match it reads, which are all its set words.
+// Both calls are inlined with a constant clearMatch, so each gets its own
+// loop.
+func lcsStep(v, match []uint64, first, last int, clearMatch bool) {
 	match = match[:len(v)]
 	var carry uint64
 	for i := first; i < len(v); i++ {
@@ -292,6 +294,9 @@ func lcsStep(v, match []uint64, first, last int) {
 		sum, c := bits.Add64(vi, u, carry)
 		v[i] = sum | (vi &^ u)
 		carry = c
+		if clearMatch {
+			match[i] = 0
+		}
 	}
 }
 
