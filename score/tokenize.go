@@ -44,13 +44,16 @@ func isPySpace(r rune) bool {
 	return unicode.IsSpace(r)
 }
 
-// isPyWord reports whether r matches Python 3's \w on str.
+// isPyWord reports whether r matches Python 3's \w on str. It is small
+// enough to inline (runs then calls it directly); isPyWordRune does the rest.
 func isPyWord(r rune) bool {
 	if r < utf8.RuneSelf {
 		return asciiWord[r]
 	}
-	return unicode.IsLetter(r) || unicode.IsNumber(r)
+	return isPyWordRune(r)
 }
+
+func isPyWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
 
 var asciiSpace, asciiWord [utf8.RuneSelf]bool
 
