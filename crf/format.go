@@ -190,6 +190,45 @@ func (d *decoder) float32s(n int) []float32 {
 }
 
 func unmarshal(data []byte) (*Model, error) {
+	d, err := openModel(data)
+	if err != nil {
+		return nil, err
+	}
+	labels, err := d.labels()
+	if err != nil {
+		return nil, err
+	}
+	text := d.str("template")
+	if d.err != nil {
+		return nil, d.err
+	}
+	tmpl, err := ParseTemplate(text)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := d.attributes(tmpl, len(labels))
+	if err != nil {
+		return nil, err
+	}
+	if err := d.unigramFeatures(&fs); err != nil {
+		return nil, err
+	}
+	nPair, err := d.pairFeatures(&fs)
+	if err != nil {
+		return nil, err
+	}
+	w, bw, err := d.weights(len(fs.uniTmpl)+nPair, len(labels), tmpl.Bigram)
+	if err != nil {
+		return nil, err
+	}
+	fs.build()
+	return newModel(fs, labels, w, bw), nil
+}
+
+// openModel checks the magic, the format version and the checksum of data,
+// and returns a decoder of what follows the version. A malformed version
+// number is left in the decoder's error, for the first read to report.
+func openModel(data []byte) (*decoder, error) {
 	if !bytes.HasPrefix(data, []byte(magic)) {
 		return nil, errors.New(`not a sluice CRF model (no "SLCRF" magic)`)
 	}
@@ -204,6 +243,11 @@ func unmarshal(data []byte) (*Model, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, errors.New("checksum mismatch (corrupt or truncated file)")
 	}
+	return d, nil
+}
+
+// labels reads the label names, which must be 1..MaxLabels and distinct.
+func (d *decoder) labels() ([]string, error) {
 	L := d.count("label", 1)
 	if d.err == nil && (L == 0 || L > MaxLabels) {
 		return nil, fmt.Errorf("%d labels; want 1..%d", L, MaxLabels)
@@ -217,20 +261,17 @@ func unmarshal(data []byte) (*Model, error) {
 			}
 		}
 	}
-	text := d.str("template")
-	if d.err != nil {
-		return nil, d.err
-	}
-	tmpl, err := ParseTemplate(text)
-	if err != nil {
-		return nil, err
-	}
+	return labels, nil
+}
+
+// attributes reads the attribute names into a new feature set of template
+// tmpl over L labels. The names share one allocation.
+func (d *decoder) attributes(tmpl Template, L int) (featureSet, error) {
 	nAttr := d.count("attribute", 1)
 	if d.err == nil && nAttr+firstAttr > maxAttrs {
-		return nil, fmt.Errorf("%d attributes; the limit is %d", nAttr, maxAttrs-firstAttr)
+		return featureSet{}, fmt.Errorf("%d attributes; the limit is %d", nAttr, maxAttrs-firstAttr)
 	}
 	fs := featureSet{tmpl: tmpl, nLabels: L, names: make([]string, nAttr), index: make(map[string]int32, nAttr)}
-	// One allocation for all names, which then share it.
 	var all strings.Builder
 	lens := make([]int, nAttr)
 	for i := range nAttr {
@@ -239,42 +280,55 @@ func unmarshal(data []byte) (*Model, error) {
 		all.Write(s)
 	}
 	if d.err != nil {
-		return nil, d.err
+		return featureSet{}, d.err
 	}
 	names := all.String()
 	for i, n := range lens {
 		name := names[:n]
 		names = names[n:]
 		if _, dup := fs.index[name]; dup {
-			return nil, fmt.Errorf("attribute %q is listed twice", name)
+			return featureSet{}, fmt.Errorf("attribute %q is listed twice", name)
 		}
 		fs.names[i] = name
 		fs.index[name] = int32(i + firstAttr)
 	}
-	limit := uint64(nAttr + firstAttr)
-	nU := len(tmpl.Unigrams)
+	return fs, nil
+}
+
+// unigramFeatures reads the unigram features of every attribute id into
+// fs.uniTmpl and fs.uniStart.
+func (d *decoder) unigramFeatures(fs *featureSet) error {
+	nAttr := len(fs.names)
+	nU := len(fs.tmpl.Unigrams)
 	fs.uniStart = make([]int32, 1, nAttr+firstAttr+1)
 	for a := range nAttr + firstAttr {
 		k := d.count("feature", 1)
 		if k > nU {
-			return nil, fmt.Errorf("attribute %d: %d unigram features but %d unigram lines", a, k, nU)
+			return fmt.Errorf("attribute %d: %d unigram features but %d unigram lines", a, k, nU)
 		}
 		prev := -1
 		for range k {
 			u := prev + 1 + int(min(d.uvarint(), maxUnigrams))
 			if d.err != nil {
-				return nil, d.err
+				return d.err
 			}
 			if u >= nU {
-				return nil, fmt.Errorf("attribute %d: unigram line %d out of range", a, u)
+				return fmt.Errorf("attribute %d: unigram line %d out of range", a, u)
 			}
 			fs.uniTmpl = append(fs.uniTmpl, uint16(u))
 			prev = u
 		}
 		fs.uniStart = append(fs.uniStart, int32(len(fs.uniTmpl)))
 	}
-	nFeat := len(fs.uniTmpl)
-	fs.pairFeats = make([][][2]int32, len(tmpl.Pairs))
+	return nil
+}
+
+// pairFeatures reads the features of every conjunction line into
+// fs.pairFeats and returns how many there are.
+func (d *decoder) pairFeatures(fs *featureSet) (int, error) {
+	limit := uint64(len(fs.names) + firstAttr)
+	n := 0
+	fs.pairFeats = make([][][2]int32, len(fs.tmpl.Pairs))
 	for p := range fs.pairFeats {
 		k := d.count("feature", 2)
 		list := make([][2]int32, 0, k)
@@ -283,42 +337,43 @@ func unmarshal(data []byte) (*Model, error) {
 			da := d.uvarint()
 			b := d.uvarint()
 			if d.err != nil {
-				return nil, d.err
+				return 0, d.err
 			}
 			if da >= limit || b >= limit {
-				return nil, fmt.Errorf("conjunction line %d: attribute id out of range", p)
+				return 0, fmt.Errorf("conjunction line %d: attribute id out of range", p)
 			}
 			a := prevA + int64(da)
 			if a >= int64(limit) || (da == 0 && int64(b) <= prevB) {
-				return nil, fmt.Errorf("conjunction line %d: features out of order or out of range", p)
+				return 0, fmt.Errorf("conjunction line %d: features out of order or out of range", p)
 			}
 			list = append(list, [2]int32{int32(a), int32(b)})
 			prevA, prevB = a, int64(b)
 		}
 		fs.pairFeats[p] = list
-		nFeat += k
+		n += k
 	}
-	if d.err != nil {
-		return nil, d.err
-	}
+	return n, d.err
+}
+
+// weights reads the nFeat × L feature weights and, for a bigram template,
+// the transition, start and end weights, which must end the input.
+func (d *decoder) weights(nFeat, L int, bigram bool) (w, bw []float32, err error) {
 	nw := len(d.b) / 4
 	if nFeat > nw/L {
-		return nil, fmt.Errorf("%d features × %d labels of weights exceed the remaining %d bytes", nFeat, L, len(d.b))
+		return nil, nil, fmt.Errorf("%d features × %d labels of weights exceed the remaining %d bytes", nFeat, L, len(d.b))
 	}
-	w := d.float32s(nFeat * L)
-	var bw []float32
-	if tmpl.Bigram {
+	w = d.float32s(nFeat * L)
+	if bigram {
 		if L*L+2*L > len(d.b)/4 {
-			return nil, errTruncated
+			return nil, nil, errTruncated
 		}
 		bw = d.float32s(L*L + 2*L)
 	}
 	if d.err != nil {
-		return nil, d.err
+		return nil, nil, d.err
 	}
 	if len(d.b) != 0 {
-		return nil, fmt.Errorf("%d unexpected bytes after the weights", len(d.b))
+		return nil, nil, fmt.Errorf("%d unexpected bytes after the weights", len(d.b))
 	}
-	fs.build()
-	return newModel(fs, labels, w, bw), nil
+	return w, bw, nil
 }

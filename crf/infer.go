@@ -32,6 +32,19 @@ func forwardBackward(n, L int, emit, trans, start, end []float64, b *fbBuf, p, x
 	if n == 0 {
 		return 0
 	}
+	b.resize(n, L)
+	logZ := b.exponentiate(n, L, emit, trans, start, end)
+	logZ = b.forward(n, L, logZ)
+	b.backward(n, L, xi)
+	alpha, beta := b.alpha, b.beta
+	for k := range n * L {
+		p[k] = alpha[k] * beta[k]
+	}
+	return logZ
+}
+
+// resize sizes the buffers for n positions and L labels.
+func (b *fbBuf) resize(n, L int) {
 	b.phi = grow(b.phi, n*L)
 	b.alpha = grow(b.alpha, n*L)
 	b.beta = grow(b.beta, n*L)
@@ -40,8 +53,13 @@ func forwardBackward(n, L int, emit, trans, start, end []float64, b *fbBuf, p, x
 	b.m = grow(b.m, L*L)
 	b.sv = grow(b.sv, L)
 	b.ev = grow(b.ev, L)
-	phi, alpha, beta, c, tmp, M := b.phi, b.alpha, b.beta, b.c, b.tmp, b.m
+}
 
+// exponentiate fills b.m, b.sv, b.ev and b.phi with the exponentials of
+// trans, start, end and the emission rows, each shifted by its maximum, and
+// returns the sum of the shifts that log Z must add back.
+func (b *fbBuf) exponentiate(n, L int, emit, trans, start, end []float64) float64 {
+	phi, M := b.phi, b.m
 	logZ := 0.0
 	tmax := slices.Max(trans)
 	for i, v := range trans {
@@ -63,8 +81,14 @@ func forwardBackward(n, L int, emit, trans, start, end []float64, b *fbBuf, p, x
 			pr[y] = math.Exp(v - mx)
 		}
 	}
+	return logZ
+}
 
-	// Forward.
+// forward runs the scaled forward pass into b.alpha, with the scale factors
+// in b.c (c[n] the end weights' sum), and returns logZ plus the logarithms
+// of the scale factors.
+func (b *fbBuf) forward(n, L int, logZ float64) float64 {
+	phi, alpha, c, M := b.phi, b.alpha, b.c, b.m
 	a0 := alpha[:L]
 	sum := 0.0
 	for y := range L {
@@ -104,8 +128,14 @@ func forwardBackward(n, L int, emit, trans, start, end []float64, b *fbBuf, p, x
 	for _, ct := range c[:n+1] {
 		logZ += math.Log(ct)
 	}
+	return logZ
+}
 
-	// Backward.
+// backward runs the scaled backward pass into b.beta, with the scale
+// factors of forward, and adds the expected transition counts to xi if it
+// is not nil.
+func (b *fbBuf) backward(n, L int, xi []float64) {
+	phi, alpha, beta, c, tmp, M := b.phi, b.alpha, b.beta, b.c, b.tmp, b.m
 	bl := beta[(n-1)*L : n*L]
 	for y := range L {
 		bl[y] = b.ev[y] / c[n]
@@ -134,10 +164,6 @@ func forwardBackward(n, L int, emit, trans, start, end []float64, b *fbBuf, p, x
 			}
 		}
 	}
-	for k := range n * L {
-		p[k] = alpha[k] * beta[k]
-	}
-	return logZ
 }
 
 func scale(v []float64, s float64) {

@@ -491,68 +491,85 @@ func (wk *worker) run(o *objective, lo, hi int) {
 		wk.emit = grow(wk.emit, n*L)
 		wk.p = grow(wk.p, n*L)
 		emit, p := wk.emit, wk.p
-		for t := range n {
-			es := emit[t*L : t*L+L]
-			clear(es)
-			for k := c.start[t]; k < c.start[t+1]; k++ {
-				f := int(c.feat[k]) * L
-				ws := wf[f : f+L]
-				if c.val == nil {
-					for y := range es {
-						es[y] += ws[y]
-					}
-				} else {
-					v := float64(c.val[k])
-					for y := range es {
-						es[y] += ws[y] * v
-					}
-				}
-			}
-		}
+		c.emissions(wf, L, emit)
 		if c.cost != nil {
 			// Softmax-margin: the costs raise the partition function's
 			// scores of the labellings that make costly mistakes.
 			floats.Add(emit[:n*L], c.cost)
 		}
-		w := c.weight()
-		if w == 1 {
-			wk.f += forwardBackward(n, L, emit, trans, start, end, &wk.fb, p, xi)
-		} else {
-			// A weighted sequence: its expected counts are scaled by w,
-			// the transitions' through a buffer of their own.
-			txi := xi
-			if xi != nil {
-				wk.xi = grow(wk.xi, L*L)
-				clear(wk.xi)
-				txi = wk.xi
-			}
-			wk.f += w * forwardBackward(n, L, emit, trans, start, end, &wk.fb, p, txi)
-			floats.Scale(w, p)
-			if xi != nil {
-				floats.AddScaled(xi, w, txi)
-			}
-		}
-		for t := range n {
-			ps := p[t*L : t*L+L]
-			for k := c.start[t]; k < c.start[t+1]; k++ {
-				f := int(c.feat[k]) * L
-				gs := wk.g[f : f+L]
-				if c.val == nil {
-					for y := range gs {
-						gs[y] += ps[y]
-					}
-				} else {
-					v := float64(c.val[k])
-					for y := range gs {
-						gs[y] += ps[y] * v
-					}
-				}
-			}
-		}
+		wk.f += wk.marginals(c.weight(), n, L, emit, trans, start, end, p, xi)
+		c.addExpected(wk.g, L, p)
 		if o.bigram {
 			floats.Add(gStart, p[:L])
 			floats.Add(gEnd, p[(n-1)*L:n*L])
 		}
+	}
+}
+
+// emissions writes into emit[t*L+y] the sum of the weights wf of label y
+// of the features of c at position t (times their values).
+func (c *cseq) emissions(wf []float64, L int, emit []float64) {
+	for t := range c.n() {
+		es := emit[t*L : t*L+L]
+		clear(es)
+		for k := c.start[t]; k < c.start[t+1]; k++ {
+			f := int(c.feat[k]) * L
+			c.addRow(es, wf[f:f+L], k)
+		}
+	}
+}
+
+// marginals runs forward-backward over the lattice of a sequence of weight
+// w and returns its log partition function times w. p receives the label
+// marginals, and xi (unless nil) gains the expected transitions, both
+// scaled by w.
+func (wk *worker) marginals(w float64, n, L int, emit, trans, start, end, p, xi []float64) float64 {
+	if w == 1 {
+		return forwardBackward(n, L, emit, trans, start, end, &wk.fb, p, xi)
+	}
+	// A weighted sequence: its expected counts are scaled by w, the
+	// transitions' through a buffer of their own.
+	txi := xi
+	if xi != nil {
+		wk.xi = grow(wk.xi, L*L)
+		clear(wk.xi)
+		txi = wk.xi
+	}
+	f := w * forwardBackward(n, L, emit, trans, start, end, &wk.fb, p, txi)
+	floats.Scale(w, p)
+	if xi != nil {
+		floats.AddScaled(xi, w, txi)
+	}
+	return f
+}
+
+// addExpected adds to the feature gradient g the expected counts of the
+// features of c: at each position t, the marginals p[t*L:t*L+L] (times the
+// feature's value) to each of its features' rows.
+func (c *cseq) addExpected(g []float64, L int, p []float64) {
+	for t := range c.n() {
+		ps := p[t*L : t*L+L]
+		for k := c.start[t]; k < c.start[t+1]; k++ {
+			f := int(c.feat[k]) * L
+			c.addRow(g[f:f+L], ps, k)
+		}
+	}
+}
+
+// addRow adds src, times the value of feature occurrence k of c, to dst:
+// a feature's weights to an emission row, or a marginal row to a feature's
+// gradient.
+func (c *cseq) addRow(dst, src []float64, k int32) {
+	src = src[:len(dst)]
+	if c.val == nil {
+		for y := range dst {
+			dst[y] += src[y]
+		}
+		return
+	}
+	v := float64(c.val[k])
+	for y := range dst {
+		dst[y] += src[y] * v
 	}
 }
 

@@ -35,24 +35,37 @@ func kept(s float64) bool { return s >= Keep }
 // score. Nested serial filters are flattened, and Serial of a single filter
 // is that filter. It panics when fs is empty.
 func Serial(fs ...Filter) Filter {
+	flat := flatten(fs, func(f Filter) []Filter {
+		if s, ok := f.(*serial); ok {
+			return s.fs
+		}
+		return nil
+	}, "filter: Serial of a nil filter", "filter: Serial needs at least one filter")
+	if len(flat) == 1 {
+		return flat[0]
+	}
+	return &serial{fs: flat, name: serialName(flat)}
+}
+
+// flatten returns fs with each filter for which members returns a list (a
+// nested combination of the same kind) replaced by that list. It panics
+// with the message nilMsg on a nil filter, and emptyMsg if fs is empty.
+func flatten(fs []Filter, members func(Filter) []Filter, nilMsg, emptyMsg string) []Filter {
 	flat := make([]Filter, 0, len(fs))
 	for _, f := range fs {
 		if f == nil {
-			panic("filter: Serial of a nil filter")
+			panic(nilMsg)
 		}
-		if s, ok := f.(*serial); ok {
-			flat = append(flat, s.fs...)
+		if m := members(f); m != nil {
+			flat = append(flat, m...)
 		} else {
 			flat = append(flat, f)
 		}
 	}
-	switch len(flat) {
-	case 0:
-		panic("filter: Serial needs at least one filter")
-	case 1:
-		return flat[0]
+	if len(flat) == 0 {
+		panic(emptyMsg)
 	}
-	return &serial{fs: flat, name: serialName(flat)}
+	return flat
 }
 
 type serial struct {
@@ -136,21 +149,13 @@ type parallel struct {
 }
 
 func newParallel(isMax bool, fs []Filter) Filter {
-	flat := make([]Filter, 0, len(fs))
-	for _, f := range fs {
-		if f == nil {
-			panic("filter: parallel set with a nil filter")
-		}
+	flat := flatten(fs, func(f Filter) []Filter {
 		if q, ok := f.(*parallel); ok && q.max == isMax {
-			flat = append(flat, q.fs...)
-		} else {
-			flat = append(flat, f)
+			return q.fs
 		}
-	}
-	switch len(flat) {
-	case 0:
-		panic("filter: Union and Intersection need at least one filter")
-	case 1:
+		return nil
+	}, "filter: parallel set with a nil filter", "filter: Union and Intersection need at least one filter")
+	if len(flat) == 1 {
 		return flat[0]
 	}
 	word := "inter("

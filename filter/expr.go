@@ -275,6 +275,20 @@ func (ps *parser) enter(at token) error {
 	return nil
 }
 
+// argument parses one argument of union, inter or vote and adds its number
+// of filters to *n, which may not pass maxLeaves.
+func (ps *parser) argument(n *int) (Filter, error) {
+	at := ps.tok
+	f, m, err := ps.serial()
+	if err != nil {
+		return nil, err
+	}
+	if *n += m; *n > maxLeaves {
+		return nil, ps.errorf(at, "expression too large: more than %d filters", maxLeaves)
+	}
+	return f, nil
+}
+
 // parallelArgs parses the arguments of union or inter after the "(".
 func (ps *parser) parallelArgs(isUnion bool) (Filter, int, error) {
 	var (
@@ -282,13 +296,9 @@ func (ps *parser) parallelArgs(isUnion bool) (Filter, int, error) {
 		n  int
 	)
 	for {
-		at := ps.tok
-		f, m, err := ps.serial()
+		f, err := ps.argument(&n)
 		if err != nil {
 			return nil, 0, err
-		}
-		if n += m; n > maxLeaves {
-			return nil, 0, ps.errorf(at, "expression too large: more than %d filters", maxLeaves)
 		}
 		fs = append(fs, f)
 		switch {
@@ -314,13 +324,9 @@ func (ps *parser) voteArgs() (Filter, int, error) {
 		n       int
 	)
 	for {
-		at := ps.tok
-		f, m, err := ps.serial()
+		f, err := ps.argument(&n)
 		if err != nil {
 			return nil, 0, err
-		}
-		if n += m; n > maxLeaves {
-			return nil, 0, ps.errorf(at, "expression too large: more than %d filters", maxLeaves)
 		}
 		w := 1.0
 		if ps.tok.is(":") {

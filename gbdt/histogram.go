@@ -10,6 +10,13 @@ type bin struct {
 	n    uint32
 }
 
+// add counts one row of gradient pair p in e.
+func (e *bin) add(p gradPair) {
+	e.g += p.g
+	e.h += p.h
+	e.n++
+}
+
 // histogram holds, for every feature, the sums of the gradient pairs of a
 // node's rows in each bin. A feature uses the first missing(f)+1 entries of
 // its array; a uint8 bin number indexes the array without a bounds check.
@@ -43,10 +50,7 @@ func (b *binned) build1(h *[256]bin, f int, rows []int32, gh []gradPair) {
 	col := b.column(f)
 	gh = gh[:len(rows)]
 	for i, r := range rows {
-		p, e := gh[i], &h[col[r]]
-		e.g += p.g
-		e.h += p.h
-		e.n++
+		h[col[r]].add(gh[i])
 	}
 }
 
@@ -60,22 +64,10 @@ func (b *binned) build4(h [][256]bin, f int, rows []int32, gh []gradPair) {
 	gh = gh[:len(rows)]
 	for i, r := range rows {
 		p := gh[i]
-		e := &h0[c0[r]]
-		e.g += p.g
-		e.h += p.h
-		e.n++
-		e = &h1[c1[r]]
-		e.g += p.g
-		e.h += p.h
-		e.n++
-		e = &h2[c2[r]]
-		e.g += p.g
-		e.h += p.h
-		e.n++
-		e = &h3[c3[r]]
-		e.g += p.g
-		e.h += p.h
-		e.n++
+		h0[c0[r]].add(p)
+		h1[c1[r]].add(p)
+		h2[c2[r]].add(p)
+		h3[c3[r]].add(p)
 	}
 }
 

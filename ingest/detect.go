@@ -268,8 +268,28 @@ type singleByte struct {
 }
 
 func (e *singleByte) score(st *sampleStats) float64 {
-	var charge, letters, cyrillic, vowels int64
-	var cover, rare [64]int64
+	var t charTally
+	e.tally(st, &t)
+	charge := t.charge
+	charge += chargeForeign * e.outsideLanguage(st, t.letters, &t.cover, &t.rare)
+	// Cyrillic text is about 42% vowels in every language written in it;
+	// other text read as Cyrillic (Hebrew as windows-1251) has far fewer.
+	charge += chargeForeign * max(0, (3*t.cyrillic-10*t.vowels)/10)
+	charge += e.pairCharge(st)
+	return float64(charge)
+}
+
+// charTally is what singleByte.score gathers from the sample's characters
+// one by one: the charge of the unlikely ones and of their ASCII
+// neighbours, and counts of letters, Cyrillic letters, Cyrillic vowels, and
+// of the letters in (cover) and rare in (rare) each language's alphabet.
+type charTally struct {
+	charge, letters, cyrillic, vowels int64
+	cover, rare                       [64]int64
+}
+
+// tally adds up the sample's characters, decoded by e, into t.
+func (e *singleByte) tally(st *sampleStats, t *charTally) {
 	for h := range 128 {
 		n := int64(st.n[h])
 		if n == 0 {
@@ -278,60 +298,72 @@ func (e *singleByte) score(st *sampleStats) float64 {
 		in := &e.info[h]
 		switch in.class {
 		case clsInvalid:
-			charge += chargeInvalid * n
+			t.charge += chargeInvalid * n
 			continue
 		case clsRare:
-			charge += chargeRare * n
+			t.charge += chargeRare * n
 			continue
 		case clsOdd:
-			charge += chargeOdd * n
+			t.charge += chargeOdd * n
 			continue
 		case clsPunct:
 			continue
 		}
-		letters += n
+		t.letters += n
 		if in.script == scriptCyrillic {
-			cyrillic += n
+			t.cyrillic += n
 		}
 		if in.vowel {
-			vowels += n
+			t.vowels += n
 		}
 		for m, l := in.langs, 0; m != 0; m, l = m>>1, l+1 {
 			if m&1 != 0 {
-				cover[l] += n
+				t.cover[l] += n
 			}
 		}
 		for m, l := in.rare, 0; m != 0; m, l = m>>1, l+1 {
 			if m&1 != 0 {
-				rare[l] += n
+				t.rare[l] += n
 			}
 		}
-		p, q := &st.prev[h], &st.next[h]
-		if in.mark {
-			// A mark follows a letter of its script.
-			charge += chargeInvalid * int64(p[asciiLower]+p[asciiUpper]+p[asciiDigit]+p[asciiOther])
-		}
-		if in.script != scriptLatin {
-			// Letters of other scripts do not join Latin letters in words.
-			charge += chargeForeign * int64(p[asciiLower]+p[asciiUpper]+q[asciiLower]+q[asciiUpper])
-		}
-		if in.upper {
-			charge += chargeForeign * int64(p[asciiLower])
-		}
-		if in.lower {
-			charge += chargeForeign * int64(q[asciiUpper])
-		}
-		if in.final {
-			charge += chargeForeign * int64(q[asciiLower]+q[asciiUpper])
-		}
-		if in.lead {
-			charge += chargeInvalid * int64(q[asciiLower]+q[asciiUpper]+q[asciiDigit]+q[asciiOther])
-		}
+		t.charge += neighbourCharge(in, &st.prev[h], &st.next[h])
 	}
-	charge += chargeForeign * e.outsideLanguage(st, letters, &cover, &rare)
-	// Cyrillic text is about 42% vowels in every language written in it;
-	// other text read as Cyrillic (Hebrew as windows-1251) has far fewer.
-	charge += chargeForeign * max(0, (3*cyrillic-10*vowels)/10)
+}
+
+// neighbourCharge is the charge of a letter's ASCII neighbours: p and q
+// count the kinds of ASCII bytes before and after it.
+func neighbourCharge(in *charInfo, p, q *[4]int32) int64 {
+	var charge int64
+	if in.mark {
+		// A mark follows a letter of its script.
+		charge += chargeInvalid * int64(p[asciiLower]+p[asciiUpper]+p[asciiDigit]+p[asciiOther])
+	}
+	if in.script != scriptLatin {
+		// Letters of other scripts do not join Latin letters in words.
+		charge += chargeForeign * int64(p[asciiLower]+p[asciiUpper]+q[asciiLower]+q[asciiUpper])
+	}
+	if in.upper {
+		charge += chargeForeign * int64(p[asciiLower])
+	}
+	if in.lower {
+		charge += chargeForeign * int64(q[asciiUpper])
+	}
+	if in.final {
+		charge += chargeForeign * int64(q[asciiLower]+q[asciiUpper])
+	}
+	if in.lead {
+		charge += chargeInvalid * int64(q[asciiLower]+q[asciiUpper]+q[asciiDigit]+q[asciiOther])
+	}
+	return charge
+}
+
+// pairCharge is the charge of the pairs of non-ASCII characters in a row
+// that text seldom holds: a mark after what it cannot follow, a Thai leading
+// vowel before what cannot follow it, letters of two scripts, a lower-case
+// letter before a capital, a letter after a final sigma, two capitals, and
+// two Latin letters.
+func (e *singleByte) pairCharge(st *sampleStats) int64 {
+	var charge int64
 	for _, j := range st.seen {
 		n := int64(st.pairs[j])
 		a, b := &e.info[j>>7], &e.info[j&127]
@@ -352,7 +384,7 @@ func (e *singleByte) score(st *sampleStats) float64 {
 			charge += chargeRun * n
 		}
 	}
-	return float64(charge)
+	return charge
 }
 
 // outsideLanguage returns the number of letters outside the sample's

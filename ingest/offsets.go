@@ -162,13 +162,27 @@ func unit16(b []byte, i int, bigEndian bool) uint16 {
 	return uint16(b[i]) | uint16(b[i+1])<<8
 }
 
-// newMap starts an OffsetMap for decoding src from offset start.
+// newMap starts an OffsetMap for decoding src from offset start, with its
+// first checkpoint there.
 func newMap(src []byte, start int, kind decoderKind) *OffsetMap {
-	return &OffsetMap{
+	m := &OffsetMap{
 		src:  src,
 		kind: kind,
 		cps:  make([]checkpoint, 1, 1+(len(src)-start)/checkpointEvery),
 	}
+	m.cps[0] = checkpoint{0, start}
+	return m
+}
+
+// takeCheckpoint takes a checkpoint at input offset in, output offset out,
+// if in has reached next (the offset where one is due), and returns where
+// the next one is due.
+func (m *OffsetMap) takeCheckpoint(out, in, next int) int {
+	if in < next {
+		return next
+	}
+	m.cps = append(m.cps, checkpoint{out, in})
+	return in + checkpointEvery
 }
 
 // shiftedMap is the map of output src[start:], unchanged (UTF-8 after a BOM).
@@ -206,7 +220,6 @@ func decodeSingle(src []byte, start int, cm *charmap.Charmap) ([]byte, *OffsetMa
 	out := make([]byte, size)
 	m := newMap(src, start, kindSingle)
 	m.cm = cm
-	m.cps[0] = checkpoint{0, start}
 	o := 0
 	for in := start; in < len(src); {
 		if in > start {
@@ -242,13 +255,9 @@ func decodeUTF16From(src []byte, start int, bigEndian bool) ([]byte, *OffsetMap)
 	// At most 3 output bytes per 2 input bytes, and 3 for an odd last byte.
 	out := make([]byte, 0, (len(src)-start)/2*3+3)
 	m := newMap(src, start, kind)
-	m.cps[0] = checkpoint{0, start}
 	next := start + checkpointEvery
 	for in := start; in < len(src); {
-		if in >= next {
-			m.cps = append(m.cps, checkpoint{len(out), in})
-			next = in + checkpointEvery
-		}
+		next = m.takeCheckpoint(len(out), in, next)
 		if in+1 < len(src) {
 			if u := unit16(src, in, bigEndian); u < utf8.RuneSelf {
 				out = append(out, byte(u))
@@ -269,13 +278,9 @@ func decodeUTF16From(src []byte, start int, bigEndian bool) ([]byte, *OffsetMap)
 func decodeUTF8Repair(src []byte, start int) ([]byte, *OffsetMap) {
 	out := make([]byte, 0, len(src)-start+len(src)/8+16)
 	m := newMap(src, start, kindUTF8)
-	m.cps[0] = checkpoint{0, start}
 	next := start + checkpointEvery
 	for in := start; in < len(src); {
-		if in >= next {
-			m.cps = append(m.cps, checkpoint{len(out), in})
-			next = in + checkpointEvery
-		}
+		next = m.takeCheckpoint(len(out), in, next)
 		if c := src[in]; c < utf8.RuneSelf {
 			out = append(out, c)
 			in++
@@ -310,7 +315,6 @@ func decodeTransform(src []byte, start int, enc encoding.Encoding, iso2022jp boo
 	out := make([]byte, 0, n+n/2+16)
 	m := newMap(src, start, kind)
 	m.enc = enc
-	m.cps[0] = checkpoint{0, start}
 	if iso2022jp {
 		m.states = make([]uint8, 1, cap(m.cps))
 	}

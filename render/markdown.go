@@ -103,14 +103,8 @@ func writeFenced(b *bufio.Writer, segs []Segment) {
 // left out: they would end the paragraph.
 func mdLines(b *bufio.Writer, text, indent string) {
 	first := true
-	for len(text) > 0 {
-		line := text
-		if j := strings.IndexByte(text, '\n'); j >= 0 {
-			line, text = text[:j], text[j+1:]
-		} else {
-			text = ""
-		}
-		line = strings.Trim(line, " \t\r\f\v")
+	for line := range strings.Lines(text) {
+		line = strings.Trim(line, " \t\n\r\f\v")
 		if line == "" {
 			continue
 		}

@@ -2,6 +2,7 @@ package score
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -26,13 +27,29 @@ import (
 // then words = re_WS.split(text). Differences from the script, all chosen:
 //
 //   - The script splits with re.split, which yields an empty first (last)
-//     word when the text starts (ends) with whitespace, as nearly every file
-//     does after a tag or the URL line: those empty "words" usually align with
-//     each other and add a spurious true positive. Here empty words are
-//     dropped.
-//   - The script reads bytes; here texts are strings (see ReadGold for
-//     decoding files). Words are still split only at ASCII space and control
-//     characters, as the script does, not at Unicode spaces such as U+00A0.
+//     word when the normalised text starts (ends) with a space, as nearly
+//     every file does after a tag or the URL line, and one empty word for a
+//     text with nothing in it. Between two texts that both have words, those
+//     empty words usually align with each other and add a spurious true
+//     positive or two; here they are dropped. Where the gold has no words at
+//     all, though, they are the whole alignment, so there they are counted
+//     as the script counts them (see ceCountEmpty): an output scored against
+//     an empty gold file gets a small F above 0, as in the script, and an
+//     empty output 1 (or 2/3 against a gold holding only its URL line). An
+//     empty output against a gold with words still scores 0, where the
+//     script's empty words give TP 1 (F 2/(n+2) for n gold words): sluice
+//     scores a missing output as an empty one, which the script never
+//     scores, and every metric gives an empty output 0.
+//   - The script reads bytes; here texts are strings, and the words are
+//     their bytes between separators: a word ends only at an ASCII space or
+//     control byte (0x00-0x20), as the script's [\x00-\x1F] and \s (of a
+//     Python 2 byte string: [ \t\n\r\f\v]) do. A no-break space is part of
+//     its word both as the Latin-1 byte 0xA0 and as UTF-8's C2 A0, and so is
+//     any other non-ASCII byte. The script compares the bytes of the files as
+//     they are, so a Latin-1 word and the same word in UTF-8 differ there;
+//     ReadGold decodes files to UTF-8, after which they are equal. To split
+//     and compare words exactly as the script does, pass the files' bytes
+//     unchanged (string(b)) instead of ReadGold's text.
 //   - The -a option (delete non-ASCII bytes) is not offered.
 //   - TextOnly mode (tags deleted) is an addition.
 //
@@ -43,9 +60,10 @@ import (
 // case, so <P> and <p> do not match, while both count as tags.
 //
 // Zero denominators: cleaneval.py computes P = TP/max(TP+FP, 1) and R =
-// TP/max(TP+FN, 1), so an empty side gives 0; two empty files would score 0
-// but, through the empty-word quirk above, actually score 100. Counts gives
-// the same values: 1 for both empty, 0 otherwise.
+// TP/max(TP+FN, 1) (and F = 0 when P+R = 0), but since every text has at least
+// one word there, an empty one included, neither denominator is ever 0 for a
+// file. Here the only counts with a zero denominator are those of an empty
+// output against a gold with words (TP+FP = 0), which Counts scores 0.
 
 // CEMode selects how segment markers take part in CleanEval scoring.
 type CEMode int
@@ -101,6 +119,9 @@ func CleanEvalDetail(output, gold string, mode CEMode) (words, tags Counts) {
 	defer putMatcher(m)
 	m.a = m.ceIntern(m.a[:0], output, mode)
 	m.b = m.ceIntern(m.b[:0], gold, mode)
+	if len(m.b) == 0 {
+		return m.ceCountEmpty(output, gold)
+	}
 	return m.ceCount()
 }
 
@@ -132,26 +153,73 @@ func (m *matcher) ceCount() (words, tags Counts) {
 	tp, tagTP := 0, 0
 	for _, bl := range blocks {
 		tp += bl.Size
-		for _, id := range m.a[bl.A : bl.A+bl.Size] {
-			if isTagID(id) {
-				tagTP++
-			}
-		}
+		tagTP += countTags(m.a[bl.A : bl.A+bl.Size])
 	}
-	aTags, bTags := 0, 0
-	for _, id := range m.a {
-		if isTagID(id) {
-			aTags++
-		}
-	}
-	for _, id := range m.b {
-		if isTagID(id) {
-			bTags++
-		}
-	}
+	aTags, bTags := countTags(m.a), countTags(m.b)
 	words = Counts{TP: tp, FP: len(m.a) - tp, FN: len(m.b) - tp}
 	tags = Counts{TP: tagTP, FP: aTags - tagTP, FN: bTags - tagTP}
 	return words, tags
+}
+
+// ceCountEmpty counts as cleaneval.py does when a side has no words (m.a
+// or m.b, the words of output and gold, is empty; CleanEvalDetail calls it
+// for the gold). The script's words then align only where its split left
+// empty words: ceEmptyWords(output) of them in output, and
+// ceEmptyWords(gold) in gold, at the start or end of each, so that as many
+// align as the smaller side has (difflib finds them all). For example an
+// output "<p> Hello world\n" against an empty gold file is
+// ["", "<p>", "Hello", "world", ""] against [""]: TP 1, FP 4, FN 0, so P 0.2,
+// R 1 and F 0.33; against a gold holding only its URL line (["", ""]) TP 2.
+func (m *matcher) ceCountEmpty(output, gold string) (words, tags Counts) {
+	ea, eb := ceEmptyWords(output), ceEmptyWords(gold)
+	tp := min(ea, eb)
+	words = Counts{TP: tp, FP: len(m.a) + ea - tp, FN: len(m.b) + eb - tp}
+	tags = Counts{FP: countTags(m.a), FN: countTags(m.b)}
+	return words, tags
+}
+
+// countTags returns how many of ids are tag words.
+func countTags(ids []int32) int {
+	n := 0
+	for _, id := range ids {
+		if isTagID(id) {
+			n++
+		}
+	}
+	return n
+}
+
+// reURL is cleaneval.py's re_URL, with \s spelled as a Python 2 byte
+// string's [ \t\n\r\f\v] (Go's \s lacks \v).
+var reURL = regexp.MustCompile(`(?m)^[ \t\n\r\f\v]*URL.*$`)
+
+// ceEmptyWords returns how many empty words cleaneval.py's
+// re_WS.split(normalize(text)) yields: 1 for a text that is empty once its
+// URL lines are removed; otherwise one for a leading and one for a trailing
+// space of the normalised text, which come from white space or a control
+// character at either end, or a tag there (normalize puts a line break before
+// each tag and a space after it). A text of white space only is ["", ""].
+// The count is the same in every mode (TextOnly deletes the tag words, not
+// the empty ones).
+func ceEmptyWords(text string) int {
+	t := reURL.ReplaceAllString(text, "")
+	if t == "" {
+		return 1
+	}
+	n := 0
+	if t[0] <= ' ' || isTagAt(t, 0) {
+		n++
+	}
+	if t[len(t)-1] <= ' ' || isTagAt(t, len(t)-3) {
+		n++
+	}
+	return n
+}
+
+// isTagAt reports whether a segment marker <p>, <h> or <l> (any case) starts
+// at s[i].
+func isTagAt(s string, i int) bool {
+	return i >= 0 && i+2 < len(s) && s[i] == '<' && isTagLetter(s[i+1]) && s[i+2] == '>'
 }
 
 // CleanEvalWords returns the words of a CleanEval-format text as
@@ -166,14 +234,9 @@ func CleanEvalWords(text string, mode CEMode) []string {
 // ceWords calls emit for each CleanEval word of text, in order. Words are
 // substrings of text, or "<p>" for a renamed tag.
 func ceWords(text string, mode CEMode, emit func(string)) {
-	// Lines are separated by '\n' only, as for Python's MULTILINE ^ and $.
-	for len(text) > 0 {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = ""
-		}
+	// Lines are separated by '\n' only, as for Python's MULTILINE ^ and $;
+	// a line's '\n' ends its last word like any space.
+	for line := range strings.Lines(text) {
 		// re_URL: ^\s*URL.*$ with \s = [ \t\n\r\f\v] (Python 2 bytes).
 		if strings.HasPrefix(strings.TrimLeft(line, " \t\r\f\v"), "URL") {
 			continue
@@ -199,7 +262,7 @@ func lineWords(line string, mode CEMode, emit func(string)) {
 			i++
 			continue
 		}
-		if c == '<' && i+2 < len(line) && line[i+2] == '>' && isTagLetter(line[i+1]) {
+		if c == '<' && isTagAt(line, i) {
 			flush(i)
 			switch mode {
 			case Labelled:

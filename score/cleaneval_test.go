@@ -86,9 +86,19 @@ func TestCleanEvalCases(t *testing.T) {
 		{"no space after tag", "<p> a b", "<p>a b", Labelled, Counts{3, 0, 0}, 1, 1, 1},
 		{"case of tags", "<P>a", "<p>a", Labelled, Counts{1, 1, 1}, 0.5, 0.5, 0.5},
 		{"case of tags unlabelled", "<P>a", "<p>a", Unlabelled, Counts{2, 0, 0}, 1, 1, 1},
-		{"both empty", "", "URL: x\n", Labelled, Counts{}, 1, 1, 1},
+		// A gold with no words: the script's split leaves an empty word for
+		// an empty text ([""]), one for a leading and one for a trailing
+		// space of the normalised text (a tag makes one: "<p>a" is
+		// ["", "<p>", "a"]), and those empty words align with each other.
+		// Values as cleaneval.py v1.0 gives them (run with Python 2.7).
+		{"both empty", "", "", Labelled, Counts{1, 0, 0}, 1, 1, 1},
+		{"both empty, gold URL line", "", "URL: x\n", Labelled, Counts{1, 0, 1}, 1, 0.5, 2.0 / 3},
+		{"empty gold", "<p>a", "", Labelled, Counts{1, 2, 0}, 1.0 / 3, 1, 0.5},
+		{"empty gold, URL line", "<p> Hello world\n", "URL: x\n", TextOnly, Counts{2, 2, 0}, 0.5, 1, 2.0 / 3},
+		{"empty gold, no end spaces", "Hello world", "URL: x\n", Labelled, Counts{0, 2, 2}, 0, 0, 0},
+		// An empty output against a gold with words scores 0 (the script:
+		// TP 1, from its empty words; see the top of cleaneval.go).
 		{"empty output", "", "<p>a b", Labelled, Counts{0, 0, 3}, 0, 0, 0},
-		{"empty gold", "<p>a", "", Labelled, Counts{0, 2, 0}, 0, 0, 0},
 		{"disjoint", "x y", "a b", TextOnly, Counts{0, 2, 2}, 0, 0, 0},
 		// Alignment is difflib's: "b a" vs "a b" keeps the first longest match.
 		{"crossing", "b a", "a b", TextOnly, Counts{1, 1, 1}, 0.5, 0.5, 0.5},
@@ -100,6 +110,106 @@ func TestCleanEvalCases(t *testing.T) {
 				c.Precision(), c.Recall(), c.F1(), tt.want, tt.wantP, tt.wantR, tt.wantF1)
 		}
 	}
+}
+
+// TestCleanEvalScript checks the explicit cases of
+// testdata/difflib/cleaneval_script.json. scripts/gen_difflib_vectors.py
+// wrote them with a port of cleaneval.py's normalize(), re_WS.split() and
+// evaluate() to Python 3 bytes patterns (\s of a bytes pattern is ASCII white
+// space, as in the script's Python 2 byte strings), checked against the script
+// itself run by Python 2.7. The texts are bytes, stored as Latin-1 code
+// points, and are scored here unchanged, as the script reads them. The cases:
+//
+//   - The gold has no words: an empty gold file or one holding only its URL
+//     line, against an output or an empty output. The script's counts then
+//     come from the empty words of its split alone, and sluice counts them
+//     too (ceCountEmpty): the counts must be the script's.
+//   - An empty output against a gold with words: sluice's counts are the
+//     script's without its empty words (TP 0, so F 0).
+//   - No-break spaces, as the Latin-1 byte A0 and as UTF-8's C2 A0: neither
+//     is white space for the script, so "a\xa0b" is one word, and a Latin-1
+//     word differs from the same word in UTF-8. Both sides have words, so
+//     sluice drops the split's empty words: the counts are the script's
+//     without them.
+//
+// In every case the words are the script's without the empty ones, and the
+// counts the file's "sluice" ones (the script's where the gold has no words).
+func TestCleanEvalScript(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "difflib", "cleaneval_script.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type modeCase struct {
+		OutputWords []string    `json:"output_words"`
+		GoldWords   []string    `json:"gold_words"`
+		Script      ceDevCounts `json:"script"`
+		Sluice      ceDevCounts `json:"sluice"`
+	}
+	var file struct {
+		Cases []struct {
+			Name       string   `json:"name"`
+			Output     string   `json:"output"`
+			Gold       string   `json:"gold"`
+			Labelled   modeCase `json:"labelled"`
+			Unlabelled modeCase `json:"unlabelled"`
+			TextOnly   modeCase `json:"textonly"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	if len(file.Cases) == 0 {
+		t.Fatal("no cases in cleaneval_script.json")
+	}
+	for _, c := range file.Cases {
+		output, gold := latin1Bytes(c.Output), latin1Bytes(c.Gold)
+		for _, m := range []struct {
+			mode CEMode
+			want modeCase
+		}{{Labelled, c.Labelled}, {Unlabelled, c.Unlabelled}, {TextOnly, c.TextOnly}} {
+			ow, gw := CleanEvalWords(output, m.mode), CleanEvalWords(gold, m.mode)
+			if want := nonEmpty(m.want.OutputWords); !slices.Equal(ow, want) {
+				t.Errorf("%s %v: output words %q, want %q", c.Name, m.mode, ow, want)
+			}
+			if want := nonEmpty(m.want.GoldWords); !slices.Equal(gw, want) {
+				t.Errorf("%s %v: gold words %q, want %q", c.Name, m.mode, gw, want)
+			}
+			if n, want := ceEmptyWords(output), len(m.want.OutputWords)-len(ow); n != want {
+				t.Errorf("%s %v: ceEmptyWords(output) = %d, want %d", c.Name, m.mode, n, want)
+			}
+			if n, want := ceEmptyWords(gold), len(m.want.GoldWords)-len(gw); n != want {
+				t.Errorf("%s %v: ceEmptyWords(gold) = %d, want %d", c.Name, m.mode, n, want)
+			}
+			w, g := CleanEvalDetail(output, gold, m.mode)
+			got := ceDevCounts{w.TP, w.FP, w.FN, g.TP, g.FP, g.FN}
+			if got != m.want.Sluice {
+				t.Errorf("%s %v: got %+v, want %+v", c.Name, m.mode, got, m.want.Sluice)
+			}
+			if len(gw) == 0 && got != m.want.Script {
+				t.Errorf("%s %v: a gold without words: got %+v, want the script's %+v", c.Name, m.mode, got, m.want.Script)
+			}
+		}
+	}
+}
+
+// latin1Bytes returns the bytes whose values are the code points of s (all
+// below 256).
+func latin1Bytes(s string) string {
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		b = append(b, byte(r))
+	}
+	return string(b)
+}
+
+func nonEmpty(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if w != "" {
+			out = append(out, latin1Bytes(w))
+		}
+	}
+	return out
 }
 
 func TestReadGold(t *testing.T) {
@@ -121,6 +231,16 @@ func TestReadGold(t *testing.T) {
 	gold := ReadGold([]byte("\xef\xbb\xbfURL: http://x/\r\n<p>Caf\xe9 ok\r\n"))
 	if c := CleanEval("<p>Café ok", gold, Labelled); c != (Counts{3, 0, 0}) {
 		t.Errorf("BOM/CRLF/Latin-1 gold: %+v", c)
+	}
+	// A Latin-1 no-break space decodes to U+00A0 and stays inside its word,
+	// which then equals the UTF-8 spelling (the script, on the bytes, keeps
+	// it inside the word too, but would not match the two spellings).
+	out := ReadGold([]byte("<p>a\xa0b c\n"))
+	if w := CleanEvalWords(out, TextOnly); !slices.Equal(w, []string{"a\u00a0b", "c"}) {
+		t.Errorf("Latin-1 no-break space: words %q", w)
+	}
+	if c := CleanEval(out, "<p>a\u00a0b c", Labelled); c != (Counts{3, 0, 0}) {
+		t.Errorf("Latin-1 against UTF-8 no-break space: %+v", c)
 	}
 }
 
@@ -271,6 +391,11 @@ func FuzzCleanEval(f *testing.F) {
 		for _, mode := range []CEMode{Labelled, Unlabelled, TextOnly} {
 			w, g := CleanEvalDetail(output, gold, mode)
 			no, ng := len(CleanEvalWords(output, mode)), len(CleanEvalWords(gold, mode))
+			if ng == 0 {
+				// The script's empty words take part (ceCountEmpty).
+				no += ceEmptyWords(output)
+				ng += ceEmptyWords(gold)
+			}
 			if w.TP+w.FP != no || w.TP+w.FN != ng || w.TP < 0 || w.FP < 0 || w.FN < 0 {
 				t.Fatalf("%v: %+v for %d and %d words", mode, w, no, ng)
 			}

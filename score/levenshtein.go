@@ -238,119 +238,33 @@ func myersDistance(a, b []int32, budget int64) (int, bool) {
 // others, so memory stays linear; the addition only runs over the words
 // between the first position of c and the end of its carry.
 func bitParallelLCS(a, b []int32) int {
-	// Positions of each symbol of a, ascending, in compressed form; symbols
-	// are mapped to dense indices (direct for small ids, else by a map).
-	var maxID, minID int32
-	for _, x := range a {
-		maxID = max(maxID, x)
-		minID = min(minID, x)
-	}
-	dense := minID >= 0 && int64(maxID) <= 4*int64(len(a)+len(b))+1024
-	var idx func(int32) int32
-	var remap map[int32]int32
-	nsym := 0
-	if dense {
-		nsym = int(maxID) + 1
-		idx = func(x int32) int32 {
-			if x < 0 || x > maxID {
-				return -1
-			}
-			return x
-		}
-	} else {
-		remap = make(map[int32]int32)
-		for _, x := range a {
-			if _, ok := remap[x]; !ok {
-				remap[x] = int32(len(remap))
-			}
-		}
-		nsym = len(remap)
-		idx = func(x int32) int32 {
-			if s, ok := remap[x]; ok {
-				return s
-			}
-			return -1
-		}
-	}
-	start := make([]int32, nsym+1)
-	for _, x := range a {
-		start[idx(x)+1]++
-	}
-	for s := 1; s <= nsym; s++ {
-		start[s] += start[s-1]
-	}
-	pos := make([]int32, len(a))
-	fill := make([]int32, nsym)
-	copy(fill, start[:nsym])
-	for i, x := range a {
-		s := idx(x)
-		pos[fill[s]] = int32(i)
-		fill[s]++
-	}
-
+	ix := indexSymbols(a, len(b))
 	w := (len(a) + 63) / 64
 	v := make([]uint64, w)
 	for i := range v {
 		v[i] = ^uint64(0)
 	}
-	// Symbols occurring more than w times in a (at most 64 of them, so this
-	// stays linear in len(a)) get a precomputed match vector; the others
-	// are set into mword for the step and cleared after it.
-	var full []uint64
-	fullIdx := make([]int32, nsym)
-	for s := range nsym {
-		fullIdx[s] = -1
-		if int(start[s+1]-start[s]) > w {
-			fullIdx[s] = int32(len(full) / w)
-			full = append(full, make([]uint64, w)...)
-			vec := full[len(full)-w:]
-			for _, p := range pos[start[s]:start[s+1]] {
-				vec[p>>6] |= 1 << (uint(p) & 63)
-			}
-		}
-	}
+	full, fullIdx := ix.frequentMatches(w)
 	mword := make([]uint64, w)
 	for _, x := range b {
-		s := idx(x)
+		s := ix.of(x)
 		if s < 0 {
 			continue
 		}
-		ps := pos[start[s]:start[s+1]]
+		ps := ix.pos[ix.start[s]:ix.start[s+1]]
 		if len(ps) == 0 {
 			continue
 		}
 		first := int(ps[0] >> 6)
 		last := int(ps[len(ps)-1] >> 6)
 		if f := fullIdx[s]; f >= 0 {
-			vec := full[int(f)*w : int(f+1)*w]
-			var carry uint64
-			for i := first; i < w; i++ {
-				if i > last && carry == 0 {
-					break
-				}
-				vi := v[i]
-				u := vi & vec[i]
-				sum, c := bits.Add64(vi, u, carry)
-				v[i] = sum | (vi &^ u)
-				carry = c
-			}
+			lcsStep(v, full[int(f)*w:int(f+1)*w], first, last, false)
 			continue
 		}
 		for _, p := range ps {
 			mword[p>>6] |= 1 << (uint(p) & 63)
 		}
-		var carry uint64
-		for i := first; i < w; i++ {
-			if i > last && carry == 0 {
-				break
-			}
-			vi := v[i]
-			u := vi & mword[i]
-			sum, c := bits.Add64(vi, u, carry)
-			v[i] = sum | (vi &^ u)
-			carry = c
-			mword[i] = 0
-		}
+		lcsStep(v, mword, first, last, true)
 	}
 	zeros := 0
 	for i, x := range v {
@@ -360,4 +274,113 @@ func bitParallelLCS(a, b []int32) int {
 		zeros += bits.OnesCount64(^x)
 	}
 	return zeros
+}
+
+// lcsStep runs one token's step of bitParallelLCS, V = (V + U) | (V - U)
+// with U = V & match, over the words of v from first up to last and on while
+// the addition carries. With clearMatch (the match vector built for this
+// step) it zeroes the words of match it reads, which are all its set words.
+// Both calls are inlined with a constant clearMatch, so each gets its own
+// loop.
+func lcsStep(v, match []uint64, first, last int, clearMatch bool) {
+	match = match[:len(v)]
+	var carry uint64
+	for i := first; i < len(v); i++ {
+		if i > last && carry == 0 {
+			break
+		}
+		vi := v[i]
+		u := vi & match[i]
+		sum, c := bits.Add64(vi, u, carry)
+		v[i] = sum | (vi &^ u)
+		carry = c
+		if clearMatch {
+			match[i] = 0
+		}
+	}
+}
+
+// symbolIndex lists the positions in a sequence of each of its symbols,
+// ascending, in compressed form: those of dense index s are
+// pos[start[s]:start[s+1]]. Symbols are mapped to dense indices directly
+// for small ids, else by remap.
+type symbolIndex struct {
+	maxID      int32
+	remap      map[int32]int32 // nil for direct indices
+	start, pos []int32
+}
+
+// indexSymbols indexes the symbols of a, to be looked up by the tokens of a
+// sequence of length nb.
+func indexSymbols(a []int32, nb int) symbolIndex {
+	var maxID, minID int32
+	for _, x := range a {
+		maxID = max(maxID, x)
+		minID = min(minID, x)
+	}
+	ix := symbolIndex{maxID: maxID}
+	nsym := 0
+	if minID >= 0 && int64(maxID) <= 4*int64(len(a)+nb)+1024 {
+		nsym = int(maxID) + 1
+	} else {
+		ix.remap = make(map[int32]int32)
+		for _, x := range a {
+			if _, ok := ix.remap[x]; !ok {
+				ix.remap[x] = int32(len(ix.remap))
+			}
+		}
+		nsym = len(ix.remap)
+	}
+	ix.start = make([]int32, nsym+1)
+	for _, x := range a {
+		ix.start[ix.of(x)+1]++
+	}
+	for s := 1; s <= nsym; s++ {
+		ix.start[s] += ix.start[s-1]
+	}
+	ix.pos = make([]int32, len(a))
+	fill := make([]int32, nsym)
+	copy(fill, ix.start[:nsym])
+	for i, x := range a {
+		s := ix.of(x)
+		ix.pos[fill[s]] = int32(i)
+		fill[s]++
+	}
+	return ix
+}
+
+// of returns the dense index of symbol x, or -1 if x is not in the
+// sequence's range.
+func (ix *symbolIndex) of(x int32) int32 {
+	if ix.remap == nil {
+		if x < 0 || x > ix.maxID {
+			return -1
+		}
+		return x
+	}
+	if s, ok := ix.remap[x]; ok {
+		return s
+	}
+	return -1
+}
+
+// frequentMatches builds the match vectors (w words each) of the symbols
+// occurring more than w times: at most 64 of them, so that memory stays
+// linear in the sequence's length. The vector of dense index s is
+// full[f*w:(f+1)*w] with f = fullIdx[s], or fullIdx[s] is -1.
+func (ix *symbolIndex) frequentMatches(w int) (full []uint64, fullIdx []int32) {
+	nsym := len(ix.start) - 1
+	fullIdx = make([]int32, nsym)
+	for s := range nsym {
+		fullIdx[s] = -1
+		if int(ix.start[s+1]-ix.start[s]) > w {
+			fullIdx[s] = int32(len(full) / w)
+			full = append(full, make([]uint64, w)...)
+			vec := full[len(full)-w:]
+			for _, p := range ix.pos[ix.start[s]:ix.start[s+1]] {
+				vec[p>>6] |= 1 << (uint(p) & 63)
+			}
+		}
+	}
+	return full, fullIdx
 }

@@ -8,31 +8,27 @@ package score
 // precision, recall and F1 are all 1 (a perfect answer to an empty page).
 // Otherwise a zero denominator gives 0: an empty output for a non-empty gold
 // has P=0, R=0, F1=0, and a non-empty output for an empty gold has P=0, R=0.
-// This is what Evert's cleaneval.py gives: it divides by max(TP+FP, 1) and
-// max(TP+FN, 1), and two empty files score 100 there because its word split
-// yields one empty word on each side, which align.
+// The CleanEval counts meet them only for an empty output against a gold
+// with words: an empty gold gets the counts of Evert's cleaneval.py, where an
+// empty text still has an empty word (see cleaneval.go).
 type Counts struct{ TP, FP, FN int }
 
 // Precision is TP/(TP+FP); see Counts for the zero-denominator convention.
-func (c Counts) Precision() float64 {
-	if c.TP+c.FP == 0 {
-		if c.FN == 0 {
-			return 1
-		}
-		return 0
-	}
-	return float64(c.TP) / float64(c.TP+c.FP)
-}
+func (c Counts) Precision() float64 { return share(c.TP, c.FP, c.FN) }
 
 // Recall is TP/(TP+FN); see Counts for the zero-denominator convention.
-func (c Counts) Recall() float64 {
-	if c.TP+c.FN == 0 {
-		if c.FP == 0 {
+func (c Counts) Recall() float64 { return share(c.TP, c.FN, c.FP) }
+
+// share is tp/(tp+wrong), with the zero-denominator convention of Counts:
+// 1 if the third count, other, is 0 too, else 0.
+func share(tp, wrong, other int) float64 {
+	if tp+wrong == 0 {
+		if other == 0 {
 			return 1
 		}
 		return 0
 	}
-	return float64(c.TP) / float64(c.TP+c.FN)
+	return float64(tp) / float64(tp+wrong)
 }
 
 // F1 is the harmonic mean of Precision and Recall, 2TP/(2TP+FP+FN); it is 1

@@ -82,26 +82,11 @@ func RougeLSumWith(output, gold string, opt RougeOptions) Counts {
 // digits survive (and the two non-ASCII characters that Python lowercases to
 // ASCII, U+212A KELVIN SIGN to "k" and U+0130 to "i"): text in most other
 // scripts has no ROUGE tokens at all.
-func RougeTokens(s string) []string {
-	l := pyLower(s)
-	var out []string
-	start := -1
-	for i := 0; i < len(l); i++ {
-		c := l[i]
-		if ('a' <= c && c <= 'z') || ('0' <= c && c <= '9') {
-			if start < 0 {
-				start = i
-			}
-		} else if start >= 0 {
-			out = append(out, l[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, l[start:])
-	}
-	return out
-}
+func RougeTokens(s string) []string { return runs(pyLower(s), isRougeChar) }
+
+// isRougeChar reports whether r is one of rouge-score's token characters,
+// [a-z0-9].
+func isRougeChar(r rune) bool { return 'a' <= r && r <= 'z' || '0' <= r && r <= '9' }
 
 // rougeLines is rouge-score's get_sents with split_summaries=False.
 func rougeLines(s string) []string {

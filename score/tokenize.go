@@ -44,13 +44,16 @@ func isPySpace(r rune) bool {
 	return unicode.IsSpace(r)
 }
 
-// isPyWord reports whether r matches Python 3's \w on str.
+// isPyWord reports whether r matches Python 3's \w on str. It is small
+// enough to inline (runs then calls it directly); isPyWordRune does the rest.
 func isPyWord(r rune) bool {
 	if r < utf8.RuneSelf {
 		return asciiWord[r]
 	}
-	return unicode.IsLetter(r) || unicode.IsNumber(r)
+	return isPyWordRune(r)
 }
+
+func isPyWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
 
 var asciiSpace, asciiWord [utf8.RuneSelf]bool
 
@@ -69,35 +72,26 @@ func init() {
 }
 
 // Words splits s at runs of white space, as Python's str.split() does (and
-// as Gottron's word-sequence measure and the CleanEval scorer count words).
-// Leading and trailing white space produce no empty tokens.
-func Words(s string) []string {
-	var out []string
-	start := -1
-	for i, r := range s {
-		if isPySpace(r) {
-			if start >= 0 {
-				out = append(out, s[start:i])
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	if start >= 0 {
-		out = append(out, s[start:])
-	}
-	return out
-}
+// as Gottron's word-sequence measure counts words), Unicode spaces such as
+// U+00A0 included; the CleanEval scorer splits at ASCII white space only
+// (see CleanEvalWords). Leading and trailing white space produce no empty
+// tokens.
+func Words(s string) []string { return runs(s, notPySpace) }
+
+func notPySpace(r rune) bool { return !isPySpace(r) }
 
 // WordTokens returns the maximal runs of word characters of s, as Python's
 // re.findall(r'\w+', s) does; case is kept. The Zyte (Scrapinghub) article
 // extraction benchmark builds its shingles from these tokens.
-func WordTokens(s string) []string {
+func WordTokens(s string) []string { return runs(s, isPyWord) }
+
+// runs returns the maximal runs of the characters of s for which in is
+// true.
+func runs(s string, in func(rune) bool) []string {
 	var out []string
 	start := -1
 	for i, r := range s {
-		if isPyWord(r) {
+		if in(r) {
 			if start < 0 {
 				start = i
 			}

@@ -5,7 +5,7 @@ Run from the repository root:
 
     python3 scripts/gen_difflib_vectors.py
 
-It writes two files, both deterministic (fixed random seed, sorted keys):
+It writes three files, all deterministic (fixed random seed, sorted keys):
 
 score/testdata/difflib/vectors.json
     Token-sequence pairs and, for each, the output of CPython's
@@ -16,6 +16,13 @@ score/testdata/difflib/vectors.json
     ties), lengths 0 to ~600 (so that the "popular element" rule for
     len(b) >= 200 is exercised, also right at its thresholds), identical
     sequences, empty sequences, heavy duplication and edited copies.
+
+score/testdata/difflib/cleaneval_script.json
+    Explicit CleanEval cases given as bytes (CE_CASES below: golds without
+    words, empty outputs, Latin-1 and UTF-8 no-break spaces), with the words
+    and counts of cleaneval.py v1.0 (script_words, script_counts: a port of
+    its normalize(), re_WS.split() and evaluate() to Python 3 bytes
+    patterns) and the counts sluice gives (ce_counts).
 
 score/testdata/difflib/cleaneval_dev.json
     Only written when ../shared/data/cleaneval-dev exists (relative to the
@@ -183,23 +190,39 @@ def read_gold(data):
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-# Evert's regular expressions, over str instead of Python 2 bytes: \s of a
-# Python 2 byte string is [ \t\n\r\f\v].
-RE_URL = re.compile(r"^[ \t\n\r\f\v]*URL.*$", re.MULTILINE)
-RE_CTRL = re.compile(r"[\x00-\x1f]+")
-RE_TAG = re.compile(r"(<[phl]>)", re.IGNORECASE)
+# Evert's regular expressions, for str (files decoded by read_gold) and for
+# bytes (files as the script reads them): \s of a Python 2 byte string is
+# [ \t\n\r\f\v], and a bytes pattern in Python 3 means the same.
+class _CERe:
+    def __init__(self, conv):
+        self.url = re.compile(conv(r"^[ \t\n\r\f\v]*URL.*$"), re.MULTILINE)
+        self.ctrl = re.compile(conv(r"[\x00-\x1f]+"))
+        self.tag = re.compile(conv(r"(<[phl]>)"), re.IGNORECASE)
+        self.ws = re.compile(conv(r"[ \t\n\r\f\v]+"))
+        self.conv = conv
+
+
+CE_RE = {str: _CERe(str), bytes: _CERe(lambda x: x.encode("latin-1"))}
+
+
+def script_words(text, mode):
+    """The words of cleaneval.py's normalize() and re_WS.split() for text
+    (str or bytes), the split's empty words included; "textonly" (sluice's
+    addition) deletes the tag words from the labelled ones."""
+    R = CE_RE[type(text)]
+    text = R.url.sub(R.conv(""), text)
+    text = R.ctrl.sub(R.conv(" "), text)
+    tag = R.conv("\n<p> " if mode == "unlabelled" else "\n\\1 ")
+    text = R.tag.sub(tag, text)
+    words = R.ws.split(R.ws.sub(R.conv(" "), text))
+    if mode == "textonly":
+        words = [w for w in words if not R.tag.match(w)]
+    return words
 
 
 def ce_tokens(text, mode):
-    text = RE_URL.sub("", text)
-    text = RE_CTRL.sub(" ", text)
-    text = RE_TAG.sub(r" \1 ", text)
-    toks = [t for t in text.split(" ") if t]
-    if mode == "unlabelled":
-        toks = ["<p>" if RE_TAG.fullmatch(t) else t for t in toks]
-    elif mode == "textonly":
-        toks = [t for t in toks if not RE_TAG.fullmatch(t)]
-    return toks
+    """score.CleanEvalWords: the script's words without the empty ones."""
+    return [w for w in script_words(text, mode) if w]
 
 
 BOILER = ["Home", "|", "About", "us", "|", "Contact", "<l>", "Copyright", "(c)", "2007"]
@@ -221,19 +244,35 @@ def perturb(toks):
     return " ".join(out)
 
 
-def ce_counts(output, gold, mode):
-    a = ce_tokens(output, mode)
-    b = ce_tokens(gold, mode)
+def align_counts(a, b, tag):
+    """Word and tag counts of the alignment of a with b, as cleaneval.py's
+    evaluate() makes them."""
     tp = tag_tp = 0
     for m in difflib.SequenceMatcher(None, a, b).get_matching_blocks():
         tp += m.size
-        tag_tp += sum(1 for t in a[m.a:m.a + m.size] if RE_TAG.fullmatch(t))
-    a_tags = sum(1 for t in a if RE_TAG.fullmatch(t))
-    b_tags = sum(1 for t in b if RE_TAG.fullmatch(t))
+        tag_tp += sum(1 for t in a[m.a:m.a + m.size] if tag.match(t))
+    a_tags = sum(1 for t in a if tag.match(t))
+    b_tags = sum(1 for t in b if tag.match(t))
     return {
         "tp": tp, "fp": len(a) - tp, "fn": len(b) - tp,
         "tag_tp": tag_tp, "tag_fp": a_tags - tag_tp, "tag_fn": b_tags - tag_tp,
     }
+
+
+def script_counts(output, gold, mode):
+    """cleaneval.py's counts (bytes as the script reads them; str works too)."""
+    R = CE_RE[type(output)]
+    return align_counts(script_words(output, mode), script_words(gold, mode), R.tag)
+
+
+def ce_counts(output, gold, mode):
+    """score.CleanEvalDetail: the script's counts, except that the empty words
+    are dropped when the gold has other words."""
+    R = CE_RE[type(output)]
+    a, b = script_words(output, mode), script_words(gold, mode)
+    if any(b):
+        a, b = [w for w in a if w], [w for w in b if w]
+    return align_counts(a, b, R.tag)
 
 
 def natural_key(name):
@@ -264,6 +303,51 @@ def gen_cleaneval_dev():
     }
 
 
+# Explicit cases, as bytes: the sides with no words (where the empty words
+# of the script's split decide the score) and no-break spaces, Latin-1 (A0)
+# and UTF-8 (C2 A0), which the script, reading bytes, keeps inside words.
+CE_CASES = [
+    ("empty gold file", b"<p> Hello world\n", b""),
+    ("gold with its URL line only", b"<p> Hello world\n", b"URL: http://x/\n"),
+    ("gold URL line without line end", b"<p> Hello world\n", b"URL: http://x/"),
+    ("gold URL line after blank lines", b"<p> Hello world\n", b"\n\r\nURL: http://x/\r\n"),
+    ("output without end spaces, empty gold", b"Hello world", b"URL: http://x/\n"),
+    ("output of tags only, empty gold", b"<p>\n<h>", b""),
+    ("empty output file", b"", b"URL: http://x/\n<p> a b\n"),
+    ("output of white space only", b" \n", b"URL: http://x/\n<p> a b"),
+    ("gold of tags only", b"<p> a\n", b"URL: http://x/\n<p>\n<p>\n"),
+    ("both empty files", b"", b""),
+    ("empty output, URL-only gold", b"", b"URL: http://x/\n"),
+    ("white space output, URL-only gold", b"\n", b"URL: x\n"),
+    ("Latin-1 output, UTF-8 gold", b"<p> a\xa0b caf\xe9 c\n", b"URL: x\n<p> a\xc2\xa0b caf\xc3\xa9 c\n"),
+    ("Latin-1 output, Latin-1 gold", b"<p> a\xa0b c\n", b"URL: x\n<p> a\xa0b c\n"),
+    ("UTF-8 output, UTF-8 gold", b"<p> a\xc2\xa0b c\n", b"URL: x\n<p> a\xc2\xa0b c\n"),
+    ("no-break space alone", b"<p> a \xa0 b\xa0\n", b"URL: x\n<p> a b\n"),
+    ("no-break space around a tag", b"\xa0<p>\xa0a\n", b"<p> \xa0a\n"),
+]
+
+
+def gen_cleaneval_cases():
+    """For each case: the bytes (as Latin-1 code points), the script's words
+    and counts per mode, and sluice's counts (ce_counts)."""
+    cases = []
+    for name, output, gold in CE_CASES:
+        c = {"name": name, "output": output.decode("latin-1"), "gold": gold.decode("latin-1")}
+        for mode in ("labelled", "unlabelled", "textonly"):
+            c[mode] = {
+                "output_words": [w.decode("latin-1") for w in script_words(output, mode)],
+                "gold_words": [w.decode("latin-1") for w in script_words(gold, mode)],
+                "script": script_counts(output, gold, mode),
+                "sluice": ce_counts(output, gold, mode),
+            }
+        cases.append(c)
+    return {
+        "generator": "scripts/gen_difflib_vectors.py",
+        "python": sys.version.split()[0],
+        "cases": cases,
+    }
+
+
 def write_json(path, obj):
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(obj, fh, separators=(",", ":"), sort_keys=True)
@@ -274,6 +358,7 @@ def write_json(path, obj):
 def main():
     os.makedirs(OUT_DIR, exist_ok=True)
     write_json(os.path.join(OUT_DIR, "vectors.json"), gen_vectors())
+    write_json(os.path.join(OUT_DIR, "cleaneval_script.json"), gen_cleaneval_cases())
     dev = gen_cleaneval_dev()
     if dev is None:
         print(f"{DEV_DIR} not found: cleaneval_dev.json left unchanged")

@@ -71,51 +71,85 @@ type builder struct {
 func (b *builder) element(n *html.Node, parent int32, depth int32) {
 	a := n.DataAtom
 	idx := int32(len(b.p.Nodes))
-	nd := page.Node{Tag: n.Data, Atom: a, Parent: parent, Depth: depth, First: int32(len(b.p.Blocks))}
-	if n.Type == html.ElementNode {
-		for _, at := range n.Attr {
-			switch at.Key {
-			case "id":
-				nd.ID = at.Val
-			case "class":
-				nd.Class = at.Val
-			}
-		}
-	} else {
-		nd.Tag = "#document"
-	}
-	b.p.Nodes = append(b.p.Nodes, nd)
+	b.p.Nodes = append(b.p.Nodes, newNode(n, parent, depth, int32(len(b.p.Blocks))))
 	s0 := b.structs
 	if structural(a) {
 		b.structs++
 	}
 	isInline := inline(a)
 	link := false
-	switch {
-	case a == atom.Br:
+	switch a {
+	case atom.Br:
 		b.flush()
 		b.split.Tags++
 		b.split.BR++
-	case a == atom.Img:
+	case atom.Img:
 		b.inlineTag(false)
 		if b.opts.ImageAlt {
 			if alt := attr(n, "alt"); strings.TrimSpace(alt) != "" && !fileName(alt) {
 				b.add(" "+alt+" ", idx, page.Span{})
 			}
 		}
-	case isInline:
-		link = a == atom.A && attr(n, "href") != ""
-		b.inlineTag(a == atom.A)
-	case depth > 0:
-		b.blockTag(a)
+	default:
+		link = isInline && a == atom.A && attr(n, "href") != ""
+		b.tagBoundary(a, depth, isInline)
 	}
 	if link {
 		b.inLink++
 	}
-	if a == atom.Pre || a == atom.Listing || a == atom.Plaintext || a == atom.Xmp {
+	pre := a == atom.Pre || a == atom.Listing || a == atom.Plaintext || a == atom.Xmp
+	if pre {
 		b.inPre++
-		defer func() { b.inPre-- }()
 	}
+	b.children(n, idx, depth)
+	if b.opts.AbbrTitles && (a == atom.Abbr || a == atom.Acronym) {
+		if t := attr(n, "title"); strings.TrimSpace(t) != "" && b.has {
+			b.add(" ("+t+")", idx, page.Span{})
+		}
+	}
+	if link {
+		b.inLink--
+	}
+	if !ingest.VoidElement(a) {
+		b.tagBoundary(a, depth, isInline)
+	}
+	b.closeNode(idx, s0)
+	if pre {
+		b.inPre--
+	}
+}
+
+// newNode returns the page node of n, whose first block is first.
+func newNode(n *html.Node, parent, depth, first int32) page.Node {
+	nd := page.Node{Tag: n.Data, Atom: n.DataAtom, Parent: parent, Depth: depth, First: first}
+	if n.Type != html.ElementNode {
+		nd.Tag = "#document"
+		return nd
+	}
+	for _, at := range n.Attr {
+		switch at.Key {
+		case "id":
+			nd.ID = at.Val
+		case "class":
+			nd.Class = at.Val
+		}
+	}
+	return nd
+}
+
+// tagBoundary records a start or end tag of element a between the text:
+// an inline tag, or a block tag below the root.
+func (b *builder) tagBoundary(a atom.Atom, depth int32, isInline bool) {
+	switch {
+	case isInline:
+		b.inlineTag(a == atom.A)
+	case depth > 0:
+		b.blockTag(a)
+	}
+}
+
+// children segments the text and elements inside n, the page node idx.
+func (b *builder) children(n *html.Node, idx, depth int32) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		switch c.Type {
 		case html.TextNode:
@@ -133,22 +167,12 @@ func (b *builder) element(n *html.Node, parent int32, depth int32) {
 			b.element(c, idx, depth+1)
 		}
 	}
-	if b.opts.AbbrTitles && (a == atom.Abbr || a == atom.Acronym) {
-		if t := attr(n, "title"); strings.TrimSpace(t) != "" && b.has {
-			b.add(" ("+t+")", idx, page.Span{})
-		}
-	}
-	if link {
-		b.inLink--
-	}
-	if !ingest.VoidElement(a) {
-		switch {
-		case isInline:
-			b.inlineTag(a == atom.A)
-		case depth > 0:
-			b.blockTag(a)
-		}
-	}
+}
+
+// closeNode completes page node idx when its element ends: the blocks it
+// spans, its elements and the structural elements among them (s0 opened
+// before it).
+func (b *builder) closeNode(idx, s0 int32) {
 	nn := &b.p.Nodes[idx]
 	nn.End = int32(len(b.p.Blocks))
 	if b.has && nn.First <= nn.End {

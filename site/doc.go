@@ -13,7 +13,7 @@
 //     prose that the labeller dropped next to its content (Rescue); Filter
 //     gives the same evidence to a filter pipeline as scores.
 //
-//   - WC Cleaner's multiple-file cleaning (Marek's thesis, section 2.4):
+//   - WC Cleaner's multiple-file cleaning (Vít Baisa's thesis, section 2.4):
 //     MultiFile walks a page and a reference page of the same site level by
 //     level and marks what they have in common; Reference picks the
 //     reference, the page of median size.

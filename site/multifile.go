@@ -6,14 +6,14 @@ import (
 	"github.com/sluice-project/sluice/page"
 )
 
-// This file is WC Cleaner's multiple-file cleaning (Marek's thesis, section
-// 2.4, seeds/wc-cleaner-web-content-cleaning-thesis.txt): the page to clean
-// and a reference page of the same site are walked together, level by
-// level from <body> down (diffCleanNode). While the two levels agree, the
-// walk goes down into each pair of children; where they differ
-// (diffCleanLowestLevel), the children of the page are mapped in order
-// onto children of the reference of the same tag, and the text the two
-// share is removed. What remains is the page's own text.
+// This file is WC Cleaner's multiple-file cleaning (Vít Baisa's thesis, section
+// 2.4, seeds/wc-cleaner-web-content-cleaning-thesis.txt): the page to clean and
+// a reference page of the same site are walked together, level by level from
+// <body> down (diffCleanNode). While the two levels agree, the walk goes down
+// into each pair of children; where they differ (diffCleanLowestLevel), the
+// children of the page are mapped in order onto children of the reference of
+// the same tag, and the text the two share is removed. What remains is the
+// page's own text.
 //
 // Here the DOM is the page.Node table and the text is the blocks: a level
 // is the list of an element's children that hold text (elements, by tag)

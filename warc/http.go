@@ -68,12 +68,7 @@ var httpErrorNames = [...]string{
 }
 
 // String returns a short phrase for the kind, such as "truncated body".
-func (k HTTPErrorKind) String() string {
-	if k < 0 || int(k) >= len(httpErrorNames) {
-		return fmt.Sprintf("HTTPErrorKind(%d)", int(k))
-	}
-	return httpErrorNames[k]
-}
+func (k HTTPErrorKind) String() string { return kindName(httpErrorNames[:], k, "HTTPErrorKind") }
 
 // HTTPError is the error of ParseHTTPResponse: the kind of problem, for
 // programs (match on it, not on the message, whose wording may change), and

@@ -49,6 +49,50 @@ func trimEOL(b []byte) []byte {
 
 // parseWARC reads a WARC record; s is at its version line.
 func (r *Reader) parseWARC(s *source) (*Record, *parseError) {
+	rec, pe := r.readWARCHeader(s)
+	if pe != nil {
+		return nil, pe
+	}
+	cl, pe := r.blockLength(s, rec)
+	if pe != nil {
+		return nil, pe
+	}
+	rec.Type = rec.Header.Get(FieldType)
+	rec.TargetURI = strings.TrimSuffix(strings.TrimPrefix(rec.Header.Get(FieldTargetURI), "<"), ">")
+	rec.Date = parseWARCDate(rec.Header.Get(FieldDate))
+
+	var h hash.Hash
+	var want []byte
+	if r.opts.VerifyDigests {
+		want = sha1Digest(rec.Header.Get(FieldBlockDigest))
+		if want != nil {
+			h = sha1.New()
+		}
+	}
+	got := r.readBlock(s, rec, cl, h)
+	if got < cl {
+		if s.failed() {
+			return nil, memberError(s.err)
+		}
+		return nil, perr(false, DamageTruncatedRecord, "%s ends inside the record block (Content-Length %d, %d bytes there)", endOfInput(s), cl, got)
+	}
+	if pe := checkTrailer(s, cl); pe != nil {
+		return nil, pe
+	}
+	for _, f := range []string{FieldType, FieldRecordID, FieldDate} {
+		if rec.Header.Get(f) == "" {
+			return nil, perr(true, DamageMissingField, "record has no %s (a required field); skipped", f)
+		}
+	}
+	if h != nil && !bytes.Equal(h.Sum(nil), want) {
+		return nil, perr(true, DamageDigestMismatch, "block does not match its WARC-Block-Digest %s", rec.Header.Get(FieldBlockDigest))
+	}
+	return rec, nil
+}
+
+// readWARCHeader reads a WARC record's version line and header fields, up
+// to and including the blank line that ends them, into a new Record.
+func (r *Reader) readWARCHeader(s *source) (*Record, *parseError) {
 	max := r.opts.MaxHeaderBytes
 	line, tooLong := s.readLine(max)
 	if tooLong {
@@ -97,57 +141,34 @@ func (r *Reader) parseWARC(s *source) (*Record, *parseError) {
 	if skipped > 8 && len(rec.Header) < skipped {
 		return nil, perr(false, DamageBadHeader, "record header has %d lines that are not fields", skipped)
 	}
+	return rec, nil
+}
+
+// blockLength returns the record's Content-Length, checked against what is
+// known of the input before the block is read: that much must be left, and,
+// when it is cheap to look, be followed by the CRLF CRLF trailer.
+func (r *Reader) blockLength(s *source, rec *Record) (int64, *parseError) {
 	clText := rec.Header.Get(FieldContentLength)
 	if !rec.Header.Has(FieldContentLength) {
-		return nil, perr(false, DamageMissingContentLength, "record has no Content-Length: its block cannot be delimited")
+		return 0, perr(false, DamageMissingContentLength, "record has no Content-Length: its block cannot be delimited")
 	}
 	cl, err := strconv.ParseInt(clText, 10, 64)
 	if err != nil || cl < 0 {
-		return nil, perr(false, DamageBadContentLength, "bad Content-Length %q", clText)
+		return 0, perr(false, DamageBadContentLength, "bad Content-Length %q", clText)
 	}
 	if s.size >= 0 && cl > s.size-s.pos() {
-		return nil, perr(false, DamageTruncatedRecord, "Content-Length %d runs past the end of %s (%d bytes left)", cl, s.name, s.size-s.pos())
+		return 0, perr(false, DamageTruncatedRecord, "Content-Length %d runs past the end of %s (%d bytes left)", cl, s.name, s.size-s.pos())
 	}
 	// Check the end of the block before reading it, when that is cheap:
 	// a wrong length is then found without reading the block, and a
 	// rescan after it does not read the same bytes again and again.
 	if b := s.peekAt(s.pos()+cl, 4, r.opts.ResyncWindow); b != nil && !trailerOK(b, len(b) < 4) {
-		return nil, perr(false, DamageWrongContentLength, "record block not followed by CRLF CRLF: Content-Length %d is wrong or the record is damaged", cl)
+		return 0, perr(false, DamageWrongContentLength, "record block not followed by CRLF CRLF: Content-Length %d is wrong or the record is damaged", cl)
 	}
 	if s.size >= 0 && cl > s.size-s.pos() { // the size may be known now
-		return nil, perr(false, DamageTruncatedRecord, "Content-Length %d runs past the end of %s (%d bytes left)", cl, s.name, s.size-s.pos())
+		return 0, perr(false, DamageTruncatedRecord, "Content-Length %d runs past the end of %s (%d bytes left)", cl, s.name, s.size-s.pos())
 	}
-	rec.Type = rec.Header.Get(FieldType)
-	rec.TargetURI = strings.TrimSuffix(strings.TrimPrefix(rec.Header.Get(FieldTargetURI), "<"), ">")
-	rec.Date = parseWARCDate(rec.Header.Get(FieldDate))
-
-	var h hash.Hash
-	var want []byte
-	if r.opts.VerifyDigests {
-		want = sha1Digest(rec.Header.Get(FieldBlockDigest))
-		if want != nil {
-			h = sha1.New()
-		}
-	}
-	got := r.readBlock(s, rec, cl, h)
-	if got < cl {
-		if s.failed() {
-			return nil, memberError(s.err)
-		}
-		return nil, perr(false, DamageTruncatedRecord, "%s ends inside the record block (Content-Length %d, %d bytes there)", endOfInput(s), cl, got)
-	}
-	if pe := checkTrailer(s, cl); pe != nil {
-		return nil, pe
-	}
-	for _, f := range []string{FieldType, FieldRecordID, FieldDate} {
-		if rec.Header.Get(f) == "" {
-			return nil, perr(true, DamageMissingField, "record has no %s (a required field); skipped", f)
-		}
-	}
-	if h != nil && !bytes.Equal(h.Sum(nil), want) {
-		return nil, perr(true, DamageDigestMismatch, "block does not match its WARC-Block-Digest %s", rec.Header.Get(FieldBlockDigest))
-	}
-	return rec, nil
+	return cl, nil
 }
 
 // sha1Digest decodes a "sha1:" digest (base32 as crawlers write it, or
@@ -190,21 +211,17 @@ func (r *Reader) readBlock(s *source, rec *Record, n int64, h hash.Hash) int64 {
 	}
 	var got int64
 	for got < n {
-		if s.r == s.w && !s.fill() {
+		chunk := s.chunk(n - got)
+		if chunk == nil {
 			break
 		}
-		k := int64(s.w - s.r)
-		if k > n-got {
-			k = n - got
-		}
-		chunk := s.buf[s.r : s.r+int(k)]
+		k := int64(len(chunk))
 		if h != nil {
 			h.Write(chunk)
 		}
 		if room := keep - int64(len(rec.Content)); room > 0 {
 			rec.Content = append(rec.Content, chunk[:min(room, k)]...)
 		}
-		s.r += int(k)
 		got += k
 	}
 	rec.Truncated = n > keep && !r.opts.HeadersOnly

@@ -234,11 +234,15 @@ var damageNames = [...]string{
 }
 
 // String returns a short phrase for the kind, such as "truncated record".
-func (k DamageKind) String() string {
-	if k < 0 || int(k) >= len(damageNames) {
-		return fmt.Sprintf("DamageKind(%d)", int(k))
+func (k DamageKind) String() string { return kindName(damageNames[:], k, "DamageKind") }
+
+// kindName returns the name of kind k in names, or, for a kind that has no
+// name, the name of its type typ and its number, as "DamageKind(99)".
+func kindName[K ~int](names []string, k K, typ string) string {
+	if k < 0 || int(k) >= len(names) {
+		return fmt.Sprintf("%s(%d)", typ, int(k))
 	}
-	return damageNames[k]
+	return names[k]
 }
 
 // RecordError reports a damaged record, or damaged bytes between records.

@@ -216,17 +216,26 @@ func (s *source) peekLine(max int) ([]byte, bool) {
 func (s *source) discard(n int64) int64 {
 	var done int64
 	for done < n {
-		if s.r == s.w && !s.fill() {
+		b := s.chunk(n - done)
+		if b == nil {
 			break
 		}
-		k := int64(s.w - s.r)
-		if k > n-done {
-			k = n - done
-		}
-		s.r += int(k)
-		done += k
+		done += int64(len(b))
 	}
 	return done
+}
+
+// chunk consumes and returns the next buffered bytes, at most n, filling
+// the buffer first if it is empty; nil at the end of the input. The bytes
+// stay valid until the buffer is filled again.
+func (s *source) chunk(n int64) []byte {
+	if s.r == s.w && !s.fill() {
+		return nil
+	}
+	k := min(int64(s.w-s.r), n)
+	b := s.buf[s.r : s.r+int(k)]
+	s.r += int(k)
+	return b
 }
 
 // rewind moves the read position back (or forward, within the buffer) to

@@ -105,24 +105,49 @@ func (w *Writer) WriteRecord(rec *Record) error {
 	if rec == nil {
 		return errors.New("warc: WriteRecord of a nil record")
 	}
-	h := rec.Header.Clone()
+	h, typ, date, err := w.header(rec)
+	if err != nil {
+		return err
+	}
+	version := "WARC/1.1"
+	if rec.Version == "WARC/1.0" {
+		version = rec.Version
+	}
+	start, err := w.write(version, h, rec.Content)
+	if err != nil {
+		return err
+	}
+	rec.Header, rec.Type, rec.Date, rec.Version = h, typ, date.UTC(), version
+	rec.TargetURI = strings.TrimSuffix(strings.TrimPrefix(h.Get(FieldTargetURI), "<"), ">")
+	rec.Offset, rec.Length, rec.Shared = start, w.w.n-start, false
+	rec.MemberOffset = -1
+	if w.gzip {
+		rec.MemberOffset = start
+	}
+	return nil
+}
+
+// header returns the header WriteRecord writes for rec, with its type and
+// date.
+func (w *Writer) header(rec *Record) (h Header, typ string, date time.Time, err error) {
+	h = rec.Header.Clone()
 	for _, f := range h {
 		if !validFieldName(f.Name) {
-			return fmt.Errorf("warc: bad header field name %q", f.Name)
+			return nil, "", time.Time{}, fmt.Errorf("warc: bad header field name %q", f.Name)
 		}
 	}
-	typ := rec.Type
+	typ = rec.Type
 	if typ == "" {
 		typ = h.Get(FieldType)
 	}
 	if typ == "" {
-		return errors.New("warc: record has no type")
+		return nil, "", time.Time{}, errors.New("warc: record has no type")
 	}
 	h.Set(FieldType, typ)
 	if h.Get(FieldRecordID) == "" {
 		h.Set(FieldRecordID, NewRecordID())
 	}
-	date := rec.Date
+	date = rec.Date
 	if date.IsZero() {
 		date = w.now()
 	}
@@ -142,11 +167,12 @@ func (w *Writer) WriteRecord(rec *Record) error {
 	for i := range h {
 		h[i].Value = cleanValue(h[i].Value)
 	}
-	version := "WARC/1.1"
-	if rec.Version == "WARC/1.0" {
-		version = rec.Version
-	}
+	return h, typ, date, nil
+}
 
+// write writes one record (in a gzip member of its own when compressing)
+// and flushes it, and returns the output offset where it starts.
+func (w *Writer) write(version string, h Header, content []byte) (int64, error) {
 	start := w.w.n + int64(w.bw.Buffered())
 	var out io.Writer = w.bw
 	if w.gzip {
@@ -167,27 +193,20 @@ func (w *Writer) WriteRecord(rec *Record) error {
 		bw.str("\r\n")
 	}
 	bw.str("\r\n")
-	bw.write(rec.Content)
+	bw.write(content)
 	bw.str("\r\n\r\n")
 	if bw.err != nil {
-		return bw.err
+		return 0, bw.err
 	}
 	if w.gzip {
 		if err := w.zw.Close(); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if err := w.bw.Flush(); err != nil {
-		return err
+		return 0, err
 	}
-	rec.Header, rec.Type, rec.Date, rec.Version = h, typ, date.UTC(), version
-	rec.TargetURI = strings.TrimSuffix(strings.TrimPrefix(h.Get(FieldTargetURI), "<"), ">")
-	rec.Offset, rec.Length, rec.Shared = start, w.w.n-start, false
-	rec.MemberOffset = -1
-	if w.gzip {
-		rec.MemberOffset = start
-	}
-	return nil
+	return start, nil
 }
 
 // ordered puts the fields that identify a record first and the ones that
