@@ -65,7 +65,7 @@ var accuracyFloors = []struct {
 }{
 	// set, metric, pages, full, short; the floors are 0.3 below
 	{"cleaneval-dev", "cleaneval", 58, 95.70, 95.70},
-	{"cleanportaleval", "cleaneval", 71, 89.80, 89.80},
+	{"cleanportaleval", "cleaneval", 71, 89.82, 89.82}, // 89.80 before an empty gold scored as cleaneval.py does
 	{"dragnet-train", "bow", 966, 94.73, 96.11},
 	{"l3s-gn1", "bow", 621, 97.27, 96.92},
 	{"readability", "bow", 116, 96.45, 96.45},
