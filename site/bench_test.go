@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/site"
 )
@@ -34,7 +35,7 @@ func benchPages(b *testing.B, n int) []*page.Page {
 			fmt.Fprintf(&sb, `<a href="/f%d">Footer link %c</a> | `, k, 'a'+k%26)
 		}
 		sb.WriteString(`</div></body></html>`)
-		pages = append(pages, parse(b, sb.String()))
+		pages = append(pages, pagetest.Parse(b, sb.String()))
 	}
 	return pages
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/site"
 )
 
@@ -34,11 +35,11 @@ func TestMultiFileLowestLevel(t *testing.T) {
 
 func TestMultiFileDifferentSites(t *testing.T) {
 	p := portal(t, "Storm", []string{"One."}, "")
-	ref := parse(t, `<body><table><tr><td>Something else entirely</td></tr></table></body>`)
+	ref := pagetest.Parse(t, `<body><table><tr><td>Something else entirely</td></tr></table></body>`)
 	if got := marked(p, site.MultiFile(p, ref)); len(got) != 0 {
 		t.Errorf("common %q, want none", got)
 	}
-	empty := parse(t, `<html></html>`)
+	empty := pagetest.Parse(t, `<html></html>`)
 	if got := site.MultiFile(p, empty); len(got) != len(p.Blocks) || slices.Contains(got, true) {
 		t.Errorf("empty reference: %v", got)
 	}

@@ -7,21 +7,10 @@ import (
 	"testing"
 
 	"github.com/sluice-project/sluice/filter"
-	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/page"
-	"github.com/sluice-project/sluice/segment"
 	"github.com/sluice-project/sluice/site"
 )
-
-// parse segments an HTML page.
-func parse(t testing.TB, src string) *page.Page {
-	t.Helper()
-	doc, err := ingest.Parse([]byte(src), ingest.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return segment.Segment(doc, segment.DefaultOptions())
-}
 
 // portal returns a page of a made-up news site: a navigation bar, the
 // article (a headline and paragraphs), a share bar, and a footer. extra is
@@ -40,7 +29,7 @@ func portal(t testing.TB, headline string, paras []string, extra string) *page.P
 <div class="share"><p>Share this story</p></div>
 <div class="footer"><p>Copyright 2024 The Daily Example</p><p><a href="/terms">Terms of use</a></p></div>
 </body></html>`)
-	return parse(t, sb.String())
+	return pagetest.Parse(t, sb.String())
 }
 
 // threePages are three pages sharing a navigation and a footer, with
@@ -98,7 +87,7 @@ func TestTextHash(t *testing.T) {
 }
 
 func TestFingerprints(t *testing.T) {
-	p := parse(t, `<body><div class="a"><h1>Big news today</h1></div>
+	p := pagetest.Parse(t, `<body><div class="a"><h1>Big news today</h1></div>
 <div class="b"><p>Big news today</p></div>
 <ul class="most-read"><li><a href="/x">Big news today</a></li></ul></body>`)
 	if len(p.Blocks) != 3 {
@@ -258,7 +247,7 @@ func TestApplyRemovesTemplate(t *testing.T) {
 }
 
 func TestRemoveStartsSegment(t *testing.T) {
-	p := parse(t, `<body><ul><li>Menu item<br><a href="/x">Read more</a></li></ul></body>`)
+	p := pagetest.Parse(t, `<body><ul><li>Menu item<br><a href="/x">Read more</a></li></ul></body>`)
 	if len(p.Blocks) != 2 {
 		t.Fatalf("%d blocks", len(p.Blocks))
 	}

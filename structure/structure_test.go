@@ -3,19 +3,14 @@ package structure_test
 import (
 	"testing"
 
-	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/page"
-	"github.com/sluice-project/sluice/segment"
 	"github.com/sluice-project/sluice/structure"
 )
 
 func labelled(t *testing.T, src string, drop map[string]bool) []string {
 	t.Helper()
-	doc, err := ingest.Parse([]byte(src), ingest.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := segment.Segment(doc, segment.DefaultOptions())
+	p := pagetest.Parse(t, src)
 	for i := range p.Blocks {
 		p.Blocks[i].Score = 1
 		if drop[p.Blocks[i].Text] {
