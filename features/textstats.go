@@ -111,6 +111,17 @@ var asciiInfo = func() (t [utf8.RuneSelf]uint8) {
 	return t
 }()
 
+// latin1Info is runeInfo of the characters below latin1 (U+0100), which
+// spares the non-ASCII letters of the Latin-1 languages runeInfo's searches.
+var latin1Info = func() (t [latin1]uint8) {
+	for r := range t {
+		t[r] = runeInfo(rune(r))
+	}
+	return t
+}()
+
+const latin1 = 0x100
+
 func runeInfo(r rune) uint8 {
 	info := classify(r)
 	switch terminal(r) {
@@ -324,7 +335,12 @@ func (ts *textScan) nonASCII(s string, i int) int {
 	for i < len(s) && s[i] >= utf8.RuneSelf {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
-		info := runeInfo(r)
+		var info uint8
+		if r < latin1 {
+			info = latin1Info[r]
+		} else {
+			info = runeInfo(r)
+		}
 		c := info & classMask
 		ts.count[c]++
 		switch {
