@@ -147,46 +147,43 @@ func TestCleanEvalScript(t *testing.T) {
 	}
 	var file struct {
 		Cases []struct {
-			Name       string   `json:"name"`
-			Output     string   `json:"output"`
-			Gold       string   `json:"gold"`
-			Labelled   modeCase `json:"labelled"`
-			Unlabelled modeCase `json:"unlabelled"`
-			TextOnly   modeCase `json:"textonly"`
+			Name   string              `json:"name"`
+			Output string              `json:"output"`
+			Gold   string              `json:"gold"`
+			Modes  map[string]modeCase `json:"modes"`
 		} `json:"cases"`
 	}
-	if err := json.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(data, &file); err != nil || len(file.Cases) == 0 {
+		t.Fatalf("cleaneval_script.json: %d cases, error %v", len(file.Cases), err)
 	}
-	if len(file.Cases) == 0 {
-		t.Fatal("no cases in cleaneval_script.json")
-	}
+	modes := map[string]CEMode{"labelled": Labelled, "unlabelled": Unlabelled, "textonly": TextOnly}
 	for _, c := range file.Cases {
 		output, gold := latin1Bytes(c.Output), latin1Bytes(c.Gold)
-		for _, m := range []struct {
-			mode CEMode
-			want modeCase
-		}{{Labelled, c.Labelled}, {Unlabelled, c.Unlabelled}, {TextOnly, c.TextOnly}} {
-			ow, gw := CleanEvalWords(output, m.mode), CleanEvalWords(gold, m.mode)
-			if want := nonEmpty(m.want.OutputWords); !slices.Equal(ow, want) {
-				t.Errorf("%s %v: output words %q, want %q", c.Name, m.mode, ow, want)
+		if len(c.Modes) != len(modes) {
+			t.Fatalf("%s: %d modes, want %d", c.Name, len(c.Modes), len(modes))
+		}
+		for name, want := range c.Modes {
+			mode := modes[name]
+			ow, gw := CleanEvalWords(output, mode), CleanEvalWords(gold, mode)
+			if w := nonEmpty(want.OutputWords); !slices.Equal(ow, w) {
+				t.Errorf("%s %v: output words %q, want %q", c.Name, mode, ow, w)
 			}
-			if want := nonEmpty(m.want.GoldWords); !slices.Equal(gw, want) {
-				t.Errorf("%s %v: gold words %q, want %q", c.Name, m.mode, gw, want)
+			if w := nonEmpty(want.GoldWords); !slices.Equal(gw, w) {
+				t.Errorf("%s %v: gold words %q, want %q", c.Name, mode, gw, w)
 			}
-			if n, want := ceEmptyWords(output), len(m.want.OutputWords)-len(ow); n != want {
-				t.Errorf("%s %v: ceEmptyWords(output) = %d, want %d", c.Name, m.mode, n, want)
+			if n, w := ceEmptyWords(output), len(want.OutputWords)-len(ow); n != w {
+				t.Errorf("%s %v: ceEmptyWords(output) = %d, want %d", c.Name, mode, n, w)
 			}
-			if n, want := ceEmptyWords(gold), len(m.want.GoldWords)-len(gw); n != want {
-				t.Errorf("%s %v: ceEmptyWords(gold) = %d, want %d", c.Name, m.mode, n, want)
+			if n, w := ceEmptyWords(gold), len(want.GoldWords)-len(gw); n != w {
+				t.Errorf("%s %v: ceEmptyWords(gold) = %d, want %d", c.Name, mode, n, w)
 			}
-			w, g := CleanEvalDetail(output, gold, m.mode)
+			w, g := CleanEvalDetail(output, gold, mode)
 			got := ceDevCounts{w.TP, w.FP, w.FN, g.TP, g.FP, g.FN}
-			if got != m.want.Sluice {
-				t.Errorf("%s %v: got %+v, want %+v", c.Name, m.mode, got, m.want.Sluice)
+			if got != want.Sluice {
+				t.Errorf("%s %v: got %+v, want %+v", c.Name, mode, got, want.Sluice)
 			}
-			if len(gw) == 0 && got != m.want.Script {
-				t.Errorf("%s %v: a gold without words: got %+v, want the script's %+v", c.Name, m.mode, got, m.want.Script)
+			if len(gw) == 0 && got != want.Script {
+				t.Errorf("%s %v: a gold without words: got %+v, want the script's %+v", c.Name, mode, got, want.Script)
 			}
 		}
 	}

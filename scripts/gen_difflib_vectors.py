@@ -328,13 +328,13 @@ CE_CASES = [
 
 
 def gen_cleaneval_cases():
-    """For each case: the bytes (as Latin-1 code points), the script's words
-    and counts per mode, and sluice's counts (ce_counts)."""
+    """For each case: the bytes (as Latin-1 code points) and, per mode, the
+    script's words and counts and sluice's counts (ce_counts)."""
     cases = []
     for name, output, gold in CE_CASES:
-        c = {"name": name, "output": output.decode("latin-1"), "gold": gold.decode("latin-1")}
+        c = {"name": name, "output": output.decode("latin-1"), "gold": gold.decode("latin-1"), "modes": {}}
         for mode in ("labelled", "unlabelled", "textonly"):
-            c[mode] = {
+            c["modes"][mode] = {
                 "output_words": [w.decode("latin-1") for w in script_words(output, mode)],
                 "gold_words": [w.decode("latin-1") for w in script_words(gold, mode)],
                 "script": script_counts(output, gold, mode),
