@@ -32,6 +32,17 @@ var ArchiveEndings = []string{".warc", ".warc.gz", ".arc", ".arc.gz"}
 // corpus asks IsArchive first).
 func IsHTML(name string) bool { return hasEnding(name, HTMLEndings) }
 
+// MarkupEndings are the HTML endings proper, the first of HTMLEndings,
+// which sluice annotate takes from directories, plain or followed by .gz
+// (not .txt: in a data set folder it is a gold file).
+var MarkupEndings = HTMLEndings[:4]
+
+// IsMarkup reports whether name ends in one of MarkupEndings, in any case,
+// with or without a further .gz.
+func IsMarkup(name string) bool {
+	return hasEnding(strings.TrimSuffix(strings.ToLower(name), ".gz"), MarkupEndings)
+}
+
 // IsArchive reports whether name ends in one of ArchiveEndings, in any
 // case.
 func IsArchive(name string) bool { return hasEnding(name, ArchiveEndings) }

@@ -116,3 +116,14 @@ func TestNaturalLess(t *testing.T) {
 		t.Errorf("sorted %q, want %q", names, want)
 	}
 }
+
+func TestIsMarkup(t *testing.T) {
+	for name, want := range map[string]bool{
+		"a.html": true, "a.HTM": true, "a.xhtml.gz": true, "a.shtml": true,
+		"a.txt": false, "a.gz": false, "a.warc.gz": false, "html": false,
+	} {
+		if got := IsMarkup(name); got != want {
+			t.Errorf("IsMarkup(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

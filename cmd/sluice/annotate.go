@@ -16,6 +16,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/inputs"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/train"
 )
@@ -254,21 +255,13 @@ func annotateJobs(args []string, outDir string, check bool) (jobs, orphans []ann
 			}
 		default:
 			var found []annJob
-			err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					errs = append(errs, err)
-					return nil
+			inputs.Walk(a, "", func(p string, d fs.DirEntry) bool {
+				if inputs.IsMarkup(d.Name()) {
+					rel, _ := filepath.Rel(a, p)
+					found = append(found, annJob{page: p, ann: annFor(p, rel)})
 				}
-				if d.IsDir() || !isPageName(d.Name()) {
-					return nil
-				}
-				rel, _ := filepath.Rel(a, p)
-				found = append(found, annJob{page: p, ann: annFor(p, rel)})
-				return nil
-			})
-			if err != nil {
-				errs = append(errs, err)
-			}
+				return true
+			}, func(err error) { errs = append(errs, err) })
 			if len(found) == 0 {
 				errs = append(errs, fmt.Errorf("%s: no .html or .htm files in this directory", a))
 			}
@@ -279,19 +272,6 @@ func annotateJobs(args []string, outDir string, check bool) (jobs, orphans []ann
 		}
 	}
 	return jobs, orphans, errs
-}
-
-// isPageName reports whether a file found in a directory is taken as a
-// page: HTML endings, gzipped or not (not .txt, which in a data set folder
-// is a gold file).
-func isPageName(name string) bool {
-	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
-	for _, e := range []string{".html", ".htm", ".xhtml", ".shtml"} {
-		if strings.HasSuffix(name, e) {
-			return true
-		}
-	}
-	return false
 }
 
 // segmentPage reads and segments a page as training does (the default
