@@ -18,14 +18,14 @@ import (
 // TestLegacyModels loads model files in each layout that sluice wrote
 // before model files listed their stages (testdata/legacy-models: mN.slm.gz
 // is a small model of layout SLUICEMN, m3s the two-stage one of SLUICEM3),
-// cleans a page with each in both styles and checks every block's label
+// cleans testdata/example.html with each in both styles and checks every block's label
 // and score against what the version that wrote them gave (the .golden
 // files: "label score" a block, from sluice clean --format json
 // --include-dropped). Each is then saved in the current layout, loaded
 // again, and must give the same scores.
 func TestLegacyModels(t *testing.T) {
 	dir := filepath.Join("testdata", "legacy-models")
-	html, err := os.ReadFile(filepath.Join(dir, "page.html"))
+	html, err := os.ReadFile(filepath.Join("testdata", "example.html"))
 	if err != nil {
 		t.Fatal(err)
 	}

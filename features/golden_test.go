@@ -13,11 +13,11 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestAttrsGolden writes every feature group's keys and every block's
-// attributes of testdata/page.html with the default configuration, and
+// attributes of ../testdata/example.html with the default configuration, and
 // compares them with testdata/attrs.golden (go test -update
 // rewrites it). The order of the attributes is part of what it checks.
 func TestAttrsGolden(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("testdata", "page.html"))
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "example.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
