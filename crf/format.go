@@ -190,10 +190,11 @@ func (d *decoder) float32s(n int) []float32 {
 }
 
 func unmarshal(data []byte) (*Model, error) {
-	d, err := openModel(data)
+	dec, err := openModel(data)
 	if err != nil {
 		return nil, err
 	}
+	d := &dec
 	labels, err := d.labels()
 	if err != nil {
 		return nil, err
@@ -228,20 +229,20 @@ func unmarshal(data []byte) (*Model, error) {
 // openModel checks the magic, the format version and the checksum of data,
 // and returns a decoder of what follows the version. A malformed version
 // number is left in the decoder's error, for the first read to report.
-func openModel(data []byte) (*decoder, error) {
+func openModel(data []byte) (decoder, error) {
 	if !bytes.HasPrefix(data, []byte(magic)) {
-		return nil, errors.New(`not a sluice CRF model (no "SLCRF" magic)`)
+		return decoder{}, errors.New(`not a sluice CRF model (no "SLCRF" magic)`)
 	}
 	if len(data) < len(magic)+1+4 {
-		return nil, errTruncated
+		return decoder{}, errTruncated
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	d := &decoder{b: body[len(magic):]}
+	d := decoder{b: body[len(magic):]}
 	if v := d.uvarint(); d.err == nil && v != formatVersion {
-		return nil, fmt.Errorf("format version %d; this program reads version %d", v, formatVersion)
+		return decoder{}, fmt.Errorf("format version %d; this program reads version %d", v, formatVersion)
 	}
 	if crc32.ChecksumIEEE(body) != sum {
-		return nil, errors.New("checksum mismatch (corrupt or truncated file)")
+		return decoder{}, errors.New("checksum mismatch (corrupt or truncated file)")
 	}
 	return d, nil
 }
