@@ -105,3 +105,16 @@ func TestBenchOnFixtureSet(t *testing.T) {
 		t.Errorf("an unknown pipeline was accepted")
 	}
 }
+
+// TestCleanEvalAsScript: plain text outputs keep a no-break space inside
+// its word, as cleaneval.py's byte-level split does, and a gold of only a
+// URL line is scored as the file it is.
+func TestCleanEvalAsScript(t *testing.T) {
+	if got := FromText("one two\u00a0\n\nthree").CleanEval; got != "<p> one two\u00a0\n<p> three\n" {
+		t.Errorf("FromText kept %q", got)
+	}
+	g := &dataset.Gold{Raw: "URL: http://example.com/\n"}
+	if got := GoldCleanEval(g); got != g.Raw {
+		t.Errorf("GoldCleanEval of a URL-only gold = %q, want the file", got)
+	}
+}

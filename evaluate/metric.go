@@ -90,10 +90,11 @@ func ceMetric(mode score.CEMode) func(*Output, *dataset.Gold) score.Counts {
 }
 
 // GoldCleanEval returns a gold standard in CleanEval format: the file
-// itself for CleanEval sets, otherwise built from the labelled segments or
-// the paragraphs of the text.
+// itself for CleanEval sets (one with segments, or only its "URL:" line:
+// cleaneval.py scores the file as it is, line breaks and all), otherwise
+// built from the labelled segments or the paragraphs of the text.
 func GoldCleanEval(g *dataset.Gold) string {
-	if looksCleanEval(g.Raw) {
+	if looksCleanEval(g.Raw) || strings.HasPrefix(g.Raw, "URL:") {
 		return g.Raw
 	}
 	var sb strings.Builder
@@ -164,12 +165,20 @@ func FromFile(content string) *Output {
 	return &Output{CleanEval: content, Text: strings.Join(paras, "\n\n")}
 }
 
+// splitParagraphs splits text at blank lines into paragraphs, each with
+// its white space runs made one space. White space is ASCII's, as
+// cleaneval.py's byte-level split has it: a no-break space (U+00A0, byte
+// 0xA0 in Latin-1) stays inside its word.
 func splitParagraphs(text string) []string {
 	var out []string
 	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
-		if p = strings.Join(strings.Fields(p), " "); p != "" {
+		if p = strings.Join(strings.FieldsFunc(p, isASCIISpace), " "); p != "" {
 			out = append(out, p)
 		}
 	}
 	return out
 }
+
+// isASCIISpace reports whether r is a control character or a space, the
+// bytes at which cleaneval.py splits words.
+func isASCIISpace(r rune) bool { return r <= ' ' }
