@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -343,13 +342,10 @@ func (b *TreesStage) MarshalBinary() ([]byte, error) {
 
 // readTrees reads what MarshalBinary wrote.
 func readTrees(data []byte) (Stage, error) {
-	specData, trees, ok := lengthPrefixed(data)
-	if !ok {
-		return nil, errors.New("label: model file truncated in its boosted trees")
-	}
 	var spec TreeSpec
-	if err := json.Unmarshal(specData, &spec); err != nil {
-		return nil, fmt.Errorf("label: boosted trees' columns: %w", err)
+	trees, err := jsonPart(data, &spec, "boosted trees' columns")
+	if err != nil {
+		return nil, err
 	}
 	m, err := gbdt.Unmarshal(trees)
 	if err != nil {

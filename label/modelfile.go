@@ -86,13 +86,10 @@ func Load(data []byte) (*Labeller, error) {
 		return nil, errors.New("label: not a sluice model file (it should start with SLUICEM1 to SLUICEM5; train one with sluice train)")
 	}
 	data = data[len(magic):]
-	cfgData, data, ok := lengthPrefixed(data)
-	if !ok {
-		return nil, errors.New("label: model file truncated in its feature configuration")
-	}
 	var cfg FeatureConfig
-	if err := json.Unmarshal(cfgData, &cfg); err != nil {
-		return nil, fmt.Errorf("label: model feature configuration: %w", err)
+	data, err := jsonPart(data, &cfg, "feature configuration")
+	if err != nil {
+		return nil, err
 	}
 	if magic != modelMagic5 {
 		return loadLegacy(magic, cfg, data)
@@ -191,6 +188,19 @@ func loadLegacy(magic string, cfg FeatureConfig, data []byte) (*Labeller, error)
 		stages = append(stages, BlendStage{})
 	}
 	return New(cfg, append(stages, SmoothStage{}, RegionStage{})...)
+}
+
+// jsonPart decodes the length-prefixed JSON at the start of data into v
+// and returns what follows it; what names the part in errors.
+func jsonPart(data []byte, v any, what string) (rest []byte, err error) {
+	part, rest, ok := lengthPrefixed(data)
+	if !ok {
+		return nil, fmt.Errorf("label: model file truncated in its %s", what)
+	}
+	if err := json.Unmarshal(part, v); err != nil {
+		return nil, fmt.Errorf("label: model %s: %w", what, err)
+	}
+	return rest, nil
 }
 
 // prefixed returns data after its length, as writePrefixed writes it.
