@@ -162,12 +162,13 @@ func (c *trainCmd) validate(args []string) error {
 	}
 	c.fc = label.DefaultFeatureConfig()
 	c.fc.Smooth, c.fc.Region, c.fc.Blend = c.smooth, c.region, c.blend
-	if err := c.stageList(); err != nil {
+	stages, err := c.stageList()
+	if err != nil {
 		return err
 	}
 	boost := train.DefaultBoost()
 	boost.Trees, boost.Depth = c.trees, c.treeDepth
-	c.cfg = train.Config{Features: &c.fc, Stages: c.cfg.Stages, PageWeight: c.pageWeight, Margin: c.margin, L2: c.l2, MaxIterations: c.iters,
+	c.cfg = train.Config{Features: &c.fc, Stages: stages, PageWeight: c.pageWeight, Margin: c.margin, L2: c.l2, MaxIterations: c.iters,
 		MinCount: c.minCount, Boost: &boost, Workers: runtime.GOMAXPROCS(0)}
 	if c.tmplFile != "" {
 		b, err := os.ReadFile(c.tmplFile)
@@ -202,31 +203,30 @@ func (c *trainCmd) checkSettings() error {
 	return nil
 }
 
-// stageList reads --off and --stages into the feature configuration and
-// the stage list.
-func (c *trainCmd) stageList() error {
+// stageList reads --off into the feature configuration and returns the
+// stage list: --stages, or the one --off calls for.
+func (c *trainCmd) stageList() ([]string, error) {
 	stageGroup := false
 	for _, g := range splitList(c.off) {
 		// context names the context stage, as before --stages.
 		if !slices.Contains(features.Groups(), features.Group(g)) && features.Group(g) != features.Context {
-			return fmt.Errorf("--off: unknown feature group %q (groups: %s)", g, groupNames())
+			return nil, fmt.Errorf("--off: unknown feature group %q (groups: %s)", g, groupNames())
 		}
 		c.fc.Off[features.Group(g)] = true
 		stageGroup = stageGroup || features.Group(g) == features.Context || slices.Contains(label.StageGroups(), features.Group(g))
 	}
 	if c.stages == "" {
-		c.cfg.Stages = train.StagesOf(c.fc)
-		return nil
+		return train.StagesOf(c.fc), nil
 	}
 	if stageGroup {
-		return fmt.Errorf("--off %s with --stages: name the stages with --stages alone", c.off)
+		return nil, fmt.Errorf("--off %s with --stages: name the stages with --stages alone", c.off)
 	}
-	c.cfg.Stages = splitList(c.stages)
-	if err := label.CheckStages(c.cfg.Stages); err != nil {
-		return fmt.Errorf("--stages: %w", err)
+	stages := splitList(c.stages)
+	if err := label.CheckStages(stages); err != nil {
+		return nil, fmt.Errorf("--stages: %w", err)
 	}
-	c.fc = c.fc.WithStages(c.cfg.Stages)
-	return nil
+	c.fc = c.fc.WithStages(stages)
+	return stages, nil
 }
 
 // dataSets reads --data: set names or folders, each with an optional
