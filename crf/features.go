@@ -84,11 +84,14 @@ func (fs *featureSet) build() {
 	fs.nFeat = int(f)
 }
 
-// resolved holds a sequence's attributes as dictionary ids.
+// resolved holds a sequence's attributes as dictionary ids: those of
+// positions lo to lo+len(start)-1 (lo is 0 unless a window of a longer
+// sequence was resolved, see Model.EmitWindow).
 type resolved struct {
-	start []int32 // per position, into ids/vals; len n+1
+	start []int32 // per position, into ids/vals; one more than the positions
 	ids   []int32
 	vals  []float64
+	lo    int
 }
 
 // at returns the attributes of position s of an n-position sequence, with a
@@ -100,6 +103,7 @@ func (r *resolved) at(s, n int) ([]int32, []float64) {
 	if s >= n {
 		return endIDs, oneVal
 	}
+	s -= r.lo
 	a, b := r.start[s], r.start[s+1]
 	return r.ids[a:b], r.vals[a:b]
 }
@@ -108,6 +112,7 @@ func (r *resolved) at(s, n int) ([]int32, []float64) {
 // dictionary are dropped: they have no features.
 func (fs *featureSet) resolve(seq [][]Attr, r *resolved) {
 	r.start = append(r.start[:0], 0)
+	r.lo = 0
 	r.ids = r.ids[:0]
 	r.vals = r.vals[:0]
 	for _, attrs := range seq {
@@ -126,22 +131,31 @@ func (fs *featureSet) resolve(seq [][]Attr, r *resolved) {
 // maps for unigrams; each attribute occurrence is scattered to the positions
 // whose templates see it.
 func (fs *featureSet) emission(r *resolved, n int, w []float32, e []float64) {
+	fs.emitRows(r, n, 0, n, w, e[:n*fs.nLabels])
+}
+
+// emitRows sets row t-from of e to the emission of position t, for the
+// positions t in [from, to) of an n-position sequence: r must hold the
+// positions from-before to to+after-1 that exist. Each row gets its terms
+// in the same order whatever from and to are, so that a sequence scored
+// window by window gets the same emissions, to the bit, as scored whole.
+func (fs *featureSet) emitRows(r *resolved, n, from, to int, w []float32, e []float64) {
 	L := fs.nLabels
-	e = e[:n*L]
+	e = e[:(to-from)*L]
 	clear(e)
 	uniStart, uniOff := fs.uniStart, fs.uniOff
-	for s := -fs.before; s < n+fs.after; s++ {
+	for s := from - fs.before; s < to+fs.after; s++ {
 		ids, vals := r.at(s, n)
 		for k, a := range ids {
 			lo, hi := uniStart[a], uniStart[a+1]
-			addRows(e, L, s, uniOff[lo:hi], w[int(lo)*L:int(hi)*L], vals[k])
+			addRows(e, L, s-from, uniOff[lo:hi], w[int(lo)*L:int(hi)*L], vals[k])
 		}
 	}
 	if len(fs.pairFeats) == 0 {
 		return
 	}
-	for t := 0; t < n; t++ {
-		es := e[t*L : t*L+L]
+	for t := from; t < to; t++ {
+		es := e[(t-from)*L : (t-from)*L+L]
 		fs.pairsAt(r, n, t, func(f int32, v float64) {
 			ws := w[int(f)*L : int(f)*L+L]
 			for y := range es {

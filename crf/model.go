@@ -1,6 +1,7 @@
 package crf
 
 import (
+	"fmt"
 	"iter"
 	"slices"
 
@@ -117,6 +118,39 @@ func (m *Model) Score(seq [][]Attr) *Lattice {
 	m.fs.emission(&sc.r, n, m.w, l.emit)
 	m.putScratch(sc)
 	return l
+}
+
+// Span returns how far the model's template reaches: a position's
+// emission reads the attributes of the before positions before it and the
+// after positions after it.
+func (m *Model) Span() (before, after int) { return m.fs.before, m.fs.after }
+
+// EmitWindow computes part of a sequence's lattice from part of its
+// attributes, so that a long sequence is scored with memory for a window
+// of attributes only: win holds the attributes of positions lo to
+// lo+len(win)-1 of a sequence of n positions, and EmitWindow writes the
+// emission rows of positions from to to-1 into emit, which holds the rows
+// of all n positions (n × len(Labels()) values; see LatticeOf). win must
+// hold every position of [from-before, to+after) that is in [0, n), where
+// before and after are the model's Span; EmitWindow panics otherwise. The
+// rows are the same, to the bit, as Score computes for the whole sequence.
+func (m *Model) EmitWindow(win [][]Attr, lo, n, from, to int, emit []float64) {
+	L := len(m.labels)
+	if from < 0 || to > n || from > to || lo > max(from-m.fs.before, 0) || lo+len(win) < min(to+m.fs.after, n) || len(emit) != n*L {
+		panic(fmt.Sprintf("crf: EmitWindow: window [%d,%d) does not cover positions [%d,%d) of %d with their span, or %d emission values", lo, lo+len(win), from, to, n, len(emit)))
+	}
+	sc := m.getScratch()
+	m.fs.resolve(win, &sc.r)
+	sc.r.lo = lo
+	m.fs.emitRows(&sc.r, n, from, to, m.w, emit[from*L:to*L])
+	m.putScratch(sc)
+}
+
+// LatticeOf returns the lattice whose emission rows are emit, as
+// EmitWindow wrote them (n × len(Labels()) values); it keeps emit.
+func (m *Model) LatticeOf(emit []float64) *Lattice {
+	L := len(m.labels)
+	return &Lattice{m: m, n: len(emit) / L, emit: emit[:len(emit)/L*L]}
 }
 
 // Viterbi returns the most probable label of each position of seq. It is

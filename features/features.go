@@ -366,38 +366,73 @@ func (ab *AttrBuf) Pooled() bool {
 func (e *Extractor) AttrsInto(p *page.Page, ab *AttrBuf) [][]crf.Attr { return e.attrs(p, ab) }
 
 func (e *Extractor) attrs(p *page.Page, ab *AttrBuf) [][]crf.Attr {
-	n := len(p.Blocks)
-	var out [][]crf.Attr
-	if ab != nil {
-		ab.out = grow.Slice(ab.out, n)
-		out = ab.out[:n]
-	} else {
-		out = make([][]crf.Attr, n)
+	if ab == nil {
+		ab = new(AttrBuf)
 	}
-	if n == 0 {
-		return out
-	}
+	pp := e.Prepare(p)
+	out := pp.AttrsInto(0, len(p.Blocks), ab)
+	pp.Release()
+	return out
+}
+
+// Prepared is a page whose page passes have run (document totals, groups,
+// duplicates, repeated items, filter scores: a fixed number of values per
+// block or node), so that the attributes of any run of its blocks can be
+// computed on their own: a labeller reads a long page window by window
+// instead of holding every block's attributes at once. Call Release when
+// done.
+type Prepared struct {
+	e *Extractor
+	s *scratch
+}
+
+// Prepare runs the page passes of p.
+func (e *Extractor) Prepare(p *page.Page) *Prepared {
 	s := e.pool.Get()
 	s.p = p
-	e.preparePage(s)
+	if len(p.Blocks) > 0 {
+		e.preparePage(s)
+		for gi, g := range featureGroups {
+			if e.on[gi] && g.page != nil {
+				g.page(s, e.buckets[gi])
+			}
+		}
+	}
+	return &Prepared{e: e, s: s}
+}
+
+// Release gives the page's working memory back for reuse; pp must not be
+// used after.
+func (pp *Prepared) Release() {
+	if pp.s == nil {
+		return
+	}
+	pp.s.resetGroups(pp.s.p)
+	pp.s.p = nil
+	pp.e.put(pp.s)
+	pp.s = nil
+}
+
+// AttrsInto returns the attributes of blocks lo to hi-1 (index i of the
+// result is block lo+i), the same as Extractor.Attrs gives them, written
+// into ab: the result is valid until ab is used again.
+func (pp *Prepared) AttrsInto(lo, hi int, ab *AttrBuf) [][]crf.Attr {
+	e, s, n := pp.e, pp.s, hi-lo
+	ab.out = grow.Slice(ab.out, n)
+	out := ab.out[:n]
+	if n <= 0 {
+		return out[:0]
+	}
 	// The lists share backing arrays, a new one started whenever the room
 	// left might not hold a block's attributes, so that append never
 	// copies the page's attributes.
-	var buf []crf.Attr
-	if ab != nil {
-		if need := n*e.perBlock + e.maxPerBlock; cap(ab.buf) < need {
-			ab.buf = make([]crf.Attr, 0, need+need/4)
-		}
-		buf = ab.buf[:0]
+	if need := n*e.perBlock + e.maxPerBlock; cap(ab.buf) < need {
+		ab.buf = make([]crf.Attr, 0, need+need/4)
 	}
-	for gi, g := range featureGroups {
-		if e.on[gi] && g.page != nil {
-			g.page(s, e.buckets[gi])
-		}
-	}
-	for i := range p.Blocks {
+	buf := ab.buf[:0]
+	for i := lo; i < hi; i++ {
 		if cap(buf)-len(buf) < e.maxPerBlock {
-			buf = make([]crf.Attr, 0, (n-i)*e.perBlock+e.maxPerBlock)
+			buf = make([]crf.Attr, 0, (hi-i)*e.perBlock+e.maxPerBlock)
 		}
 		start := len(buf)
 		for gi, g := range featureGroups {
@@ -405,11 +440,8 @@ func (e *Extractor) attrs(p *page.Page, ab *AttrBuf) [][]crf.Attr {
 				buf = g.emit(e, s, i, e.buckets[gi], buf)
 			}
 		}
-		out[i] = buf[start:len(buf):len(buf)]
+		out[i-lo] = buf[start:len(buf):len(buf)]
 	}
-	s.resetGroups(p)
-	s.p = nil
-	e.put(s)
 	return out
 }
 

@@ -274,34 +274,22 @@ func (b *TreesStage) learnBuckets(e *features.Extractor) {
 	})
 }
 
-// boostScratch is the working memory of booster.attrs.
+// boostScratch is the working memory of the trees.
 type boostScratch struct {
-	p   []float64 // the trees' content probability of each block
-	x   []float32
-	out [][]crf.Attr
-	buf []crf.Attr
+	p []float64 // the trees' content probability of each block
+	x []float32 // a window's rows
 }
 
-// attrs returns attrs with the Boost group's attributes of each block
-// appended, in bs's memory.
-func (b *TreesStage) attrs(attrs [][]crf.Attr, bk *features.Bucket, bs *boostScratch) [][]crf.Attr {
-	n := len(attrs)
-	bs.x = b.vector(attrs, bs.x)
-	total := 0
-	for _, a := range attrs {
-		total += len(a) + 2
+// probs sets tp[i] to the trees' content probability of block i, for the
+// blocks i in [from, to), from the attributes win of blocks lo to
+// lo+len(win)-1, which must hold the blocks next to them too (where the
+// page has them).
+func (b *TreesStage) probs(win [][]crf.Attr, lo, from, to int, tp []float64, bs *boostScratch) {
+	bs.x = b.vector(win, bs.x)
+	for i := from; i < to; i++ {
+		r := i - lo
+		tp[i] = b.model.Prob(bs.x[r*b.width : (r+1)*b.width])
 	}
-	bs.buf = grow.Slice(bs.buf, total)[:0]
-	bs.out = grow.Slice(bs.out, n)
-	bs.p = grow.Slice(bs.p, n)
-	for i, a := range attrs {
-		p := b.model.Prob(bs.x[i*b.width : (i+1)*b.width])
-		bs.p[i] = p
-		start := len(bs.buf)
-		bs.buf = appendBoostAttrs(append(bs.buf, a...), p, bk)
-		bs.out[i] = bs.buf[start:len(bs.buf):len(bs.buf)]
-	}
-	return bs.out[:n]
 }
 
 // appendBoostAttrs appends the Boost group's attributes of a block the
@@ -318,10 +306,9 @@ func appendBoostAttrs(dst []crf.Attr, p float64, bk *features.Bucket) []crf.Attr
 // Name returns StageTrees.
 func (*TreesStage) Name() string { return StageTrees }
 
-func (b *TreesStage) run(l *Labeller, s *state) {
-	s.attrs = b.attrs(s.attrs, l.ext.Bucket(features.Boost, "b.p"), &s.ab.boost)
-	s.tp = s.ab.boost.p
-}
+// run has the next CRF's window pass compute the trees' verdict (see
+// crfPass): the trees read the same window of attributes as the CRF.
+func (b *TreesStage) run(_ *Labeller, s *state) { s.trees, s.tpDone = b, false }
 
 // MarshalBinary encodes the stage's part of a model file: the columns
 // (length-prefixed JSON), then the trees.

@@ -55,4 +55,5 @@ type work struct {
 	boost   boostScratch     // the trees stage's (boost.go)
 	smooth  smoothScratch    // path smoothing's (smooth.go)
 	context contextScratch   // the context stage's (context.go)
+	win     windowScratch    // the CRF stages' window passes (window.go)
 }

@@ -10,7 +10,7 @@ type CRFStage struct{ Model *crf.Model }
 // Name returns StageCRF.
 func (CRFStage) Name() string { return StageCRF }
 
-func (c CRFStage) run(_ *Labeller, s *state) { s.marg = c.Model.Marginals(s.attrs) }
+func (c CRFStage) run(l *Labeller, s *state) { s.marg = l.crfPass(s, c.Model, nil) }
 
 // MarshalBinary encodes the CRF, the stage's part of a model file.
 func (c CRFStage) MarshalBinary() ([]byte, error) { return c.Model.MarshalBinary() }

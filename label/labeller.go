@@ -240,16 +240,15 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	ab := attrBufs.Get()
 	l.Decide(p, l.marginals(p, style, ab), threshold)
 	const most = features.MaxPooled
-	if cap(ab.stack.out) <= most && cap(ab.boost.out) <= most && cap(ab.smooth.hash) <= most && cap(ab.context.finalBuf) <= most && ab.attrs.Pooled() {
-		clear(ab.stack.out[:cap(ab.stack.out)])
-		clear(ab.boost.out[:cap(ab.boost.out)])
+	if cap(ab.stack.p) <= most && cap(ab.boost.p) <= most && cap(ab.smooth.hash) <= most && cap(ab.context.finalBuf) <= most && ab.win.pooled() && ab.attrs.Pooled() {
 		attrBufs.Put(ab)
 	}
 }
 
 // marginals runs the stages on p in style, with ab's memory.
 func (l *Labeller) marginals(p *page.Page, style string, ab *work) [][]float64 {
-	s := state{p: p, style: style, attrs: WithStyle(l.ext.AttrsInto(p, &ab.attrs), style), ab: ab}
+	s := state{p: p, style: style, prep: l.ext.Prepare(p), ab: ab}
+	defer s.prep.Release()
 	for _, st := range l.stages {
 		st.run(l, &s)
 	}

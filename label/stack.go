@@ -31,7 +31,12 @@ type StackStage struct{ Model *crf.Model }
 func (StackStage) Name() string { return StageStack }
 
 func (c StackStage) run(l *Labeller, s *state) {
-	s.marg = c.Model.Marginals(stackAttrs(l.ext, s.p, s.attrs, s.marg, l.other, &s.ab.stack))
+	ss := &s.ab.stack
+	sp := ss.prepare(l.ext, s.p, s.marg, l.other)
+	defer ss.clearDivs(s.p)
+	s.marg = l.crfPass(s, c.Model, func(lo int, win [][]crf.Attr) [][]crf.Attr {
+		return ss.win.extend(win, 15, func(i int, dst []crf.Attr) []crf.Attr { return ss.appendBlock(dst, &sp, lo+i) })
+	})
 }
 
 // MarshalBinary encodes the second CRF, the stage's part of a model file.
@@ -83,8 +88,7 @@ type stackScratch struct {
 	divPW, divW []float64 // per div-group node
 	order       []int32
 	rank        []float64
-	out         [][]crf.Attr
-	buf         []crf.Attr
+	win         extended // the attributes with the group's
 }
 
 // pmBucket maps a probability to its bin of pmBins, and pmNames[i][j] is
@@ -121,51 +125,61 @@ func pmName(p, max float64) string {
 // first-stage marginals marg (other is the index of the "other" label). The
 // result lives in ss and is valid until ss is used again.
 func stackAttrs(e *features.Extractor, p *page.Page, attrs [][]crf.Attr, marg [][]float64, other int, ss *stackScratch) [][]crf.Attr {
-	n := len(p.Blocks)
+	sp := ss.prepare(e, p, marg, other)
+	defer ss.clearDivs(p)
+	return ss.win.extend(attrs, 15, func(i int, dst []crf.Attr) []crf.Attr { return ss.appendBlock(dst, &sp, i) })
+}
+
+// stackPage is what the Stack group's attributes of a page's blocks share.
+type stackPage struct {
+	p                 *page.Page
+	bk                [numStackBuckets]*features.Bucket
+	maxP              float64
+	maxName, sureName string
+}
+
+// prepare computes the page-wide sums of the Stack group's attributes of
+// p from the first-stage marginals marg; clearDivs must follow.
+func (ss *stackScratch) prepare(e *features.Extractor, p *page.Page, marg [][]float64, other int) stackPage {
 	maxP, sure, total := ss.weigh(p, marg, other)
 	ss.sumDivs(p)
 	ss.rankBlocks(total)
 	bk := stackBuckets(e)
-	maxName, sureName := bk[sMax].Name(maxP), bk[sSure].Name(sure/total)
-	buf := ss.reserve(attrs, n)
-	ss.out = grow.Slice(ss.out, n)
-	for i := range n {
-		start := len(buf)
-		buf = append(buf, attrs[i]...)
-		v := ss.p[i]
-		buf = append(buf, crf.Attr{Name: bk[sP].Name(v)})
-		if i > 0 {
-			buf = append(buf, crf.Attr{Name: bk[sPrev].Name(ss.p[i-1])})
-		}
-		if i+1 < n {
-			buf = append(buf, crf.Attr{Name: bk[sNext].Name(ss.p[i+1])})
-		}
-		buf = append(buf, crf.Attr{Name: bk[sWin].Name(ss.mean(max(i-3, 0), min(i+4, n)))})
-		div := ss.divMean(p, i)
-		buf = append(buf, crf.Attr{Name: bk[sDiv].Name(div)})
-		// The nearest ancestors holding more blocks than the level below.
-		found, size := 0, int32(1)
-		nd := p.Blocks[i].Node
-		for up := 0; up < stackMaxUp && found < stackAncestors && nd >= 0 && int(nd) < len(p.Nodes); up++ {
-			a := &p.Nodes[nd]
-			if s := a.End - a.First; s > size && a.First >= 0 && int(a.End) <= n {
-				size = s
-				buf = append(buf, crf.Attr{Name: bk[sUp1+found].Name(ss.mean(int(a.First), int(a.End)))})
-				found++
-			}
-			nd = a.Parent
-		}
-		buf = append(buf, crf.Attr{Name: bk[sRank].Name(ss.rank[i])})
-		buf = append(buf, crf.Attr{Name: maxName})
-		buf = append(buf, crf.Attr{Name: sureName})
-		buf = append(buf, crf.Attr{Name: pmName(v, maxP)})
-		buf = appendProb(buf, "r.s.p", v)
-		buf = appendProb(buf, "r.s.div", div)
-		ss.out[i] = buf[start:len(buf):len(buf)]
+	return stackPage{p: p, bk: bk, maxP: maxP, maxName: bk[sMax].Name(maxP), sureName: bk[sSure].Name(sure / total)}
+}
+
+// appendBlock appends the Stack group's attributes of block i to buf.
+func (ss *stackScratch) appendBlock(buf []crf.Attr, sp *stackPage, i int) []crf.Attr {
+	p, bk, n := sp.p, &sp.bk, len(sp.p.Blocks)
+	v := ss.p[i]
+	buf = append(buf, crf.Attr{Name: bk[sP].Name(v)})
+	if i > 0 {
+		buf = append(buf, crf.Attr{Name: bk[sPrev].Name(ss.p[i-1])})
 	}
-	ss.buf = buf[:0]
-	ss.clearDivs(p)
-	return ss.out[:n]
+	if i+1 < n {
+		buf = append(buf, crf.Attr{Name: bk[sNext].Name(ss.p[i+1])})
+	}
+	buf = append(buf, crf.Attr{Name: bk[sWin].Name(ss.mean(max(i-3, 0), min(i+4, n)))})
+	div := ss.divMean(p, i)
+	buf = append(buf, crf.Attr{Name: bk[sDiv].Name(div)})
+	// The nearest ancestors holding more blocks than the level below.
+	found, size := 0, int32(1)
+	nd := p.Blocks[i].Node
+	for up := 0; up < stackMaxUp && found < stackAncestors && nd >= 0 && int(nd) < len(p.Nodes); up++ {
+		a := &p.Nodes[nd]
+		if s := a.End - a.First; s > size && a.First >= 0 && int(a.End) <= n {
+			size = s
+			buf = append(buf, crf.Attr{Name: bk[sUp1+found].Name(ss.mean(int(a.First), int(a.End)))})
+			found++
+		}
+		nd = a.Parent
+	}
+	buf = append(buf, crf.Attr{Name: bk[sRank].Name(ss.rank[i])})
+	buf = append(buf, crf.Attr{Name: sp.maxName})
+	buf = append(buf, crf.Attr{Name: sp.sureName})
+	buf = append(buf, crf.Attr{Name: pmName(v, sp.maxP)})
+	buf = appendProb(buf, "r.s.p", v)
+	return appendProb(buf, "r.s.div", div)
 }
 
 // weigh sets the content probability and the weight (words, at least one)
@@ -247,20 +261,6 @@ func (ss *stackScratch) rankBlocks(total float64) {
 			above += ss.w[ss.order[k]]
 		}
 	}
-}
-
-// reserve returns ss's buffer emptied, with room for the attributes attrs
-// of n blocks and the Stack group's.
-func (ss *stackScratch) reserve(attrs [][]crf.Attr, n int) []crf.Attr {
-	const per = 15
-	need := n * per
-	for _, a := range attrs {
-		need += len(a)
-	}
-	if cap(ss.buf) < need {
-		ss.buf = make([]crf.Attr, 0, need+need/4)
-	}
-	return ss.buf[:0]
 }
 
 // mean returns the weighted mean probability of blocks lo to hi-1, or 0.

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/page"
 )
@@ -40,12 +39,14 @@ type marshaler interface {
 
 // state is what the stages of a Labeller read and write for one page.
 type state struct {
-	p     *page.Page
-	style string
-	attrs [][]crf.Attr // the block attributes the next CRF reads
-	marg  [][]float64  // the marginals, once a CRF has run
-	tp    []float64    // the boosted trees' content probability of each block, once they have run
-	ab    *work
+	p      *page.Page
+	style  string
+	prep   *features.Prepared // the page's features, block attributes window by window (crfPass)
+	marg   [][]float64        // the marginals, once a CRF has run
+	trees  *TreesStage        // the trees stage, once it has run
+	tpDone bool               // whether a CRF pass has computed tp
+	tp     []float64          // the boosted trees' content probability of each block, once a CRF pass has run after them
+	ab     *work
 }
 
 // Stage names, in the only order in which they may appear.

@@ -1,0 +1,57 @@
+package crf
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestEmitWindowMatchesScore checks that a sequence scored window by
+// window, each window holding only the attributes its positions' span
+// reaches, gets the same emissions to the bit as scored whole, for windows
+// of every size from one position up.
+func TestEmitWindowMatchesScore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const L = 5
+	data := pageLike(rng, 3, 57, 12, 30, L)
+	m := randomModel(rng, data, pageTemplate, L, 1)
+	before, after := m.Span()
+	if before != 2 || after != 2 {
+		t.Fatalf("Span = %d, %d; the template reaches 2 and 2", before, after)
+	}
+	for _, s := range data {
+		n := len(s.Attrs)
+		want := m.Score(s.Attrs).emit
+		for _, size := range []int{1, 2, 5, 16, n} {
+			emit := make([]float64, n*L)
+			for from := 0; from < n; from += size {
+				to := min(from+size, n)
+				lo, hi := max(from-before, 0), min(to+after, n)
+				m.EmitWindow(s.Attrs[lo:hi], lo, n, from, to, emit)
+			}
+			if !slices.Equal(emit, want) {
+				t.Fatalf("windows of %d: emissions differ from Score's", size)
+			}
+			got, wantM := m.LatticeOf(emit).Marginals(), m.Score(s.Attrs).Marginals()
+			for i := range got {
+				if !slices.Equal(got[i], wantM[i]) {
+					t.Fatalf("windows of %d: position %d: marginals %v, want %v", size, i, got[i], wantM[i])
+				}
+			}
+		}
+	}
+}
+
+// TestEmitWindowChecksCover checks that a window short of its positions'
+// span is refused rather than scored wrong.
+func TestEmitWindowChecksCover(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	data := pageLike(rng, 1, 20, 8, 20, 3)
+	m := randomModel(rng, data, pageTemplate, 3, 1)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a window missing a position two after the last was accepted")
+		}
+	}()
+	m.EmitWindow(data[0].Attrs[4:11], 4, 20, 6, 10, make([]float64, 20*3))
+}

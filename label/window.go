@@ -1,0 +1,113 @@
+package label
+
+import (
+	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/features"
+	"github.com/sluice-project/sluice/internal/grow"
+)
+
+// Windows. A page's block attributes are some 80 per block, 2 KB: held for
+// every block at once, as they were, a page of a hundred thousand short
+// blocks took gigabytes. A CRF stage reads them window by window instead:
+// for windowBlocks blocks at a time, the attributes of those blocks and of
+// the few around them that the CRF's template (and the trees' neighbour
+// columns) reach are computed, extended with the style's, the trees' and
+// the stack's attributes, and turned into the blocks' emission rows; only
+// the rows (one value per label per block) are kept for the whole page.
+// What the page passes compute (features.Prepared) and what the stages
+// keep between them (marginals, the trees' probabilities) are a fixed
+// number of values per block. The windows give the same emissions, to the
+// bit, as one window over the whole page (crf.Model.EmitWindow).
+
+// windowBlocks is how many blocks' emission rows a CRF stage computes from
+// one window of attributes (a variable for tests).
+var windowBlocks = 512
+
+// windowScratch is the memory of the window passes, reused from window to
+// window and page to page.
+type windowScratch struct {
+	emit  []float64 // the page's emission rows
+	style extended  // the window's attributes with the style's
+	boost extended  // and the trees'
+	stack extended  // and the stack's
+}
+
+// extended is a window of attribute lists, each a list of another window
+// with attributes appended.
+type extended struct {
+	out [][]crf.Attr
+	buf []crf.Attr
+}
+
+// extend returns a copy of win with extra(i, dst) appended to the list of
+// each block i of the window; per is about how many extra appends.
+func (x *extended) extend(win [][]crf.Attr, per int, extra func(i int, dst []crf.Attr) []crf.Attr) [][]crf.Attr {
+	need := 0
+	for _, a := range win {
+		need += len(a) + per
+	}
+	if cap(x.buf) < need {
+		x.buf = make([]crf.Attr, 0, need+need/4)
+	}
+	buf := x.buf[:0]
+	x.out = grow.Slice(x.out, len(win))
+	for i, a := range win {
+		start := len(buf)
+		buf = extra(i, append(buf, a...))
+		x.out[i] = buf[start:len(buf):len(buf)]
+	}
+	x.buf = buf[:0]
+	return x.out[:len(win)]
+}
+
+// pooled reports whether the memory is small enough to keep.
+func (ws *windowScratch) pooled() bool {
+	const most = features.MaxPooled
+	return cap(ws.emit) <= most*8 && cap(ws.style.out) <= most && cap(ws.boost.out) <= most && cap(ws.stack.out) <= most
+}
+
+// crfPass computes the marginals of the CRF m over s's page, window by
+// window. A window's attributes are the extractor's (s.prep), then the
+// style's, then the trees' (computed in this pass the first time, from
+// s.tp after), then add's, if set: add(lo, win) extends the attributes of
+// blocks lo to lo+len(win)-1.
+func (l *Labeller) crfPass(s *state, m *crf.Model, add func(lo int, win [][]crf.Attr) [][]crf.Attr) [][]float64 {
+	n := len(s.p.Blocks)
+	before, after := m.Span()
+	trees := s.trees
+	reach := 0
+	if trees != nil && !s.tpDone {
+		reach = 1 // the trees read the blocks next to each block
+		s.tp = grow.Slice(s.ab.boost.p, n)
+		s.ab.boost.p = s.tp
+	}
+	L := len(m.Labels())
+	ws := &s.ab.win
+	ws.emit = grow.Slice(ws.emit, n*L)
+	for from := 0; from < n; from += windowBlocks {
+		to := min(from+windowBlocks, n)
+		lo, hi := max(from-before-reach, 0), min(to+after+reach, n)
+		win := s.prep.AttrsInto(lo, hi, &s.ab.attrs)
+		if st := NormStyle(s.style); st != MainStyle {
+			sa := crf.Attr{Name: StyleKey + "=" + st}
+			win = ws.style.extend(win, 1, func(_ int, dst []crf.Attr) []crf.Attr { return append(dst, sa) })
+		}
+		if trees != nil {
+			tlo, thi := max(from-before, 0), min(to+after, n)
+			if !s.tpDone {
+				trees.probs(win, lo, tlo, thi, s.tp, &s.ab.boost)
+			}
+			win, lo = win[tlo-lo:thi-lo], tlo
+			bk := l.ext.Bucket(features.Boost, "b.p")
+			win = ws.boost.extend(win, 2, func(i int, dst []crf.Attr) []crf.Attr { return appendBoostAttrs(dst, s.tp[lo+i], bk) })
+		}
+		if add != nil {
+			win = add(lo, win)
+		}
+		m.EmitWindow(win, lo, n, from, to, ws.emit[:n*L])
+	}
+	if trees != nil {
+		s.tpDone = true
+	}
+	return m.LatticeOf(ws.emit[:n*L]).Marginals()
+}
