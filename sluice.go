@@ -154,6 +154,7 @@ func New(opts Options) (*Cleaner, error) {
 	}
 	c.segment.ImageAlt = !opts.NoImageAlt
 	c.segment.AbbrTitles = opts.AbbrTitles
+	c.segment.FreeTree = true // Segment needs the tree no more
 	if c.filterThreshold <= 0 {
 		c.filterThreshold = structure.Threshold
 	}

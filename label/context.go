@@ -107,17 +107,27 @@ func contextVerdicts(p *page.Page, marg [][]float64, tp []float64, other, para i
 // style (see cxStyle).
 func contextRows(p *page.Page, styleIndex int, cs *contextScratch) []float32 {
 	n := len(p.Blocks)
+	cs.x = grow.Slice(cs.x, n*ContextColumns)
+	eachContextRow(p, styleIndex, cs, func(i int, r []float32) {
+		copy(cs.x[i*ContextColumns:(i+1)*ContextColumns], r)
+	})
+	return cs.x[:n*ContextColumns]
+}
+
+// eachContextRow calls fn with the context row of each of p's blocks in
+// turn, from the verdicts of contextVerdicts, in one row of memory that fn
+// must not keep; styleIndex is the page's annotation style (see cxStyle).
+func eachContextRow(p *page.Page, styleIndex int, cs *contextScratch, fn func(i int, r []float32)) {
 	t := cs.sums(p)
 	cs.rankAbove(p)
-	page := t.pageColumns(n, styleIndex)
+	page := t.pageColumns(len(p.Blocks), styleIndex)
 	allWords := max(t.words, 1)
-	cs.x = grow.Slice(cs.x, n*ContextColumns)
+	var r [ContextColumns]float32
 	for i := range p.Blocks {
-		r := cs.x[i*ContextColumns : (i+1)*ContextColumns]
-		copy(r, page[:])
-		cs.blockColumns(r, p, i, allWords)
+		r = page
+		cs.blockColumns(r[:], p, i, allWords)
+		fn(i, r[:])
 	}
-	return cs.x[:n*ContextColumns]
 }
 
 // contextTotals are sums over the blocks of a page.
@@ -291,10 +301,9 @@ func (ContextStage) Name() string { return StageContext }
 func (c ContextStage) run(l *Labeller, s *state) {
 	cs := &s.ab.context
 	contextVerdicts(s.p, s.marg, s.tp, l.other, l.para, &l.cfg, cs)
-	x := contextRows(s.p, styleIndex(l.cfg.Styles, s.style), cs)
-	for i, m := range s.marg {
-		setContent(m, l.other, l.para, c.Model.Prob(x[i*ContextColumns:(i+1)*ContextColumns]))
-	}
+	eachContextRow(s.p, styleIndex(l.cfg.Styles, s.style), cs, func(i int, r []float32) {
+		setContent(s.marg[i], l.other, l.para, c.Model.Prob(r))
+	})
 }
 
 // MarshalBinary encodes the context trees, the stage's part of a model

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -36,7 +37,11 @@ const SureContent = 0.5
 // when none should be.
 func (l *Labeller) expectedF1Threshold(p *page.Page, marg [][]float64) float64 {
 	sc := cands.Get().(*candidates)
-	defer cands.Put(sc)
+	defer func() {
+		if cap(sc.c) <= features.MaxPooled { // a huge page's is not kept
+			cands.Put(sc)
+		}
+	}()
 	bs := sc.c[:0]
 	gold, sure := 0.0, false
 	for i := range p.Blocks {

@@ -23,6 +23,12 @@ type Options struct {
 	// AbbrTitles appends the title of <abbr> and <acronym> elements in
 	// parentheses after their text.
 	AbbrTitles bool
+	// FreeTree unlinks each part of the document's tree from it once
+	// segmented, so that the garbage collector frees the tree (some 20
+	// bytes per input byte) while the page is built instead of after;
+	// doc.Root is left without children. For callers that need the
+	// document no more.
+	FreeTree bool
 }
 
 // DefaultOptions returns the default segmentation options: image alt text
@@ -150,7 +156,17 @@ func (b *builder) tagBoundary(a atom.Atom, depth int32, isInline bool) {
 
 // children segments the text and elements inside n, the page node idx.
 func (b *builder) children(n *html.Node, idx, depth int32) {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
+	for c, next := n.FirstChild, (*html.Node)(nil); c != nil; c = next {
+		next = c.NextSibling
+		if b.opts.FreeTree {
+			n.FirstChild = next
+			if next == nil {
+				n.LastChild = nil
+			} else {
+				next.PrevSibling = nil
+			}
+			c.Parent, c.NextSibling = nil, nil
+		}
 		switch c.Type {
 		case html.TextNode:
 			var sp page.Span
