@@ -277,7 +277,7 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 	for _, n := range notices {
 		notice(n)
 	}
-	ins, ierrs := discover(paths, outAbs)
+	ins, ierrs := discover(paths, outAbs, notice)
 	sum := &Summary{Run: m.Runs, Format: opts.Format, InputErrors: ierrs}
 	if opts.Site {
 		sum.Site = &SiteCounts{}

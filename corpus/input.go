@@ -34,8 +34,10 @@ type input struct {
 // discover turns paths into inputs, in the order given (a directory's
 // archives in lexical order, then its HTML files as one input). outAbs, the
 // output directory, is never walked. Paths that cannot be used are
-// returned as errors; a path given twice is used once.
-func discover(paths []string, outAbs string) ([]*input, []InputError) {
+// returned as errors; a path given twice is used once. The archives and
+// HTML files left out below a directory (links out of it or to
+// directories, special files: see inputs.Walker) are told to notice.
+func discover(paths []string, outAbs string, notice func(string)) ([]*input, []InputError) {
 	var ins []*input
 	var errs []InputError
 	seen := map[string]bool{}
@@ -66,10 +68,13 @@ func discover(paths []string, outAbs string) ([]*input, []InputError) {
 		}
 		dir := &input{path: p, abs: abs, kind: kindDir}
 		var werrs []string
-		inputs.Walk(p, outAbs, func(path string, d fs.DirEntry) bool {
-			if !d.Type().IsRegular() {
-				return true
-			}
+		w := inputs.Walker{Exclude: outAbs, OnError: func(err error) { werrs = append(werrs, err.Error()) },
+			OnSkip: func(path, reason string) {
+				if inputs.IsHTML(path) || inputs.IsArchive(path) {
+					notice(path + ": skipped: " + reason)
+				}
+			}}
+		w.Walk(p, func(path string, d fs.DirEntry) bool {
 			info, err := d.Info()
 			if err != nil {
 				werrs = append(werrs, err.Error())
@@ -88,7 +93,7 @@ func discover(paths []string, outAbs string) ([]*input, []InputError) {
 				}
 			}
 			return true
-		}, func(err error) { werrs = append(werrs, err.Error()) })
+		})
 		for _, e := range werrs {
 			errs = append(errs, InputError{p, e})
 		}

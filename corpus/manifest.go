@@ -9,7 +9,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/sluice-project/sluice/internal/atomicfile"
 )
 
 // Names of the files Run keeps in the output directory besides the parts.
@@ -26,7 +29,17 @@ var partName = regexp.MustCompile(`^part-([0-9]{5,})\.(jsonl|warc\.gz)$`)
 // isOutputFile reports whether name is a file Run writes in an output
 // directory (and may therefore cut or remove).
 func isOutputFile(name string) bool {
-	return partName.MatchString(name) || name == corpusName || name == manifestName+".tmp"
+	return partName.MatchString(name) || name == corpusName || isTempFile(name)
+}
+
+// isTempFile reports whether name is a temporary file left by a run that
+// was stopped while writing the manifest or the summary (manifest.json.tmp
+// is the name of older versions).
+func isTempFile(name string) bool {
+	if name == manifestName+".tmp" {
+		return true
+	}
+	return atomicfile.IsTemp(name) && (strings.HasPrefix(name, "."+manifestName) || strings.HasPrefix(name, "."+summaryName))
 }
 
 // manifestVersion is the version of the manifest's layout.
@@ -139,15 +152,18 @@ func (m *manifest) cutBack(dir string, ours []string) ([]string, error) {
 	for _, p := range m.Parts {
 		listed[p.Name] = true
 		path := filepath.Join(dir, p.Name)
-		st, err := os.Stat(path)
+		st, err := os.Lstat(path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v: the output of finished inputs is lost; use --force to start the output over", path, err)
+		}
+		if !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: not a regular file (%v): sluice corpus writes its output only to regular files it created; remove it and use --force to start the output over", path, st.Mode().Type())
 		}
 		switch {
 		case st.Size() < p.Bytes:
 			return nil, fmt.Errorf("%s: %d bytes, the manifest says %d: the output of finished inputs is damaged; use --force to start the output over", path, st.Size(), p.Bytes)
 		case st.Size() > p.Bytes:
-			if err := os.Truncate(path, p.Bytes); err != nil {
+			if err := truncateRegular(path, p.Bytes); err != nil {
 				return nil, err
 			}
 			notices = append(notices, fmt.Sprintf("%s: cut back to %d bytes, the output of the finished inputs (an earlier run stopped before finishing the next)", p.Name, p.Bytes))
@@ -158,7 +174,7 @@ func (m *manifest) cutBack(dir string, ours []string) ([]string, error) {
 			if err := os.Remove(filepath.Join(dir, name)); err != nil {
 				return nil, err
 			}
-			if name != manifestName+".tmp" {
+			if !isTempFile(name) {
 				notices = append(notices, fmt.Sprintf("%s: removed, the output of inputs an earlier run did not finish", name))
 			}
 		}
@@ -175,27 +191,9 @@ func (m *manifest) save(dir string) error {
 	return writeAtomic(filepath.Join(dir, manifestName), append(data, '\n'))
 }
 
-func writeAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
-}
+// writeAtomic writes the file at path whole or not at all, never through
+// a symbolic link (atomicfile.WriteFile).
+func writeAtomic(path string, data []byte) error { return atomicfile.WriteFile(path, data, 0o644) }
 
 // prepare readies the output directory for a run and returns its manifest,
 // already counting this run, with notices for the user. Without force it

@@ -219,7 +219,13 @@ func (s *sink) open() error {
 			s.created = append(s.created, corpusName)
 			flags |= os.O_CREATE | os.O_EXCL
 		}
-		f, err := os.OpenFile(filepath.Join(s.dir, corpusName), flags, 0o644)
+		var f *os.File
+		var err error
+		if flags&os.O_CREATE != 0 {
+			f, err = os.OpenFile(filepath.Join(s.dir, corpusName), flags, 0o644)
+		} else {
+			f, err = openRegular(filepath.Join(s.dir, corpusName), flags)
+		}
 		if err != nil {
 			s.cur = nil
 			return err
@@ -271,7 +277,7 @@ func (s *sink) rollback(kept []*partEntry) error {
 				return err
 			}
 		case p.Bytes > n:
-			if err := os.Truncate(path, n); err != nil {
+			if err := truncateRegular(path, n); err != nil {
 				return err
 			}
 		}
@@ -299,6 +305,43 @@ func (s *sink) closePart() error {
 		err = cerr
 	}
 	s.f, s.bw, s.cur = nil, nil, nil
+	return err
+}
+
+// openRegular opens the existing file at path with flag, refusing anything
+// but a regular file: a symbolic link in the output directory is never
+// written through, nor a device or a pipe opened. New parts are created
+// with O_EXCL, which refuses a link too.
+func openRegular(path string, flag int) (*os.File, error) {
+	lst, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !lst.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%v): sluice corpus writes its output only to regular files it created; remove it, or use --force to start the output over", path, lst.Mode().Type())
+	}
+	f, err := os.OpenFile(path, flag, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !os.SameFile(lst, st) {
+		f.Close()
+		return nil, fmt.Errorf("%s: replaced while it was being opened", path)
+	}
+	return f, nil
+}
+
+// truncateRegular cuts the regular file at path to n bytes (see
+// openRegular).
+func truncateRegular(path string, n int64) error {
+	f, err := openRegular(path, os.O_WRONLY)
+	if err != nil {
+		return err
+	}
+	err = f.Truncate(n)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
 	return err
 }
 

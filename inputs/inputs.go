@@ -57,21 +57,80 @@ func hasEnding(name string, endings []string) bool {
 	return false
 }
 
-// Walk calls fn for every entry below dir that is not a directory, in
-// lexical order, except those below skip (an absolute path; "" skips
-// nothing), until fn returns false, and onErr for what cannot be read.
+// Walk calls fn for every regular file below dir, as Walker.Walk does,
+// except below skip (a directory; "" skips nothing), until fn returns
+// false, and onErr for what cannot be read. The entries a Walker reports
+// as skipped are left out without a word: use a Walker to hear of them.
 func Walk(dir, skip string, fn func(path string, d fs.DirEntry) bool, onErr func(error)) {
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	Walker{Exclude: skip, OnError: onErr}.Walk(dir, fn)
+}
+
+// A Walker walks the directories named as inputs, the same way for every
+// command. It takes the regular files below the directory, and a symbolic
+// link to a regular file when the file is inside the directory too. It
+// never follows a link out of the directory, nor a link to a directory
+// (which could lead in a circle), and leaves out special files (devices,
+// pipes, sockets): those it reports to OnSkip. The directory itself may be
+// given by a symbolic link.
+type Walker struct {
+	// Exclude is a directory never entered, nor read through a link (the
+	// output directory, when it lies inside an input directory). It is
+	// compared by identity, not by name, so another path to it (a link,
+	// "..") is excluded too. "" excludes nothing.
+	Exclude string
+	// OnSkip is told of each entry left out that is not a directory: its
+	// path and why. nil leaves them out without a word.
+	OnSkip func(path, reason string)
+	// OnError is told of what cannot be read. nil ignores it.
+	OnError func(error)
+}
+
+// Reasons given to Walker.OnSkip.
+const (
+	SkipLinkOutside = "a symbolic link leading out of the directory"
+	SkipLinkDir     = "a symbolic link to a directory (not followed)"
+	SkipLinkBroken  = "a symbolic link to nothing"
+	SkipLinkOutput  = "a symbolic link into the output directory"
+	SkipSpecial     = "not a regular file"
+)
+
+// Walk calls fn for every file below dir that the Walker takes (see
+// Walker), in lexical order, until fn returns false. For a link, path is
+// the link's and d describes the file it leads to, under the link's name.
+func (w Walker) Walk(dir string, fn func(path string, d fs.DirEntry) bool) {
+	onErr := w.OnError
+	if onErr == nil {
+		onErr = func(error) {}
+	}
+	onSkip := w.OnSkip
+	if onSkip == nil {
+		onSkip = func(string, string) {}
+	}
+	t := newTree(dir, w.Exclude)
+	start := dir
+	if st, err := os.Lstat(dir); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		start = dir + string(filepath.Separator) // WalkDir follows a link only with a trailing separator
+	}
+	filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			onErr(err)
 			return nil
 		}
-		if d.IsDir() {
-			if skip != "" {
-				if a, err := filepath.Abs(p); err == nil && a == skip {
-					return filepath.SkipDir
-				}
+		switch {
+		case d.IsDir():
+			if t.excluded(p) {
+				return filepath.SkipDir
 			}
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			st, reason := t.follow(p)
+			if reason != "" {
+				onSkip(p, reason)
+				return nil
+			}
+			d = fs.FileInfoToDirEntry(st)
+		case !d.Type().IsRegular():
+			onSkip(p, SkipSpecial)
 			return nil
 		}
 		if !fn(p, d) {
@@ -79,6 +138,76 @@ func Walk(dir, skip string, fn func(path string, d fs.DirEntry) bool, onErr func
 		}
 		return nil
 	})
+}
+
+// tree is what a Walker knows of the directory it walks: where it really
+// is, and the directory to leave out.
+type tree struct {
+	real        string      // the directory walked, links resolved; "" if unknown
+	exclude     fs.FileInfo // nil: nothing excluded
+	realExclude string
+}
+
+func newTree(dir, exclude string) *tree {
+	t := &tree{}
+	t.real, _ = realPath(dir)
+	if exclude != "" {
+		if st, err := os.Stat(exclude); err == nil && st.IsDir() {
+			t.exclude = st
+			t.realExclude, _ = realPath(exclude)
+		}
+	}
+	return t
+}
+
+// excluded reports whether the directory at p is the one to leave out.
+func (t *tree) excluded(p string) bool {
+	if t.exclude == nil {
+		return false
+	}
+	st, err := os.Stat(p)
+	return err == nil && os.SameFile(st, t.exclude)
+}
+
+// follow resolves the link at p: the file it leads to, or why it is left
+// out.
+func (t *tree) follow(p string) (fs.FileInfo, string) {
+	target, err := realPath(p)
+	if err != nil {
+		return nil, SkipLinkBroken
+	}
+	if t.real == "" || !within(target, t.real) {
+		return nil, SkipLinkOutside
+	}
+	if t.realExclude != "" && within(target, t.realExclude) {
+		return nil, SkipLinkOutput
+	}
+	st, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return nil, SkipLinkBroken
+	case st.IsDir():
+		return nil, SkipLinkDir
+	case !st.Mode().IsRegular():
+		return nil, SkipSpecial
+	}
+	return st, ""
+}
+
+// realPath is the absolute path of p with every link resolved.
+func realPath(p string) (string, error) {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(r)
+}
+
+// within reports whether path is dir or below it (both clean and
+// absolute).
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // Source is one input of sluice clean: a file named on the command line or
@@ -89,17 +218,31 @@ type Source struct {
 	Path string // the file to open; "" for standard input
 }
 
+// Expand turns command-line arguments into sources with a Walker that
+// leaves out what it skips without a word: see Walker.Expand.
+func Expand(args []string) ([]Source, []error) { return Walker{}.Expand(args) }
+
 // Expand turns command-line arguments into sources: files as given,
-// directories walked for files with an HTML ending (IsHTML) and taken in
-// natural order (NaturalLess), "-" for standard input. With no arguments
-// it reads standard input. An argument that cannot be used is returned as
-// an error, and so is a directory with no HTML files.
-func Expand(args []string) ([]Source, []error) {
+// directories (or links to them) walked with w for files with an HTML
+// ending (IsHTML) and taken in natural order (NaturalLess), "-" for
+// standard input. With no arguments it reads standard input. An argument
+// that cannot be used is returned as an error, and so is a directory with
+// no HTML files and what cannot be read below it (w.OnError is not used).
+// Entries w skips are told to w.OnSkip when they have an HTML ending.
+func (w Walker) Expand(args []string) ([]Source, []error) {
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
 	var srcs []Source
 	var errs []error
+	w.OnError = func(err error) { errs = append(errs, err) }
+	if onSkip := w.OnSkip; onSkip != nil {
+		w.OnSkip = func(p, reason string) {
+			if IsHTML(p) {
+				onSkip(p, reason)
+			}
+		}
+	}
 	for _, a := range args {
 		if a == "-" {
 			srcs = append(srcs, Source{Name: "-", Rel: "stdin"})
@@ -115,13 +258,13 @@ func Expand(args []string) ([]Source, []error) {
 			continue
 		}
 		var found []Source
-		Walk(a, "", func(p string, d fs.DirEntry) bool {
+		w.Walk(a, func(p string, d fs.DirEntry) bool {
 			if IsHTML(d.Name()) {
 				rel, _ := filepath.Rel(a, p)
 				found = append(found, Source{Name: p, Rel: rel, Path: p})
 			}
 			return true
-		}, func(err error) { errs = append(errs, err) })
+		})
 		if len(found) == 0 {
 			errs = append(errs, fmt.Errorf("%s: no files ending in %s in this directory", a, strings.Join(HTMLEndings[:5], ", ")))
 		}

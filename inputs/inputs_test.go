@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -125,5 +126,73 @@ func TestIsMarkup(t *testing.T) {
 		if got := IsMarkup(name); got != want {
 			t.Errorf("IsMarkup(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// symlink makes a symbolic link, or skips the test where there are none.
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+}
+
+// A Walker takes links to files inside the directory as those files, and
+// reports, never follows, links out of it, to directories, to nothing and
+// into the directory left out; the directory itself may be a link.
+func TestWalkerLinks(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	in := filepath.Join(dir, "in")
+	for _, name := range []string{"a.html", "sub/b.html", "out/x.html"} {
+		write(t, filepath.Join(in, name), []byte("<p>x</p>"))
+	}
+	write(t, filepath.Join(outside, "secret.html"), []byte("<p>secret</p>"))
+	symlink(t, filepath.Join(outside, "secret.html"), filepath.Join(in, "leak.html"))
+	symlink(t, "sub/b.html", filepath.Join(in, "same.html"))
+	symlink(t, "sub", filepath.Join(in, "subdir.html"))
+	symlink(t, "missing.html", filepath.Join(in, "broken.html"))
+	symlink(t, "out/x.html", filepath.Join(in, "fromout.html"))
+	symlink(t, in, filepath.Join(dir, "link"))
+
+	for _, root := range []string{in, filepath.Join(dir, "link")} {
+		var got []string
+		skipped := map[string]string{}
+		w := Walker{Exclude: filepath.Join(in, "out"), OnSkip: func(p, reason string) {
+			skipped[filepath.Base(p)] = reason
+		}, OnError: func(err error) { t.Error(err) }}
+		w.Walk(root, func(p string, d fs.DirEntry) bool {
+			if !d.Type().IsRegular() {
+				t.Errorf("%s: given as %v, want a regular file", p, d.Type())
+			}
+			rel, _ := filepath.Rel(root, p)
+			got = append(got, rel)
+			return true
+		})
+		if want := []string{"a.html", "same.html", filepath.Join("sub", "b.html")}; !slices.Equal(got, want) {
+			t.Errorf("%s: walked %q, want %q", root, got, want)
+		}
+		wantSkipped := map[string]string{"leak.html": SkipLinkOutside, "subdir.html": SkipLinkDir,
+			"broken.html": SkipLinkBroken, "fromout.html": SkipLinkOutput}
+		if !maps.Equal(skipped, wantSkipped) {
+			t.Errorf("%s: skipped %q, want %q", root, skipped, wantSkipped)
+		}
+	}
+}
+
+// A directory given by a link is expanded like the directory; an HTML
+// file left out is told to OnSkip.
+func TestExpandLinkedDir(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, "pages", "a.html"), []byte("<p>x</p>"))
+	write(t, filepath.Join(outside, "b.html"), []byte("<p>x</p>"))
+	symlink(t, filepath.Join(outside, "b.html"), filepath.Join(dir, "pages", "b.html"))
+	symlink(t, filepath.Join(dir, "pages"), filepath.Join(dir, "link"))
+	var skipped []string
+	srcs, errs := Walker{OnSkip: func(p, reason string) { skipped = append(skipped, p+": "+reason) }}.Expand([]string{filepath.Join(dir, "link")})
+	if len(errs) > 0 || len(srcs) != 1 || srcs[0].Rel != "a.html" || srcs[0].Path != filepath.Join(dir, "link", "a.html") {
+		t.Errorf("sources %+v, errors %v", srcs, errs)
+	}
+	if want := []string{filepath.Join(dir, "link", "b.html") + ": " + SkipLinkOutside}; !slices.Equal(skipped, want) {
+		t.Errorf("skipped %q, want %q", skipped, want)
 	}
 }

@@ -59,6 +59,9 @@ func (c *benchCmd) flagSet() *flag.FlagSet {
 // validate reads the run to compare with. Positional arguments are
 // ignored, as they always were.
 func (c *benchCmd) validate([]string) error {
+	if err := checkJobs(c.jobs); err != nil {
+		return err
+	}
 	if c.compare == "" {
 		return nil
 	}

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -27,6 +25,22 @@ Inputs are HTML files in any charset (plain or gzip-compressed), directories
 (every .html, .htm, .txt or .gz file below them), or "-" for standard input
 (the default). Output goes to standard output, documents separated as the
 format defines, or with -o DIR to one file per input.
+
+In a directory, a symbolic link to a file inside it is read; links leading
+out of it, links to directories and special files are skipped with a
+warning (name such a file as an argument to clean it). A directory may be
+given by a link.
+
+With -o DIR, the output of an input is named after its path below its
+directory argument (a file argument: its name), with its endings (.html,
+.htm, .xhtml, .shtml, .txt, .gz) replaced by the format's (.txt, .md, .json,
+.html): pages/a/x.html.gz gives DIR/a/x.txt. Two inputs that would get the
+same output (x.html and x.htm, or two index.html given as files) are
+refused before anything is written, and so is an output that would replace
+an input. Each output is written whole or not at all (a temporary file
+.NAME.tmp-... renamed), replacing a symbolic link at its name rather than
+writing through it. DIR may be inside an input directory (it is not read
+as input), but not be one or hold one.
 
 Examples:
   sluice clean testdata/example.html
@@ -60,6 +74,8 @@ type cleanCmd struct {
 
 	cleaner  *sluice.Cleaner
 	renderer render.Renderer
+	out      *outDir // with -o
+	skipped  int     // files left out below the input directories
 }
 
 func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -94,6 +110,14 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 // validate makes the cleaner and the renderer the flags ask for.
 func (c *cleanCmd) validate(args []string) error {
 	c.args = args
+	if err := checkJobs(c.jobs); err != nil {
+		return err
+	}
+	if c.outDir != "" {
+		if err := checkOutDir(c.outDir, args); err != nil {
+			return err
+		}
+	}
 	opts := sluice.Options{Filter: c.filter, KeepHidden: c.keepHidden, NoImageAlt: c.noAlt, AbbrTitles: c.abbr, Threshold: float64(c.threshold), Style: c.style}
 	switch {
 	case c.precision && c.recall:
@@ -119,16 +143,17 @@ func (c *cleanCmd) validate(args []string) error {
 
 // run cleans the inputs in parallel and writes the results in input order.
 func (c *cleanCmd) run(ctx context.Context) int {
-	srcs, errs := inputs.Expand(c.args)
+	srcs, errs := c.expand()
 	failed := len(errs)
 	for _, e := range errs {
 		fmt.Fprintf(c.stderr, "sluice clean: %v\n", e)
 	}
 	if c.outDir != "" {
-		if err := os.MkdirAll(c.outDir, 0o755); err != nil {
-			fmt.Fprintf(c.stderr, "sluice clean: -o: %v\n", err)
-			return exitFailed
+		var code int
+		if c.out, code = c.openOutDir(srcs); c.out == nil {
+			return code
 		}
+		defer c.out.close()
 	}
 	// Several inputs to one output form a stream, with the format's
 	// separators; a single input is written as a standalone document.
@@ -139,7 +164,7 @@ func (c *cleanCmd) run(ctx context.Context) int {
 	bar := newProgress(c.stderr, "clean", len(srcs))
 	defer bar.finish()
 	i := 0
-	for o, err := range parallel.Map(ctx, slices.Values(srcs), c.clean, parallel.Options[inputs.Source]{Jobs: max(1, c.jobs)}) {
+	for o, err := range parallel.Map(ctx, slices.Values(srcs), c.clean, parallel.Options[inputs.Source]{Jobs: c.jobs}) {
 		s := srcs[i]
 		i++
 		bar.add(1)
@@ -153,7 +178,7 @@ func (c *cleanCmd) run(ctx context.Context) int {
 			failed++
 			continue
 		}
-		if err := c.write(stream, s, o.res); err != nil {
+		if err := c.write(stream, i-1, o.res); err != nil {
 			fmt.Fprintf(c.stderr, "sluice clean: %s: writing output: %v\n", s.Name, err)
 			failed++
 			if stream != nil {
@@ -167,8 +192,47 @@ func (c *cleanCmd) run(ctx context.Context) int {
 			failed++
 		}
 	}
+	return c.finish(failed, len(srcs)+len(errs))
+}
+
+// expand finds the inputs, leaving the output directory out and warning of
+// the files left out below the directories.
+func (c *cleanCmd) expand() ([]inputs.Source, []error) {
+	w := inputs.Walker{Exclude: c.outDir, OnSkip: func(p, reason string) {
+		c.skipped++
+		if !c.quiet {
+			fmt.Fprintf(c.stderr, "sluice clean: %s: warning: skipped: %s\n", p, reason)
+		}
+	}}
+	return w.Expand(c.args)
+}
+
+// openOutDir names the outputs and opens the output directory, or says
+// why not (nil and the exit code): nothing is written when two inputs
+// would have the same output or an output would replace an input.
+func (c *cleanCmd) openOutDir(srcs []inputs.Source) (*outDir, int) {
+	out, errs := planOutputs(c.outDir, srcs, formatExt(c.format))
+	if len(errs) > 0 {
+		for _, e := range errs {
+			fmt.Fprintf(c.stderr, "sluice clean: -o %s: %v\n", c.outDir, e)
+		}
+		fmt.Fprintf(c.stderr, "sluice clean: nothing written: each input needs an output name of its own (see -o in sluice clean --help)\n")
+		return nil, exitUsage
+	}
+	if err := out.open(); err != nil {
+		fmt.Fprintf(c.stderr, "sluice clean: -o: %v\n", err)
+		return nil, exitFailed
+	}
+	return out, exitOK
+}
+
+// finish reports what was skipped and failed, and returns the exit code.
+func (c *cleanCmd) finish(failed, inputs int) int {
+	if c.skipped > 0 && !c.quiet {
+		fmt.Fprintf(c.stderr, "sluice clean: %d files below the input directories skipped (see the warnings above; name a file as an argument to clean it)\n", c.skipped)
+	}
 	if failed > 0 {
-		fmt.Fprintf(c.stderr, "sluice clean: %d of %d inputs failed\n", failed, len(srcs)+len(errs))
+		fmt.Fprintf(c.stderr, "sluice clean: %d of %d inputs failed\n", failed, inputs)
 		return exitFailed
 	}
 	return exitOK
@@ -198,31 +262,16 @@ func (c *cleanCmd) clean(ctx context.Context, s inputs.Source) (cleaned, error) 
 	return o, err
 }
 
-// write writes one result: to the stream, to stdout, or to its file in
-// the output directory.
-func (c *cleanCmd) write(stream *render.Stream, s inputs.Source, res *sluice.Result) error {
+// write writes the result of source i: to the stream, to stdout, or to
+// its file in the output directory.
+func (c *cleanCmd) write(stream *render.Stream, i int, res *sluice.Result) error {
 	switch {
 	case stream != nil:
 		return stream.WritePage(res.Page)
-	case c.outDir == "":
+	case c.out == nil:
 		return c.renderer.Render(c.stdout, res.Page)
 	}
-	return writeFile(filepath.Join(c.outDir, outName(s.Rel, formatExt(c.format))), c.renderer, res)
-}
-
-func writeFile(path string, r render.Renderer, res *sluice.Result) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := r.Render(f, res.Page); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return c.out.write(i, c.renderer, res)
 }
 
 // outName replaces the input's endings (.html, .html.gz) by ext.

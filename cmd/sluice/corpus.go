@@ -130,6 +130,9 @@ func (c *corpusCmd) validate(args []string) error {
 	if c.out == "" {
 		return errors.New("-o DIR is required: the directory the corpus goes to (see sluice corpus --help)")
 	}
+	if err := checkJobs(c.jobs); err != nil {
+		return err
+	}
 	if len(args) == 0 {
 		return errors.New("no inputs: give WARC or ARC files, directories, or - for a list on standard input")
 	}
@@ -236,7 +239,7 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 	return corpus.Options{
 		Cleaner:        c.cleaner,
 		Format:         c.format,
-		Jobs:           max(1, c.jobs),
+		Jobs:           c.jobs,
 		MaxRecordBytes: c.maxRecordBytes,
 		PartRecords:    c.partRecords,
 		PartBytes:      c.partBytes,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/sluice-project/sluice/inputs"
@@ -23,3 +24,11 @@ func read(s source, stdin io.Reader) ([]byte, error) { return inputs.Read(s.path
 // naturalLess orders names with numbers by their value: 2.html before
 // 10.html.
 func naturalLess(a, b string) bool { return inputs.NaturalLess(a, b) }
+
+// checkJobs is the check of a -j flag: at least one.
+func checkJobs(n int) error {
+	if n < 1 {
+		return fmt.Errorf("-j %d: the number of jobs in parallel must be at least 1", n)
+	}
+	return nil
+}

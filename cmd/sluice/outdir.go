@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/internal/atomicfile"
+	"github.com/sluice-project/sluice/render"
+)
+
+// outDir is the output directory of sluice clean -o: where each input's
+// output goes, checked before anything is written, and the writing.
+type outDir struct {
+	path  string
+	names []string // by source: the output's path inside the directory
+	root  *os.Root
+}
+
+// checkOutDir refuses an output directory that is one of the input
+// directories or holds one: its outputs would be read as inputs by the
+// next run. (One inside an input directory is left out of the walk.)
+func checkOutDir(out string, args []string) error {
+	outReal, err := realDir(out)
+	if err != nil {
+		return nil // not there yet: nothing of it can be an input
+	}
+	for _, a := range args {
+		if a == "-" {
+			continue
+		}
+		if st, err := os.Stat(a); err != nil || !st.IsDir() {
+			continue
+		}
+		aReal, err := realDir(a)
+		if err == nil && within(aReal, outReal) {
+			return fmt.Errorf("-o %s: the input directory %s is in it, so the outputs would be read as inputs the next time; choose an output directory outside the inputs (one inside an input directory is fine: it is not read)", out, a)
+		}
+	}
+	return nil
+}
+
+// planOutputs names the output of each source: its path below its
+// directory argument (its name, for a file argument), the input's endings
+// replaced by ext. It refuses, before anything is written, two inputs
+// given the same output and an output that would replace an input.
+func planOutputs(out string, srcs []inputs.Source, ext string) (*outDir, []error) {
+	d := &outDir{path: out, names: make([]string, len(srcs))}
+	by := map[string]int{}
+	var errs []error
+	for i, s := range srcs {
+		name := outName(s.Rel, ext)
+		d.names[i] = name
+		if j, ok := by[name]; ok {
+			errs = append(errs, fmt.Errorf("%s and %s would both be written to %s; rename one, or clean them into separate directories", srcs[j].Name, s.Name, filepath.Join(out, name)))
+			continue
+		}
+		by[name] = i
+	}
+	return d, append(errs, d.checkInputs(srcs)...)
+}
+
+// checkInputs refuses outputs that would replace an input (the file, or
+// the link that names it).
+func (d *outDir) checkInputs(srcs []inputs.Source) []error {
+	taken := map[string]string{} // real paths of the inputs' entries and files: their names
+	for _, s := range srcs {
+		if s.Path == "" {
+			continue
+		}
+		if p, err := entryPath(s.Path); err == nil {
+			taken[p] = s.Name
+		}
+		if p, err := filepath.EvalSymlinks(s.Path); err == nil {
+			if p, err = filepath.Abs(p); err == nil {
+				taken[p] = s.Name
+			}
+		}
+	}
+	var errs []error
+	for _, name := range d.names {
+		path := filepath.Join(d.path, name)
+		if _, err := os.Lstat(path); err != nil {
+			continue
+		}
+		p, err := entryPath(path)
+		if input, ok := taken[p]; err == nil && ok {
+			errs = append(errs, fmt.Errorf("the output %s would replace the input %s; choose another output directory", path, input))
+		}
+	}
+	return errs
+}
+
+// open creates the directory and opens it for writing.
+func (d *outDir) open() error {
+	if err := os.MkdirAll(d.path, 0o755); err != nil {
+		return err
+	}
+	var err error
+	d.root, err = os.OpenRoot(d.path)
+	return err
+}
+
+func (d *outDir) close() {
+	if d != nil && d.root != nil {
+		d.root.Close()
+	}
+}
+
+// write writes the output of source i, whole or not at all (a temporary
+// file renamed), inside the directory: a link at its name is replaced,
+// never written through, and no link leads it out of the directory.
+func (d *outDir) write(i int, r render.Renderer, res *sluice.Result) error {
+	name := d.names[i]
+	if dir := filepath.Dir(name); dir != "." {
+		if err := d.root.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("%s: %w (outputs are written only inside %s, never through a link out of it)", filepath.Join(d.path, dir), err, d.path)
+		}
+	}
+	err := atomicfile.Write(d.root, name, 0o644, func(w io.Writer) error { return r.Render(w, res.Page) })
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(d.path, name), err)
+	}
+	return nil
+}
+
+// realDir is the absolute path of the directory dir, links resolved.
+func realDir(dir string) (string, error) {
+	p, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(p)
+}
+
+// entryPath is the real path of the directory entry at path: its
+// directory's links resolved, not its own.
+func entryPath(path string) (string, error) {
+	dir, err := realDir(filepath.Dir(path))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.Base(path)), nil
+}
+
+// within reports whether path is dir or below it (both clean and
+// absolute).
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
