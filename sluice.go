@@ -79,7 +79,19 @@ type Options struct {
 	// annotators did (listings, teasers, comments). The model must have been
 	// trained with pages of the style; filter pipelines take none.
 	Style string
+	// MaxModelBlocks is the most blocks a page may have for the trained
+	// model to label it: a page with more is cleaned by the heuristic
+	// pipeline (DefaultFilter), with a warning. Labelling takes some 250
+	// bytes per block besides the page itself, and a page of many tiny
+	// blocks ("<p>a</p>" repeated) has a block every few bytes. Default:
+	// DefaultMaxModelBlocks. Negative means no limit.
+	MaxModelBlocks int
 }
+
+// DefaultMaxModelBlocks is the default of Options.MaxModelBlocks. A page
+// of 100,000 blocks has at least a megabyte of markup; the pages of the
+// shared data sets have a few thousand at most.
+const DefaultMaxModelBlocks = 100_000
 
 // Cleaner cleans pages. It holds only configuration and is safe for
 // concurrent use.
@@ -91,6 +103,7 @@ type Cleaner struct {
 	segment   segment.Options
 	threshold float64 // of the labeller
 	style     string
+	maxBlocks int // of a page the labeller labels; 0 for no limit
 	// threshold of the filter pipelines (and of the fallback)
 	filterThreshold float64
 }
@@ -155,6 +168,13 @@ func New(opts Options) (*Cleaner, error) {
 	c.segment.ImageAlt = !opts.NoImageAlt
 	c.segment.AbbrTitles = opts.AbbrTitles
 	c.segment.FreeTree = true // Segment needs the tree no more
+	c.maxBlocks = DefaultMaxModelBlocks
+	switch {
+	case opts.MaxModelBlocks > 0:
+		c.maxBlocks = opts.MaxModelBlocks
+	case opts.MaxModelBlocks < 0:
+		c.maxBlocks = 0
+	}
 	if c.filterThreshold <= 0 {
 		c.filterThreshold = structure.Threshold
 	}
@@ -211,8 +231,17 @@ func (c *Cleaner) Clean(ctx context.Context, in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.labeller != nil && !c.modelLabels(res.Page) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the page has %d blocks, more than the model's limit of %d (Options.MaxModelBlocks): cleaned with the heuristic pipeline %s", len(res.Page.Blocks), c.maxBlocks, DefaultFilter))
+	}
 	c.Score(res.Page)
 	return res, nil
+}
+
+// modelLabels reports whether the labeller labels p: it has one and p
+// has no more blocks than its limit.
+func (c *Cleaner) modelLabels(p *page.Page) bool {
+	return c.labeller != nil && (c.maxBlocks <= 0 || len(p.Blocks) <= c.maxBlocks)
 }
 
 // Segment runs the first half of Clean: it decodes, parses and segments the
@@ -240,7 +269,7 @@ func (c *Cleaner) Segment(ctx context.Context, in Input) (*Result, error) {
 // Score runs the cleaner's filter pipeline and labeller over an already
 // segmented page, setting every block's Score and Label.
 func (c *Cleaner) Score(p *page.Page) {
-	if c.labeller != nil {
+	if c.modelLabels(p) {
 		// The style was checked by New.
 		_ = c.labeller.LabelStyle(p, c.style, c.threshold)
 		if keptAny(p) || len(p.Blocks) == 0 {

@@ -201,6 +201,29 @@ func (l *Lattice) Marginals() [][]float64 {
 	return rows
 }
 
+// Consume returns the same marginals as Marginals, computed in the
+// lattice's own memory where it can (the emission rows become the
+// marginals), so that labelling a long sequence needs half the memory; the
+// lattice must not be used after.
+func (l *Lattice) Consume() [][]float64 {
+	L := len(l.m.labels)
+	sc := l.m.getScratch()
+	b := &sc.fb
+	// The emissions are exponentiated in place, and the marginals written
+	// over them once the backward pass is done with them.
+	p := l.emit[:l.n*L]
+	b.phi = p
+	forwardBackward(l.n, L, p, l.m.trans, l.m.start, l.m.end, b, p, nil)
+	b.phi = nil
+	l.m.putScratch(sc)
+	l.emit = nil
+	rows := make([][]float64, l.n)
+	for t := range rows {
+		rows[t] = p[t*L : t*L+L : t*L+L]
+	}
+	return rows
+}
+
 // logZ returns the log partition function of the lattice.
 func (l *Lattice) logZ() float64 {
 	L := len(l.m.labels)

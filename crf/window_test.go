@@ -55,3 +55,20 @@ func TestEmitWindowChecksCover(t *testing.T) {
 	}()
 	m.EmitWindow(data[0].Attrs[4:11], 4, 20, 6, 10, make([]float64, 20*3))
 }
+
+// TestConsumeMatchesMarginals checks that marginals computed in the
+// lattice's memory are Marginals' to the bit.
+func TestConsumeMatchesMarginals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	data := pageLike(rng, 4, 80, 10, 30, 5)
+	m := randomModel(rng, data, pageTemplate, 5, 2)
+	for _, s := range data {
+		want := m.Score(s.Attrs).Marginals()
+		got := m.Score(s.Attrs).Consume()
+		for i := range want {
+			if !slices.Equal(got[i], want[i]) {
+				t.Fatalf("position %d: %v, want %v", i, got[i], want[i])
+			}
+		}
+	}
+}

@@ -249,8 +249,17 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 func (l *Labeller) marginals(p *page.Page, style string, ab *work) [][]float64 {
 	s := state{p: p, style: style, prep: l.ext.Prepare(p), ab: ab}
 	defer s.prep.Release()
-	for _, st := range l.stages {
+	last := 0 // the last stage that reads block attributes
+	for i, st := range l.stages {
+		if n := st.Name(); n == StageCRF || n == StageStack {
+			last = i
+		}
+	}
+	for i, st := range l.stages {
 		st.run(l, &s)
+		if i == last {
+			s.prep.Release() // free the page passes' memory for the stages after
+		}
 	}
 	return s.marg
 }

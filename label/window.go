@@ -26,7 +26,7 @@ var windowBlocks = 512
 // windowScratch is the memory of the window passes, reused from window to
 // window and page to page.
 type windowScratch struct {
-	emit  []float64 // the page's emission rows
+	emit  []float64 // the page's emission rows, until they become its marginals
 	style extended  // the window's attributes with the style's
 	boost extended  // and the trees'
 	stack extended  // and the stack's
@@ -63,7 +63,7 @@ func (x *extended) extend(win [][]crf.Attr, per int, extra func(i int, dst []crf
 // pooled reports whether the memory is small enough to keep.
 func (ws *windowScratch) pooled() bool {
 	const most = features.MaxPooled
-	return cap(ws.emit) <= most*8 && cap(ws.style.out) <= most && cap(ws.boost.out) <= most && cap(ws.stack.out) <= most
+	return cap(ws.style.out) <= most && cap(ws.boost.out) <= most && cap(ws.stack.out) <= most
 }
 
 // crfPass computes the marginals of the CRF m over s's page, window by
@@ -109,5 +109,9 @@ func (l *Labeller) crfPass(s *state, m *crf.Model, add func(lo int, win [][]crf.
 	if trees != nil {
 		s.tpDone = true
 	}
-	return m.LatticeOf(ws.emit[:n*L]).Marginals()
+	// The marginals are computed over the emission rows, which they then
+	// own: the pass's next call starts a new buffer.
+	emit := ws.emit[:n*L]
+	ws.emit = nil
+	return m.LatticeOf(emit).Consume()
 }
