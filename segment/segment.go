@@ -39,25 +39,29 @@ func DefaultOptions() Options { return Options{ImageAlt: true} }
 func Segment(doc *ingest.Document, opts Options) *page.Page {
 	p := &page.Page{Meta: doc.Meta}
 	b := builder{doc: doc, p: p, opts: opts, container: -1, start: -1}
-	p.Blocks = make([]page.Block, 0, len(doc.TextSpans)/2+1)
-	p.Nodes = make([]page.Node, 0, len(doc.TextSpans)+1)
-	b.element(ingest.ContentRoot(doc.Root), -1, 0)
+	root := ingest.ContentRoot(doc.Root)
+	nodes, blocks := sizes(root, opts)
+	b.blocks, b.nodes = newChunked[page.Block](blocks), newChunked[page.Node](nodes)
+	b.element(root, -1, 0)
 	b.flush()
-	if len(p.Blocks) == 0 && p.Meta.Description != "" && len(p.Nodes) > 0 {
+	if b.blocks.len() == 0 && p.Meta.Description != "" && b.nodes.len() > 0 {
 		// A body with no text at all (a page cut short, or built only by
 		// scripts): the page's own description is the best text it has.
 		b.add(p.Meta.Description, 0, page.Span{})
 		b.flush()
-		p.Nodes[0].End = int32(len(p.Blocks))
+		b.nodes.at(0).End = b.blocks.len()
 	}
+	p.Blocks, p.Nodes = b.blocks.slice(), b.nodes.slice()
 	return p
 }
 
 // builder holds the state of one segmentation run.
 type builder struct {
-	doc  *ingest.Document
-	p    *page.Page
-	opts Options
+	doc    *ingest.Document
+	p      *page.Page
+	opts   Options
+	blocks chunked[page.Block] // the page's, until it is built
+	nodes  chunked[page.Node]
 
 	text int // index of the next text node in doc.TextSpans
 
@@ -76,8 +80,7 @@ type builder struct {
 
 func (b *builder) element(n *html.Node, parent int32, depth int32) {
 	a := n.DataAtom
-	idx := int32(len(b.p.Nodes))
-	b.p.Nodes = append(b.p.Nodes, newNode(n, parent, depth, int32(len(b.p.Blocks))))
+	idx := b.nodes.add(newNode(n, parent, depth, b.blocks.len()))
 	s0 := b.structs
 	if structural(a) {
 		b.structs++
@@ -189,12 +192,12 @@ func (b *builder) children(n *html.Node, idx, depth int32) {
 // spans, its elements and the structural elements among them (s0 opened
 // before it).
 func (b *builder) closeNode(idx, s0 int32) {
-	nn := &b.p.Nodes[idx]
-	nn.End = int32(len(b.p.Blocks))
+	nn := b.nodes.at(idx)
+	nn.End = b.blocks.len()
 	if b.has && nn.First <= nn.End {
 		nn.End++ // the open block holds text of this element
 	}
-	nn.Elements = int32(len(b.p.Nodes)) - idx
+	nn.Elements = b.nodes.len() - idx
 	nn.Structural = b.structs - s0
 }
 
@@ -304,7 +307,7 @@ func (b *builder) flush() {
 		blk.Source = page.Span{Start: b.doc.Original(b.start), End: b.doc.Original(b.end)}
 	}
 	b.groups(&blk)
-	b.p.Blocks = append(b.p.Blocks, blk)
+	b.blocks.add(blk)
 
 	b.buf = b.buf[:0]
 	b.has = false
@@ -315,26 +318,24 @@ func (b *builder) flush() {
 
 // groups sets the div and td group of a block from its ancestors.
 func (b *builder) groups(blk *page.Block) {
-	b.p.Ancestors(blk.Node, func(i int32, nd *page.Node) bool {
-		a := nd.Atom
+	for i := blk.Node; i >= 0 && i < b.nodes.len() && blk.DivGroup < 0; i = b.nodes.at(i).Parent {
+		a := b.nodes.at(i).Atom
 		if blk.TdGroup < 0 && (a == atom.Td || a == atom.Th) {
 			blk.TdGroup = i
 		}
-		if blk.DivGroup < 0 && (divGroup(a) || i == 0) {
+		if divGroup(a) || i == 0 {
 			blk.DivGroup = i
 		}
-		return blk.DivGroup < 0
-	})
+	}
 }
 
 // lca returns the deepest common ancestor of elements x and y.
 func (b *builder) lca(x, y int32) int32 {
-	nodes := b.p.Nodes
 	for x != y && x >= 0 && y >= 0 {
-		if nodes[x].Depth >= nodes[y].Depth {
-			x = nodes[x].Parent
+		if nx, ny := b.nodes.at(x), b.nodes.at(y); nx.Depth >= ny.Depth {
+			x = nx.Parent
 		} else {
-			y = nodes[y].Parent
+			y = ny.Parent
 		}
 	}
 	if x < 0 {
