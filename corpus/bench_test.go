@@ -342,7 +342,7 @@ func setGC() func() {
 		gc = n
 	}
 	pct := debug.SetGCPercent(gc)
-	lim := debug.SetMemoryLimit(MemoryLimit)
+	lim := debug.SetMemoryLimit(DefaultMemory) // as sluice corpus sets it by default
 	return func() {
 		debug.SetGCPercent(pct)
 		debug.SetMemoryLimit(lim)

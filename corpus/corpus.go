@@ -24,7 +24,12 @@ const (
 	DefaultInFlightBytes  = 32 << 20
 	DefaultDedupWindow    = 1 << 20
 	DefaultSiteBytes      = 128 << 20
+	DefaultMemory         = 1 << 30
 )
+
+// baseMemory is what a run holds besides its pages: the model, the
+// duplicate hashes, buffers.
+const baseMemory = 128 << 20
 
 // GC settings that sluice corpus runs with, unless the GOGC and GOMEMLIMIT
 // environment variables say otherwise (see runtime/debug). A run holds
@@ -33,14 +38,12 @@ const (
 // of 100 the collector ran 240 times over the 2,000 pages of
 // BenchmarkCorpus; on two cores its work is taken from the workers, while
 // a single goroutine gets it done on the idle core. GCPercent 2000 lets the
-// heap grow to 20 times the live memory between collections, and
-// MemoryLimit caps it all the same: BenchmarkCorpus peaks at about 350 MB of
-// heap and 390 MB from the OS, and goes from 1.60 to 1.80 times the pages/s
-// of one goroutine's Clean (plain WARC; 1.55 to 1.65 gzip per record).
-const (
-	GCPercent   = 2000
-	MemoryLimit = 400 << 20
-)
+// heap grow to 20 times the live memory between collections, and the soft
+// memory limit (Options.Memory) caps it all the same: BenchmarkCorpus peaked
+// at about 350 MB of heap and 390 MB from the OS, and went from 1.60 to 1.80
+// times the pages/s of one goroutine's Clean (plain WARC; 1.55 to 1.65 gzip
+// per record).
+const GCPercent = 2000
 
 // Options configure Run. The zero value means the documented defaults.
 type Options struct {
@@ -65,6 +68,19 @@ type Options struct {
 	// the writer. Default: 32 MiB (a single larger record is still let
 	// through, alone).
 	InFlightBytes int64
+	// Memory is the memory the run may take: pages are admitted to
+	// cleaning while the sum of their costs (sluice.CleanCost: some 40
+	// bytes per byte of the page) fits in Memory less what the run holds
+	// besides (InFlightBytes, SiteBytes with Site, and 128 MiB for the
+	// model and the duplicate hashes), whatever Jobs is; a page costlier
+	// than all of it is cleaned alone. Default: DefaultMemory, 1 GiB.
+	// sluice corpus also sets the Go runtime's soft memory limit to it.
+	Memory int64
+	// MemoryBudget, if set, is the budget pages are admitted to cleaning
+	// by instead of one made from Memory: one budget shared by several
+	// runs, or by a run and a server, bounds the memory of the process
+	// (weights are sluice.CleanCost).
+	MemoryBudget *parallel.Budget
 	// DedupWindow is the number of payload hashes remembered for duplicate
 	// detection (see the "duplicate" reason): a payload is a duplicate if
 	// it was seen among the last DedupWindow to 2*DedupWindow distinct
@@ -171,6 +187,7 @@ func (o *Options) withDefaults() error {
 		o.DedupWindow = DefaultDedupWindow
 	}
 	orDefault(&o.SiteBytes, DefaultSiteBytes)
+	orDefault(&o.Memory, DefaultMemory)
 	return nil
 }
 
@@ -387,10 +404,16 @@ func (p *pipeline) run(ctx context.Context, todo []*input, outAbs string) error 
 // record item; the other items pass.
 func (p *pipeline) worker(budget *parallel.Budget) func(context.Context, *item) (*item, error) {
 	workers := freelist.New[worker](p.opts.Jobs)
+	mem := p.memoryBudget()
 	return func(_ context.Context, it *item) (*item, error) {
 		if it.kind != kRecord || it.body == nil {
 			return it, nil
 		}
+		// A page begun is finished (see worker.clean): the wait for memory
+		// is not cut short by the run's context either.
+		cost := sluice.CleanCost(len(it.body))
+		_ = mem.Acquire(context.Background(), cost)
+		defer mem.Release(cost)
 		w := workers.Get()
 		if w.r == nil {
 			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format)}
@@ -402,6 +425,19 @@ func (p *pipeline) worker(budget *parallel.Budget) func(context.Context, *item) 
 		workers.Put(w)
 		return it, nil
 	}
+}
+
+// memoryBudget returns the budget pages are admitted to cleaning by (see
+// Options.Memory).
+func (p *pipeline) memoryBudget() *parallel.Budget {
+	if p.opts.MemoryBudget != nil {
+		return p.opts.MemoryBudget
+	}
+	held := p.opts.InFlightBytes + baseMemory
+	if p.opts.Site {
+		held += p.opts.SiteBytes
+	}
+	return parallel.NewBudget(max(p.opts.Memory-held, 64<<20))
 }
 
 // finish commits what is finished, even after an error or a cancellation,

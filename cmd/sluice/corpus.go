@@ -73,6 +73,7 @@ Examples:
   sluice corpus -o out --format cleaneval pages/
   find /data/crawl -name '*.warc.gz' | sluice corpus -o out -
   sluice corpus -o out --format warc --max-record 4M -j 8 crawls/
+  sluice corpus -o out --memory 4G -j 16 crawls/                    # more pages at once on a large machine
   sluice corpus -o out --filter 'lqf>targetnode' crawl.warc.gz   # a heuristic pipeline instead of the model
   sluice corpus -o out --site --site-memory 512M crawl.warc.gz     # pages of a host against each other
   jq -r 'select(.host == "example.com") | .text' out/part-*.jsonl
@@ -88,13 +89,13 @@ type corpusCmd struct {
 	cmdIO
 	args []string
 
-	out, format, filter, model, maxRecord, partSize, siteMemory string
-	style                                                       string
-	jobs, partRecords, siteBatch                                int
-	force, resume, quiet, verbose, jsonSummary, site            bool
+	out, format, filter, model, maxRecord, partSize, siteMemory, memory string
+	style                                                               string
+	jobs, partRecords, siteBatch                                        int
+	force, resume, quiet, verbose, jsonSummary, site                    bool
 
-	maxRecordBytes, partBytes, siteBytes int64
-	cleaner                              *sluice.Cleaner
+	maxRecordBytes, partBytes, siteBytes, memoryBytes int64
+	cleaner                                           *sluice.Cleaner
 }
 
 func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -109,6 +110,7 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many pages in parallel")
 	fs.StringVar(&c.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
 	fs.IntVar(&c.partRecords, "part-records", corpus.DefaultPartRecords, "start a new part after `N` pages (jsonl, warc)")
+	fs.StringVar(&c.memory, "memory", "1G", "use at most about `SIZE` of memory: pages are cleaned at once only while their estimated cost (40 bytes per byte of page) fits, and the Go runtime's soft memory limit is set to it (K, M, G)")
 	fs.StringVar(&c.partSize, "part-size", "512M", "start a new part after `SIZE` bytes (jsonl, warc)")
 	fs.StringVar(&c.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\")")
 	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
@@ -139,6 +141,12 @@ func (c *corpusCmd) validate(args []string) error {
 	var err error
 	if c.maxRecordBytes, err = parseSize(c.maxRecord); err != nil {
 		return fmt.Errorf("--max-record: %w", err)
+	}
+	if c.memoryBytes, err = parseSize(c.memory); err != nil {
+		return fmt.Errorf("--memory: %w", err)
+	}
+	if c.memoryBytes < 256<<20 {
+		return fmt.Errorf("--memory %s: give at least 256M (the model and the run's buffers take some 200 MB)", c.memory)
 	}
 	if c.partBytes, err = parseSize(c.partSize); err != nil {
 		return fmt.Errorf("--part-size: %w", err)
@@ -219,18 +227,14 @@ func (c *corpusCmd) paths() ([]string, error) {
 	return paths, nil
 }
 
-// setGC sets the collector as corpus.GCPercent and corpus.MemoryLimit say,
-// unless GOGC and GOMEMLIMIT are set.
+// setGC sets the collector's GOGC to corpus.GCPercent and its soft memory
+// limit to --memory, unless GOGC and GOMEMLIMIT are set.
 func (c *corpusCmd) setGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(corpus.GCPercent)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		limit := int64(corpus.MemoryLimit)
-		if c.site {
-			limit += 2 * c.siteBytes // the pages held, and room to collect
-		}
-		debug.SetMemoryLimit(limit)
+		debug.SetMemoryLimit(c.memoryBytes)
 	}
 }
 
@@ -241,6 +245,7 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 		Format:         c.format,
 		Jobs:           c.jobs,
 		MaxRecordBytes: c.maxRecordBytes,
+		Memory:         c.memoryBytes,
 		PartRecords:    c.partRecords,
 		PartBytes:      c.partBytes,
 		Force:          c.force || !c.resume,
