@@ -104,7 +104,7 @@ func (r *Reader) distrust(it item) item {
 	if it.rec == nil || it.rec.Digest == DigestBlock {
 		return it
 	}
-	return item{err: &RecordError{Offset: r.memberOff, InMember: it.rec.Offset, Length: it.rec.Length, Kind: DamageUnverifiable,
+	return item{err: &RecordError{Offset: r.memberOff, InMember: it.rec.Offset, Length: it.rec.Length, End: -1, Kind: DamageUnverifiable,
 		Reason: "record from a gzip member that fails its checksum, without a WARC-Block-Digest to show it was not hit: not trusted"}}
 }
 
@@ -138,7 +138,7 @@ func (r *Reader) memberDone() {
 		if it := r.held[0]; it.rec != nil {
 			it.rec.Shared, it.rec.Offset, it.rec.Length = false, r.memberOff, fileLen
 		} else if re, ok := it.err.(*RecordError); ok {
-			re.InMember, re.Length = -1, fileLen
+			re.InMember, re.Length, re.End = -1, fileLen, r.memberOff+fileLen
 		}
 	}
 	r.release()
@@ -161,9 +161,10 @@ func (r *Reader) memberFailed(recOff int64) {
 		kind, reason = DamageGzipTruncated, "gzip member cut short: the input ends inside it"
 	}
 	lost := r.resync(r.phys, r.memberOff+1, true)
-	if r.trust == trustHolding && len(r.held) <= 1 {
-		// Nothing of the member was passed on, and it holds at most one
-		// record: the member is one damaged span.
+	if r.trust == trustHolding && (len(r.held) == 0 || len(r.held) == 1 && r.mem.pos() == recOff) {
+		// Nothing of the member was passed on, and it failed before a
+		// second item began (a member of one record whose checksum
+		// fails): the member is one damaged span.
 		clear(r.held)
 		r.held = r.held[:0]
 		r.damage(r.memberOff, r.phys.pos()-r.memberOff, kind, reason+lostNote(lost), err)
@@ -174,7 +175,7 @@ func (r *Reader) memberFailed(recOff int64) {
 			}
 		}
 		r.release()
-		r.emit(nil, &RecordError{Offset: r.memberOff, InMember: recOff, Length: -1, Kind: kind,
+		r.emit(nil, &RecordError{Offset: r.memberOff, InMember: recOff, Length: -1, End: r.phys.pos(), Kind: kind,
 			Reason: reason + ": the rest of the member from this decompressed offset is lost" + lostNote(lost), Err: err})
 	}
 	if r.phys.failed() {
@@ -185,7 +186,7 @@ func (r *Reader) memberFailed(recOff int64) {
 // inMemberError is damage inside the current member, at decompressed
 // offset off, covering n decompressed bytes.
 func (r *Reader) inMemberError(off, n int64, kind DamageKind, reason string, err error) *RecordError {
-	return &RecordError{Offset: r.memberOff, InMember: off, Length: n, Kind: kind, Reason: reason, Err: err}
+	return &RecordError{Offset: r.memberOff, InMember: off, Length: n, End: -1, Kind: kind, Reason: reason, Err: err}
 }
 
 // memberStep reads the next record of the current gzip member.

@@ -324,7 +324,7 @@ func parseARCLine(line []byte, ver int) (arcLine, bool) {
 	if !isDigits(a.date) || len(a.date) < 8 || len(a.date) > 17 || !isDigits(length) || len(length) > 18 {
 		return arcLine{}, false
 	}
-	if !strings.Contains(a.url, ":") || strings.ContainsAny(a.url, "\x00\r") {
+	if !strings.Contains(f[0], ":") || strings.ContainsAny(a.url, "\x00\r") {
 		return arcLine{}, false
 	}
 	a.length, _ = strconv.ParseInt(length, 10, 64)

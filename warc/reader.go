@@ -196,7 +196,7 @@ func (r *Reader) emit(rec *Record, err error) { r.pending = append(r.pending, it
 // damage reports damage at file offset off covering length bytes of the
 // input (see RecordError).
 func (r *Reader) damage(off, length int64, kind DamageKind, reason string, err error) {
-	r.emit(nil, &RecordError{Offset: off, InMember: -1, Length: length, Kind: kind, Reason: reason, Err: err})
+	r.emit(nil, &RecordError{Offset: off, InMember: -1, Length: length, End: off + length, Kind: kind, Reason: reason, Err: err})
 }
 
 // fatal reports an error of the underlying reader and ends the sequence.

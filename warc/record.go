@@ -303,6 +303,11 @@ type RecordError struct {
 	// of an input is in exactly one record or one damaged span, but
 	// line ends between records.
 	Length int64
+	// End is the input offset at which reading resumed after the
+	// damage, or -1 when it went on inside the same gzip member. For a
+	// gzip member that fails after it yielded records (InMember >= 0,
+	// Length -1), Offset to End is the member's span in the input.
+	End int64
 	// Kind sorts the damage, for programs: match on it, not on Reason,
 	// whose wording may change.
 	Kind DamageKind
