@@ -37,7 +37,7 @@ var archiveReasons = map[warc.DamageKind]string{
 
 // reasonUnverified is the reason of a record that nothing verified
 // (warc.Record.Unverified): it is never cleaned.
-const reasonUnverified = "archive: unverified record (gzip member too long to hold, input not readable twice)"
+const reasonUnverified = "archive: unverified record (from a damaged or unchecked gzip member)"
 
 // archiveReason names the kind of damage a *warc.RecordError reports.
 func archiveReason(e *warc.RecordError) string {

@@ -80,6 +80,10 @@ func (r *reader) archive(ctx context.Context, in *input) (ok bool, err error) {
 			continue
 		}
 		it := r.record(in, rec)
+		if rec.Unverified {
+			// Nothing vouches for it whole: never cleaned.
+			it.body, it.weight, it.skipped, it.failed, it.reason, it.detail = nil, itemOverhead, false, true, reasonUnverified, ""
+		}
 		if !r.send(it) {
 			return false, nil
 		}
@@ -105,11 +109,6 @@ func (r *reader) record(in *input, rec *warc.Record) (it *item) {
 	}()
 	skip := func(reason, detail string) *item {
 		it.skipped, it.reason, it.detail = true, reason, detail
-		return it
-	}
-	if rec.Unverified {
-		// Nothing vouches for its bytes: never cleaned.
-		it.failed, it.reason = true, reasonUnverified
 		return it
 	}
 	typ := strings.ToLower(rec.Type)

@@ -101,7 +101,13 @@ func (r *Reader) release() {
 // distrust turns a record of a damaged member without a block digest of its
 // own into an error.
 func (r *Reader) distrust(it item) item {
-	if it.rec == nil || it.rec.Digest == DigestBlock {
+	if it.rec == nil {
+		return it
+	}
+	if it.rec.Digest == DigestBlock {
+		// Its block is whole; its header is covered by nothing (a
+		// flipped literal changes one byte and decoding goes on).
+		it.rec.Unverified = true
 		return it
 	}
 	return item{err: &RecordError{Offset: r.memberOff, InMember: it.rec.Offset, Length: it.rec.Length, End: -1, Kind: DamageUnverifiable,

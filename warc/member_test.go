@@ -45,7 +45,7 @@ func TestStreamFlip(t *testing.T) {
 			orig := byID(want)
 			for _, g := range got {
 				w := orig[g.ID()]
-				if w == nil || !bytes.Equal(g.Content, w.Content) || g.Digest != DigestBlock {
+				if w == nil || !bytes.Equal(g.Content, w.Content) || g.Digest != DigestBlock || !g.Unverified {
 					t.Fatalf("digests %v: record %s yielded from the damaged stream (digest state %d)", digests, g.ID(), g.Digest)
 				}
 			}

@@ -362,6 +362,9 @@ func checkArchive(t *testing.T, a *genArchive, seekable bool) {
 				fail("record at %d yielded with a block of %d bytes, generated %d (%s)", rec.Offset, len(rec.Content), len(g.block), rec.ID())
 			}
 		}
+		if a.layout == layoutStream && damaged && !rec.Unverified {
+			fail("record at %d of a damaged gzip stream yielded without the Unverified mark", rec.Offset)
+		}
 		if a.layout == layoutStream && damaged && g.digest == false {
 			fail("record at %d of a damaged gzip stream yielded without a digest to vouch for it", rec.Offset)
 		}

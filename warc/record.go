@@ -98,12 +98,14 @@ type Record struct {
 	// and its WARC-Payload-Digest matched) or DigestNone. A record in a
 	// gzip member is also checked by the member's CRC-32 (see Reader).
 	Digest int
-	// Unverified reports that nothing checked the record before it was
-	// yielded: it comes from a gzip member holding several records,
-	// beyond Options.HoldBytes, in an input the reader could not read
-	// twice, and it has no block digest. If the member turns out damaged,
-	// the reader says so after it (a *RecordError at the member's offset);
-	// a caller that must not use damaged data treats it as failed.
+	// Unverified reports that the record is not vouched for whole: it
+	// comes from a gzip member that fails its checksum (then its block
+	// matched its WARC-Block-Digest, or the reader would have reported it
+	// as DamageUnverifiable, but its header is covered by nothing), or
+	// from a member holding several records, beyond Options.HoldBytes, in
+	// an input the reader could not read twice (then, if the member turns
+	// out damaged, the reader says so after it). A caller that must not
+	// use damaged data treats it as failed; package corpus does.
 	Unverified bool
 }
 
