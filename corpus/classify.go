@@ -18,20 +18,26 @@ import (
 
 // archiveReasons name the kinds of damage a *warc.RecordError reports.
 var archiveReasons = map[warc.DamageKind]string{
-	warc.DamageGarbage:              "archive: garbage between records",
-	warc.DamageGzipTruncated:        "archive: truncated gzip member",
-	warc.DamageGzipHeader:           "archive: damaged gzip member header",
-	warc.DamageGzipMember:           "archive: damaged gzip member",
-	warc.DamageMissingContentLength: "archive: missing Content-Length",
-	warc.DamageBadContentLength:     "archive: bad Content-Length",
-	warc.DamageMissingField:         "archive: missing required header field",
-	warc.DamageDigestMismatch:       "archive: block digest mismatch",
-	warc.DamageTruncatedRecord:      "archive: truncated record",
-	warc.DamageWrongARCLength:       "archive: wrong ARC Archive-length",
-	warc.DamageWrongContentLength:   "archive: wrong Content-Length",
-	warc.DamageBadARCLine:           "archive: bad ARC URL line",
-	warc.DamageBadHeader:            "archive: bad record header",
+	warc.DamageGarbage:               "archive: garbage between records",
+	warc.DamageGzipTruncated:         "archive: truncated gzip member",
+	warc.DamageGzipHeader:            "archive: damaged gzip member header",
+	warc.DamageGzipMember:            "archive: damaged gzip member",
+	warc.DamageMissingContentLength:  "archive: missing Content-Length",
+	warc.DamageBadContentLength:      "archive: bad Content-Length",
+	warc.DamageMissingField:          "archive: missing required header field",
+	warc.DamageDigestMismatch:        "archive: block digest mismatch",
+	warc.DamageTruncatedRecord:       "archive: truncated record",
+	warc.DamageWrongARCLength:        "archive: wrong ARC Archive-length",
+	warc.DamageWrongContentLength:    "archive: wrong Content-Length",
+	warc.DamageBadARCLine:            "archive: bad ARC URL line",
+	warc.DamageBadHeader:             "archive: bad record header",
+	warc.DamagePayloadDigestMismatch: "archive: payload digest mismatch",
+	warc.DamageUnverifiable:          "archive: unverifiable record in a damaged gzip member",
 }
+
+// reasonUnverified is the reason of a record that nothing verified
+// (warc.Record.Unverified): it is never cleaned.
+const reasonUnverified = "archive: unverified record (from a damaged or unchecked gzip member)"
 
 // archiveReason names the kind of damage a *warc.RecordError reports.
 func archiveReason(e *warc.RecordError) string {

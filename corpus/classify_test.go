@@ -14,20 +14,22 @@ import (
 // must not change when warc adds a kind or rewords a message.
 func TestArchiveReason(t *testing.T) {
 	want := map[warc.DamageKind]string{
-		warc.DamageOther:                "archive: damaged record",
-		warc.DamageGarbage:              "archive: garbage between records",
-		warc.DamageGzipTruncated:        "archive: truncated gzip member",
-		warc.DamageGzipHeader:           "archive: damaged gzip member header",
-		warc.DamageGzipMember:           "archive: damaged gzip member",
-		warc.DamageMissingContentLength: "archive: missing Content-Length",
-		warc.DamageBadContentLength:     "archive: bad Content-Length",
-		warc.DamageMissingField:         "archive: missing required header field",
-		warc.DamageDigestMismatch:       "archive: block digest mismatch",
-		warc.DamageTruncatedRecord:      "archive: truncated record",
-		warc.DamageWrongARCLength:       "archive: wrong ARC Archive-length",
-		warc.DamageWrongContentLength:   "archive: wrong Content-Length",
-		warc.DamageBadARCLine:           "archive: bad ARC URL line",
-		warc.DamageBadHeader:            "archive: bad record header",
+		warc.DamageOther:                 "archive: damaged record",
+		warc.DamageGarbage:               "archive: garbage between records",
+		warc.DamageGzipTruncated:         "archive: truncated gzip member",
+		warc.DamageGzipHeader:            "archive: damaged gzip member header",
+		warc.DamageGzipMember:            "archive: damaged gzip member",
+		warc.DamageMissingContentLength:  "archive: missing Content-Length",
+		warc.DamageBadContentLength:      "archive: bad Content-Length",
+		warc.DamageMissingField:          "archive: missing required header field",
+		warc.DamageDigestMismatch:        "archive: block digest mismatch",
+		warc.DamageTruncatedRecord:       "archive: truncated record",
+		warc.DamageWrongARCLength:        "archive: wrong ARC Archive-length",
+		warc.DamageWrongContentLength:    "archive: wrong Content-Length",
+		warc.DamageBadARCLine:            "archive: bad ARC URL line",
+		warc.DamageBadHeader:             "archive: bad record header",
+		warc.DamagePayloadDigestMismatch: "archive: payload digest mismatch",
+		warc.DamageUnverifiable:          "archive: unverifiable record in a damaged gzip member",
 	}
 	for k := warc.DamageOther; !strings.HasPrefix(k.String(), "DamageKind("); k++ {
 		w, ok := want[k]

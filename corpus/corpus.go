@@ -222,7 +222,8 @@ type item struct {
 
 	skipped, failed bool // neither: cleaned
 	reason, detail  string
-	out             []byte // the rendered page
+	where           *inMember // damage inside a gzip member (failures.go)
+	out             []byte    // the rendered page
 
 	// With Options.Site: the cleaned page, held until its host's model
 	// corrects it (out is nil until then), the bytes it is reckoned to
@@ -337,6 +338,9 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 		sum.Total.add(e.Counts)
 	}
 	sum.TotalInputs = len(m.Inputs)
+	if err := p.settle(out); err != nil && runErr == nil {
+		runErr = err
+	}
 	if data, err := json.MarshalIndent(sum, "", "  "); err == nil {
 		if err := writeAtomic(filepath.Join(out, summaryName), append(data, '\n')); err != nil && runErr == nil {
 			runErr = fmt.Errorf("corpus: writing %s: %w", summaryName, err)
@@ -360,6 +364,7 @@ type pipeline struct {
 	start       time.Time
 	total       int64
 	inputsTotal int
+	fails       *failureLog // failures.go
 
 	// writer state
 	cur         *input
@@ -535,10 +540,7 @@ func (p *pipeline) emit(it *item) error {
 		c.Cleaned++
 		p.sum.Cleaned++
 	}
-	if (it.failed || it.skipped) && p.opts.Report != nil {
-		p.opts.Report(Problem{Input: in.path, Offset: it.src.Offset, URI: it.uri, RecordID: it.src.RecordID,
-			Failed: it.failed, Reason: it.reason, Detail: it.detail})
-	}
+	p.report(it)
 	return nil
 }
 

@@ -73,15 +73,17 @@ func (r *reader) archive(ctx context.Context, in *input) (ok bool, err error) {
 				// Not an archive, or an I/O error: the input ends here.
 				return true, err
 			}
-			it := &item{kind: kRecord, in: in, weight: itemOverhead, pos: re.Offset,
-				src:    render.JSONSource{File: in.path, Offset: re.Offset, Length: -1},
-				failed: true, reason: archiveReason(re), detail: recordErrorDetail(re)}
+			it := damageItem(in, re)
 			if !r.send(it) {
 				return false, nil
 			}
 			continue
 		}
 		it := r.record(in, rec)
+		if rec.Unverified {
+			// Nothing vouches for it whole: never cleaned.
+			it.body, it.weight, it.skipped, it.failed, it.reason, it.detail = nil, itemOverhead, false, true, reasonUnverified, ""
+		}
 		if !r.send(it) {
 			return false, nil
 		}
@@ -254,6 +256,30 @@ func (r *reader) htmlFile(in *input, path string) *item {
 	return it
 }
 
+// damageItem is the item of damage an archive reader reported: a failed
+// record, or a damaged span, with its place in the input.
+func damageItem(in *input, re *warc.RecordError) *item {
+	it := &item{kind: kRecord, in: in, weight: itemOverhead, pos: re.Offset,
+		src:    render.JSONSource{File: in.path, Offset: re.Offset, Length: -1},
+		failed: true, reason: archiveReason(re), detail: recordErrorDetail(re)}
+	switch {
+	case re.InMember < 0:
+		it.src.Length = re.Length
+		it.pos = re.End
+	case re.End >= 0:
+		// A gzip member that failed after it yielded records: Offset to
+		// End is the member.
+		it.src.Length = re.End - re.Offset
+		it.pos = re.End
+	}
+	if re.InMember >= 0 {
+		mo := re.Offset
+		it.src.MemberOffset = &mo
+		it.where = &inMember{Offset: re.InMember, Length: re.Length}
+	}
+	return it
+}
+
 // recordErrorDetail is a RecordError's message without its offset, which
 // Problem carries.
 func recordErrorDetail(e *warc.RecordError) string {
@@ -261,6 +287,8 @@ func recordErrorDetail(e *warc.RecordError) string {
 	b.WriteString(e.Reason)
 	if e.InMember >= 0 {
 		fmt.Fprintf(&b, " (at decompressed offset %d in the gzip member)", e.InMember)
+	} else if e.Length > 0 {
+		fmt.Fprintf(&b, " (%d bytes)", e.Length)
 	}
 	if e.Err != nil {
 		b.WriteString(": ")

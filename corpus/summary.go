@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -21,9 +22,27 @@ const (
 	ReasonNoText      = "no text"        // cleaned, but the page has no text to keep
 )
 
+// Reasons counts records by reason. It is written to JSON as an object,
+// {} when empty.
+type Reasons map[string]int64
+
+// MarshalJSON writes the counts as an object, {} for none.
+func (r Reasons) MarshalJSON() ([]byte, error) {
+	if r == nil {
+		return []byte("{}"), nil
+	}
+	return json.Marshal(map[string]int64(r))
+}
+
 // Counts sorts records into buckets. Every record read is in exactly one of
 // Cleaned, Skipped and Failed: Records == Cleaned + sum(Skipped) +
 // sum(Failed).
+//
+// In an archive, a record is one archive record, or one damaged stretch
+// (damaged bytes between records, a gzip member that cannot be read, the
+// rest of a gzip member after its data went wrong), counted failed with
+// its offset and length in failures.jsonl: every byte of an archive is in
+// a counted record or a counted damaged stretch.
 type Counts struct {
 	// Records is the number of records read: archive records (damaged ones
 	// and unreadable stretches of an archive included, one each) and HTML
@@ -34,24 +53,24 @@ type Counts struct {
 	// Skipped counts the records left out on purpose, by reason: "not a
 	// response", "not HTML", "status NNN", "revisit", "empty", "too
 	// large", "duplicate", "no text".
-	Skipped map[string]int64 `json:"skipped"`
+	Skipped Reasons `json:"skipped"`
 	// Failed counts the records that could not be read or cleaned, by
 	// reason: "archive: ..." (damage in the archive, reported by package
 	// warc), "http: ..." (a response that cannot be parsed or decoded),
 	// "read: ..." (an HTML file that cannot be read), "clean: ...".
-	Failed map[string]int64 `json:"failed"`
+	Failed Reasons `json:"failed"`
 }
 
 func (c *Counts) skip(reason string) {
 	if c.Skipped == nil {
-		c.Skipped = map[string]int64{}
+		c.Skipped = Reasons{}
 	}
 	c.Skipped[reason]++
 }
 
 func (c *Counts) fail(reason string) {
 	if c.Failed == nil {
-		c.Failed = map[string]int64{}
+		c.Failed = Reasons{}
 	}
 	c.Failed[reason]++
 }
@@ -62,15 +81,43 @@ func (c *Counts) add(o Counts) {
 	c.Cleaned += o.Cleaned
 	for k, v := range o.Skipped {
 		if c.Skipped == nil {
-			c.Skipped = map[string]int64{}
+			c.Skipped = Reasons{}
 		}
 		c.Skipped[k] += v
 	}
 	for k, v := range o.Failed {
 		if c.Failed == nil {
-			c.Failed = map[string]int64{}
+			c.Failed = Reasons{}
 		}
 		c.Failed[k] += v
+	}
+}
+
+// sub takes o, a part of c, out of c.
+func (c *Counts) sub(o Counts) {
+	c.Records -= o.Records
+	c.Cleaned -= o.Cleaned
+	c.Skipped = subReasons(c.Skipped, o.Skipped)
+	c.Failed = subReasons(c.Failed, o.Failed)
+}
+
+func subReasons(m, o Reasons) Reasons {
+	out := Reasons{}
+	for k, v := range m {
+		if d := v - o[k]; d != 0 {
+			out[k] = d
+		}
+	}
+	return out
+}
+
+// normalize makes empty buckets empty maps.
+func (c *Counts) normalize() {
+	if c.Skipped == nil {
+		c.Skipped = Reasons{}
+	}
+	if c.Failed == nil {
+		c.Failed = Reasons{}
 	}
 }
 
@@ -100,8 +147,19 @@ func sum(m map[string]int64) int64 {
 // Summary reports a Run. It is written to summary.json in the output
 // directory.
 type Summary struct {
-	// Counts are the records of the inputs processed by this run.
+	// Counts are the records of the inputs this run finished: what it
+	// added to the output. (While the run goes, for Progress, they count
+	// every record read.)
 	Counts
+	// Unfinished counts the records of the input the run began but did
+	// not finish (it was stopped): their output was dropped, and the next
+	// run reads the input again. Nil when every input begun was finished.
+	Unfinished *Counts `json:"unfinished,omitempty"`
+	// FailuresListed is the number of lines of failures.jsonl (the failed
+	// records of Counts, then the input errors); FailuresLeftOut the
+	// failures left out of it beyond MaxFailureLines.
+	FailuresListed  int64 `json:"failures_listed"`
+	FailuresLeftOut int64 `json:"failures_left_out"`
 	// Inputs is the number of inputs processed by this run; Finished of
 	// them were read to their end.
 	Inputs   int `json:"inputs"`
@@ -127,6 +185,8 @@ type Summary struct {
 	Site *SiteCounts `json:"site,omitempty"`
 	// Total is the sum over every input finished by this run and the
 	// earlier ones on the same output directory: what the output holds.
+	// Total == Counts + the Counts of the earlier runs, whatever stopped
+	// this one.
 	Total Counts `json:"total"`
 	// TotalInputs is the number of inputs Total covers.
 	TotalInputs int `json:"total_inputs"`
@@ -170,6 +230,12 @@ func (s *Summary) WriteText(w io.Writer) error {
 	writeReasons(&b, "failed", s.Failed)
 	for _, e := range s.InputErrors {
 		fmt.Fprintf(&b, "  input error: %s: %s\n", e.Input, e.Error)
+	}
+	if u := s.Unfinished; u != nil {
+		fmt.Fprintf(&b, "  stopped: %d records of an unfinished input not counted above (%d cleaned), their output dropped: the next run reads it again\n", u.Records, u.Cleaned)
+	}
+	if s.FailuresLeftOut > 0 {
+		fmt.Fprintf(&b, "  %d failures listed in %s, %d more left out\n", s.FailuresListed, failuresName, s.FailuresLeftOut)
 	}
 	if s.Run > 1 || len(s.AlreadyDone) > 0 {
 		fmt.Fprintf(&b, "output (%d inputs, runs 1 to %d): %d records, %d cleaned, %d skipped, %d failed\n",

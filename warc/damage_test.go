@@ -59,6 +59,13 @@ func TestDamageKinds(t *testing.T) {
 	bigCut := buildArchive(t, bigRecs, false)[:bigRecs[1].Offset+bigRecs[1].Length-100]
 	bigARC := fmt.Sprintf("http://a.example/ 192.0.2.1 20010101000000 text/plain %d\n", 300<<10) + strings.Repeat("y", 299<<10)
 
+	// A record whose payload does not match its WARC-Payload-Digest,
+	// without a block digest.
+	payloadBad := digestRecord("WARC-Payload-Digest: sha1:"+strings.Repeat("A", 32)+"\r\n", "HTTP/1.1 200 OK\r\n\r\nbody")
+	// A stream without digests whose checksum fails.
+	stream := gzipWhole(stripDigests(plain))
+	stream[len(stream)-6] ^= 1
+
 	cases := []struct {
 		name     string
 		data     []byte
@@ -78,7 +85,8 @@ func TestDamageKinds(t *testing.T) {
 		}), Options{}, true, DamageBadContentLength, "bad Content-Length"},
 		{"no WARC-Record-ID", edit(2, dropField(FieldRecordID)), Options{}, true, DamageMissingField, FieldRecordID},
 		{"no WARC-Date", edit(2, dropField(FieldDate)), Options{}, true, DamageMissingField, FieldDate},
-		{"digest", digest, Options{VerifyDigests: true}, true, DamageDigestMismatch, "Block-Digest"},
+		{"digest", digest, Options{}, true, DamageDigestMismatch, "Block-Digest"},
+		{"payload digest", payloadBad, Options{}, true, DamagePayloadDigestMismatch, "Payload-Digest"},
 		{"cut in block", bigCut, window, false, DamageTruncatedRecord, "ends inside the record block"},
 		{"cut in header", plain[:recs[3].Offset+30], Options{}, false, DamageTruncatedRecord, "ends inside the record header"},
 		{"length past the end", plain[:recs[3].Offset+recs[3].Length-20], Options{}, true, DamageTruncatedRecord, "runs past the end"},
@@ -99,6 +107,14 @@ func TestDamageKinds(t *testing.T) {
 		{"version line too long", plain, Options{MaxHeaderBytes: 8}, true, DamageBadHeader, "version line longer"},
 	}
 	seen := map[DamageKind]bool{}
+	// The records of a stream whose checksum fails, and then the member.
+	_, errs, _ := readAll(t, stream, Options{}, true)
+	for _, re := range recordErrors(t, errs) {
+		seen[re.Kind] = true
+	}
+	if !seen[DamageUnverifiable] || !seen[DamageGzipMember] {
+		t.Errorf("damaged stream: errors %v", errs)
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, errs, _ := readAll(t, c.data, c.opts, c.seekable)

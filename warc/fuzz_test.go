@@ -65,6 +65,17 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte("WARC/1.0\r\nContent-Length: 99999999999\r\n\r\nabc"))
 	f.Add([]byte("WARC/1.1\nWARC-Type: resource\nWARC-Record-ID: <x>\nWARC-Date: 2001\nContent-Length: 2\n\nab\n\n"))
 	f.Add([]byte{})
+	// Issue 19: a stream with a flipped bit; members with a flipped data
+	// byte and a flags byte of 0xE0.
+	stream := gzipWhole(stripDigests(plain))
+	stream[len(stream)*2/3] ^= 0x10
+	f.Add(stream)
+	members := bytes.Clone(gzipped)
+	members[len(members)/4] ^= 0x55
+	if i := bytes.LastIndex(members, []byte{0x1f, 0x8b, 0x08}); i > 0 {
+		members[i+3] = 0xe0
+	}
+	f.Add(members)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkInvariants(t, data, true)
 		checkInvariants(t, data, false)
@@ -82,6 +93,7 @@ func FuzzARC(f *testing.F) {
 	f.Add(arc[:len(arc)/2])
 	f.Add([]byte("filedesc://x 0 20010101000000 text/plain 3\n1 0\nhttp://a 1.2.3.4 20010101000000 text/html 99999999999\nabc"))
 	f.Add([]byte("http://a/ 1.2.3.4 20010101000000 text/html 10 ABC - 0 f.arc 3\nabc\n"))
+	f.Add(setARCLengthText(arc, 3, "12x")) // issue 19
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkInvariants(t, data, true)
 		checkInvariants(t, data, false)

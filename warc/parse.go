@@ -2,11 +2,7 @@ package warc
 
 import (
 	"bytes"
-	"crypto/sha1"
-	"encoding/base32"
-	"encoding/hex"
 	"fmt"
-	"hash"
 	"strconv"
 	"strings"
 	"time"
@@ -61,15 +57,8 @@ func (r *Reader) parseWARC(s *source) (*Record, *parseError) {
 	rec.TargetURI = strings.TrimSuffix(strings.TrimPrefix(rec.Header.Get(FieldTargetURI), "<"), ">")
 	rec.Date = parseWARCDate(rec.Header.Get(FieldDate))
 
-	var h hash.Hash
-	var want []byte
-	if r.opts.VerifyDigests {
-		want = sha1Digest(rec.Header.Get(FieldBlockDigest))
-		if want != nil {
-			h = sha1.New()
-		}
-	}
-	got := r.readBlock(s, rec, cl, h)
+	check := r.newBlockCheck(rec)
+	got := r.readBlock(s, rec, cl, check)
 	if got < cl {
 		if s.failed() {
 			return nil, memberError(s.err)
@@ -84,8 +73,18 @@ func (r *Reader) parseWARC(s *source) (*Record, *parseError) {
 			return nil, perr(true, DamageMissingField, "record has no %s (a required field); skipped", f)
 		}
 	}
-	if h != nil && !bytes.Equal(h.Sum(nil), want) {
-		return nil, perr(true, DamageDigestMismatch, "block does not match its WARC-Block-Digest %s", rec.Header.Get(FieldBlockDigest))
+	if check != nil {
+		if !bytes.Equal(check.h.Sum(nil), check.want.sum) {
+			return nil, perr(true, DamageDigestMismatch, "block digest mismatch: the block does not match its WARC-Block-Digest %s", rec.Header.Get(FieldBlockDigest))
+		}
+		rec.Digest = DigestBlock
+	} else if !r.opts.SkipDigests {
+		switch checked, ok := checkPayload(rec); {
+		case checked && !ok:
+			return nil, perr(true, DamagePayloadDigestMismatch, "payload digest mismatch: the payload does not match its WARC-Payload-Digest %s (and the record has no block digest)", rec.Header.Get(FieldPayloadDigest))
+		case checked:
+			rec.Digest = DigestPayload
+		}
 	}
 	return rec, nil
 }
@@ -171,31 +170,11 @@ func (r *Reader) blockLength(s *source, rec *Record) (int64, *parseError) {
 	return cl, nil
 }
 
-// sha1Digest decodes a "sha1:" digest (base32 as crawlers write it, or
-// hex); nil if it is not one.
-func sha1Digest(v string) []byte {
-	algo, val, ok := strings.Cut(v, ":")
-	if !ok || !strings.EqualFold(strings.TrimSpace(algo), "sha1") {
-		return nil
-	}
-	val = strings.TrimSpace(val)
-	if len(val) == 40 {
-		if b, err := hex.DecodeString(val); err == nil {
-			return b
-		}
-	}
-	b, err := base32.StdEncoding.DecodeString(strings.ToUpper(val))
-	if err != nil || len(b) != sha1.Size {
-		return nil
-	}
-	return b
-}
-
 var warcMagic = []byte("WARC/")
 
 // readBlock reads n bytes of block, keeping up to MaxRecordBytes of them in
 // rec.Content, and returns how many bytes there were.
-func (r *Reader) readBlock(s *source, rec *Record, n int64, h hash.Hash) int64 {
+func (r *Reader) readBlock(s *source, rec *Record, n int64, check *blockCheck) int64 {
 	keep := r.opts.MaxRecordBytes
 	if r.opts.HeadersOnly {
 		keep = 0
@@ -216,9 +195,7 @@ func (r *Reader) readBlock(s *source, rec *Record, n int64, h hash.Hash) int64 {
 			break
 		}
 		k := int64(len(chunk))
-		if h != nil {
-			h.Write(chunk)
-		}
+		check.write(chunk)
 		if room := keep - int64(len(rec.Content)); room > 0 {
 			rec.Content = append(rec.Content, chunk[:min(room, k)]...)
 		}
@@ -347,7 +324,7 @@ func parseARCLine(line []byte, ver int) (arcLine, bool) {
 	if !isDigits(a.date) || len(a.date) < 8 || len(a.date) > 17 || !isDigits(length) || len(length) > 18 {
 		return arcLine{}, false
 	}
-	if !strings.Contains(a.url, ":") || strings.ContainsAny(a.url, "\x00\r") {
+	if !strings.Contains(f[0], ":") || strings.ContainsAny(a.url, "\x00\r") {
 		return arcLine{}, false
 	}
 	a.length, _ = strconv.ParseInt(length, 10, 64)
@@ -426,7 +403,9 @@ func (r *Reader) parseARC(s *source) (*Record, *parseError) {
 }
 
 // arcNextOK reports whether what follows at s is the end of the input (or
-// only line ends before it), a gzip member or a record. It consumes nothing.
+// only line ends before it), a gzip member, a record or a damaged ARC URL
+// line (looksLikeARCLine: the next record is damaged, not this one). It
+// consumes nothing.
 // The ARC separator is one newline, already consumed: a blank line here
 // means a length one short of a payload that ends in a newline.
 func (r *Reader) arcNextOK(s *source) bool {
@@ -446,5 +425,52 @@ func (r *Reader) arcNextOK(s *source) bool {
 		j = len(b) - 1
 	}
 	_, ok := parseARCLine(b[:j+1], r.arcVer)
-	return ok
+	return ok || looksLikeARCLine(b[:j+1])
+}
+
+// looksLikeARCLine reports whether line, which does not parse as an ARC URL
+// line, looks like a damaged one: at least three of its five parts in
+// place (an address with a scheme first, an IP address or "-", a date of
+// 8 to 17 digits, a media type, a length of digits last). The lines of an
+// HTTP message or of HTML rarely score more than two.
+func looksLikeARCLine(line []byte) bool {
+	f := strings.Fields(string(trimEOL(line)))
+	if len(f) < 4 || len(f) > 12 {
+		return false
+	}
+	score := 0
+	if strings.Contains(f[0], "://") || strings.HasPrefix(f[0], "filedesc:") || strings.HasPrefix(f[0], "dns:") {
+		score++
+	}
+	ip, date, mime := false, false, false
+	for _, x := range f[1 : len(f)-1] {
+		switch {
+		case x == "-" || isIPv4(x):
+			ip = true
+		case isDigits(x) && len(x) >= 8 && len(x) <= 17:
+			date = true
+		case strings.Count(x, "/") == 1 && !strings.Contains(x, ":") && !strings.ContainsAny(x, "<>"):
+			mime = true
+		}
+	}
+	for _, b := range []bool{ip, date, mime, isDigits(f[len(f)-1])} {
+		if b {
+			score++
+		}
+	}
+	return score >= 3
+}
+
+// isIPv4 reports whether s is four dot-separated numbers.
+func isIPv4(s string) bool {
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		if !isDigits(p) || len(p) > 3 {
+			return false
+		}
+	}
+	return true
 }

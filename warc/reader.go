@@ -3,7 +3,6 @@ package warc
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -100,8 +99,10 @@ type Reader struct {
 	// state of the current gzip member
 	inMember  bool
 	memberOff int64
-	memberN   int // records read from it
-	shared    bool
+	memberN   int // items (records and damage) read from it
+	trust     int // what vouches for its records (see member.go)
+	held      []item
+	heldBytes int64
 }
 
 type item struct {
@@ -192,8 +193,10 @@ func (r *Reader) next() (*Record, error, bool) {
 
 func (r *Reader) emit(rec *Record, err error) { r.pending = append(r.pending, item{rec, err}) }
 
-func (r *Reader) damage(off, inMember int64, kind DamageKind, reason string, err error) {
-	r.emit(nil, &RecordError{Offset: off, InMember: inMember, Kind: kind, Reason: reason, Err: err})
+// damage reports damage at file offset off covering length bytes of the
+// input (see RecordError).
+func (r *Reader) damage(off, length int64, kind DamageKind, reason string, err error) {
+	r.emit(nil, &RecordError{Offset: off, InMember: -1, Length: length, End: off + length, Kind: kind, Reason: reason, Err: err})
 }
 
 // fatal reports an error of the underlying reader and ends the sequence.
@@ -295,6 +298,17 @@ func (r *Reader) topStep() {
 		r.startMember(off, true)
 		return
 	}
+	if isDamagedGzipMagic(p.peek(4)) && trialDamagedMember(p.peek(trialBytes)) {
+		r.first = false
+		p.advance(1)
+		r.scan(p, -1, true)
+		if p.failed() {
+			r.fatal()
+			return
+		}
+		r.damage(off, p.pos()-off, DamageGzipHeader, "damaged gzip member header (reserved flag bits set): the member cannot be read", nil)
+		return
+	}
 	if kind := r.recordStart(p); kind != startNone {
 		r.plainRecord(off, kind)
 		return
@@ -305,6 +319,10 @@ func (r *Reader) topStep() {
 	}
 	// Garbage.
 	head := bytes.Clone(p.peek(512))
+	kind, what := DamageGarbage, "bytes that are not a record"
+	if line, _ := p.peekLine(4096); r.format == formatARC && looksLikeARCLine(line) {
+		kind, what = DamageBadARCLine, "bytes of a record whose ARC URL line cannot be read"
+	}
 	if r.first {
 		if !r.scan(p, off+sniffLimit, true) {
 			r.emit(nil, fmt.Errorf("warc: %w: the input looks like %s", ErrNotArchive, describe(head)))
@@ -318,7 +336,7 @@ func (r *Reader) topStep() {
 		r.fatal()
 		return
 	}
-	r.damage(off, -1, DamageGarbage, fmt.Sprintf("%d bytes that are not a record (%s)", p.pos()-off, describeShort(head)), nil)
+	r.damage(off, p.pos()-off, kind, fmt.Sprintf("%d %s (%s)", p.pos()-off, what, describeShort(head)), nil)
 }
 
 // plainRecord reads a record that is not gzip-compressed, at offset off.
@@ -339,7 +357,7 @@ func (r *Reader) plainRecord(off int64, kind int) {
 	if !perr.framed {
 		lost = r.resync(p, off+1, true)
 	}
-	r.damage(off, -1, perr.kind, perr.reason+lostNote(lost), perr.err)
+	r.damage(off, p.pos()-off, perr.kind, perr.reason+lostNote(lost), perr.err)
 	p.clearMark()
 }
 
@@ -446,7 +464,11 @@ func (r *Reader) candidate(b []byte, lineStart, top bool) (int, int) {
 func (r *Reader) confirm(s *source, kind int) bool {
 	switch kind {
 	case -1:
-		return isGzipMagic(s.peek(4)) && r.trialMember(s.pos())
+		b := s.peek(4)
+		if isDamagedGzipMagic(b) {
+			return trialDamagedMember(s.peek(trialBytes))
+		}
+		return isGzipMagic(b) && r.trialMember(s.pos())
 	case startWARC:
 		line, _ := s.peekLine(64)
 		return isWARCStart(line)
@@ -552,7 +574,7 @@ func (r *Reader) startMember(off int64, expected bool) {
 		}
 		r.first = false
 		lost := r.resync(p, off+1, true)
-		r.damage(off, -1, DamageGzipHeader, "damaged gzip member header"+lostNote(lost), err)
+		r.damage(off, p.pos()-off, DamageGzipHeader, "damaged gzip member header"+lostNote(lost), err)
 		return
 	}
 	m := r.mem
@@ -565,107 +587,6 @@ func (r *Reader) startMember(off int64, expected bool) {
 		}
 	}
 	r.first = false
-	r.inMember, r.memberOff, r.memberN, r.shared = true, off, 0, false
-}
-
-// memberFailed reports a decompression error of the current member and
-// rescans the input from the byte after the member's start.
-func (r *Reader) memberFailed(recOff int64) {
-	r.inMember = false
-	r.unread()
-	if r.phys.broken() {
-		r.fatal()
-		return
-	}
-	in := int64(-1)
-	if r.memberN > 0 {
-		in = recOff
-	}
-	err := r.mem.err
-	kind, reason := DamageGzipMember, "damaged gzip member"
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		kind, reason = DamageGzipTruncated, "gzip member cut short: the input ends inside it"
-	}
-	lost := r.resync(r.phys, r.memberOff+1, true)
-	r.damage(r.memberOff, in, kind, reason+lostNote(lost), err)
-	if r.phys.failed() {
-		r.fatal()
-	}
-}
-
-// memberStep reads the next record of the current gzip member.
-func (r *Reader) memberStep() {
-	m := r.mem
-	skipBlank(m)
-	recOff := m.pos()
-	if m.failed() {
-		r.memberFailed(recOff)
-		return
-	}
-	if m.atEOF() {
-		r.inMember = false
-		r.unread()
-		r.phys.clearMark()
-		return
-	}
-	in := int64(-1)
-	if r.memberN > 0 {
-		in = recOff
-	}
-	kind := r.recordStart(m)
-	if kind == startNone {
-		head := bytes.Clone(m.peek(64))
-		if m.failed() {
-			r.memberFailed(recOff)
-			return
-		}
-		r.scan(m, -1, false)
-		if m.failed() {
-			r.memberFailed(recOff)
-			return
-		}
-		r.damage(r.memberOff, in, DamageGarbage, fmt.Sprintf("%d bytes in the gzip member that are not a record (%s)", m.pos()-recOff, describeShort(head)), nil)
-		r.memberN++
-		return
-	}
-	m.setMark()
-	rec, perr := r.parseRecord(m, kind)
-	if perr != nil {
-		var lost int64
-		if !m.failed() && !perr.framed {
-			lost = r.resync(m, recOff+1, false)
-		}
-		if m.failed() {
-			// Decompression failed: that is the cause to report.
-			r.memberFailed(recOff)
-			return
-		}
-		r.damage(r.memberOff, in, perr.kind, perr.reason+lostNote(lost), perr.err)
-		r.memberN++
-		m.clearMark()
-		return
-	}
-	m.clearMark()
-	end := m.pos()
-	r.memberN++
-	if r.memberN == 1 {
-		skipBlank(m)
-		if m.failed() {
-			// The record decoded but the member is damaged after it (a
-			// bad checksum): the record cannot be trusted.
-			r.memberFailed(recOff)
-			return
-		}
-		if m.atEOF() {
-			r.unread()
-			rec.Offset, rec.Length, rec.MemberOffset = r.memberOff, r.phys.pos()-r.memberOff, r.memberOff
-			r.inMember = false
-			r.phys.clearMark()
-			r.emit(rec, nil)
-			return
-		}
-		r.shared = true
-	}
-	rec.Shared, rec.Offset, rec.Length, rec.MemberOffset = true, recOff, end-recOff, r.memberOff
-	r.emit(rec, nil)
+	r.inMember, r.memberOff, r.memberN, r.trust = true, off, 0, trustHolding
+	r.held, r.heldBytes = r.held[:0], 0
 }

@@ -93,6 +93,20 @@ type Record struct {
 	// Options.MaxRecordBytes and Content holds its start only. (A record
 	// that the crawler itself truncated says so in its WARC-Truncated field.)
 	Truncated bool
+	// Digest says what checked the record's bytes: DigestBlock (its
+	// WARC-Block-Digest matched), DigestPayload (it has no block digest,
+	// and its WARC-Payload-Digest matched) or DigestNone. A record in a
+	// gzip member is also checked by the member's CRC-32 (see Reader).
+	Digest int
+	// Unverified reports that the record is not vouched for whole: it
+	// comes from a gzip member that fails its checksum (then its block
+	// matched its WARC-Block-Digest, or the reader would have reported it
+	// as DamageUnverifiable, but its header is covered by nothing), or
+	// from a member holding several records, beyond Options.HoldBytes, in
+	// an input the reader could not read twice (then, if the member turns
+	// out damaged, the reader says so after it). A caller that must not
+	// use damaged data treats it as failed; package corpus does.
+	Unverified bool
 }
 
 // ID returns the record's WARC-Record-ID, such as
@@ -136,11 +150,25 @@ type Options struct {
 	// HeadersOnly leaves Content nil: blocks are checked for length and
 	// skipped without being kept (for indexing).
 	HeadersOnly bool
-	// VerifyDigests checks a sha1 WARC-Block-Digest against the block; a
-	// record whose block does not match is reported as a *RecordError
-	// instead of being returned. Blocks longer than MaxRecordBytes are
-	// still checked over their whole length.
-	VerifyDigests bool
+	// SkipDigests turns off the digest checks. By default a record with a
+	// WARC-Block-Digest (sha1, sha256, sha512 or md5; base32, hex or
+	// base64) is checked against its block, over its whole length even
+	// when it is longer than MaxRecordBytes, and a record without one but
+	// with a WARC-Payload-Digest is checked against its payload (see
+	// Record.Digest). A record that does not match is reported as a
+	// *RecordError (DamageDigestMismatch, DamagePayloadDigestMismatch)
+	// instead of being returned.
+	SkipDigests bool
+	// HoldBytes caps the records held back while a gzip member that
+	// holds several records (a file compressed as one gzip stream) is
+	// read: its records are yielded only once the member's checksum
+	// verified, because damage to deflate data shows only there (see
+	// Reader). When a member holds more, the reader verifies the member on
+	// its own first (a second decompression, through io.ReaderAt: an
+	// *os.File or *bytes.Reader) and then yields its records as they come;
+	// an input that is no io.ReaderAt gets the records beyond the cap
+	// without a digest of their own marked Unverified. Default (0): 32 MiB.
+	HoldBytes int64
 }
 
 // Defaults of Options.
@@ -148,6 +176,7 @@ const (
 	DefaultMaxRecordBytes = 64 << 20
 	DefaultMaxHeaderBytes = 1 << 20
 	DefaultResyncWindow   = 8 << 20
+	DefaultHoldBytes      = 32 << 20
 	minResyncWindow       = 256 << 10
 )
 
@@ -162,6 +191,9 @@ func (o Options) withDefaults() Options {
 		o.ResyncWindow = DefaultResyncWindow
 	}
 	o.ResyncWindow = max(o.ResyncWindow, minResyncWindow)
+	if o.HoldBytes <= 0 {
+		o.HoldBytes = DefaultHoldBytes
+	}
 	return o
 }
 
@@ -198,7 +230,7 @@ const (
 	// WARC-Record-ID, WARC-Date).
 	DamageMissingField
 	// DamageDigestMismatch: a block that does not match its
-	// WARC-Block-Digest (with Options.VerifyDigests).
+	// WARC-Block-Digest.
 	DamageDigestMismatch
 	// DamageTruncatedRecord: the input ends inside the record, or its
 	// declared length runs past the end of the input.
@@ -214,23 +246,33 @@ const (
 	// DamageBadHeader: a WARC record header that cannot be read (too long,
 	// not made of fields, interrupted by another record).
 	DamageBadHeader
+	// DamagePayloadDigestMismatch: a record without a checkable
+	// WARC-Block-Digest whose payload does not match its
+	// WARC-Payload-Digest.
+	DamagePayloadDigestMismatch
+	// DamageUnverifiable: a record read whole from a gzip member that
+	// fails its checksum, with no digest of its own to show that it was
+	// not hit: it cannot be trusted.
+	DamageUnverifiable
 )
 
 var damageNames = [...]string{
-	DamageOther:                "other damage",
-	DamageGarbage:              "garbage between records",
-	DamageGzipTruncated:        "truncated gzip member",
-	DamageGzipHeader:           "damaged gzip member header",
-	DamageGzipMember:           "damaged gzip member",
-	DamageMissingContentLength: "missing Content-Length",
-	DamageBadContentLength:     "bad Content-Length",
-	DamageMissingField:         "missing required header field",
-	DamageDigestMismatch:       "block digest mismatch",
-	DamageTruncatedRecord:      "truncated record",
-	DamageWrongARCLength:       "wrong ARC Archive-length",
-	DamageWrongContentLength:   "wrong Content-Length",
-	DamageBadARCLine:           "bad ARC URL line",
-	DamageBadHeader:            "bad record header",
+	DamageOther:                 "other damage",
+	DamageGarbage:               "garbage between records",
+	DamageGzipTruncated:         "truncated gzip member",
+	DamageGzipHeader:            "damaged gzip member header",
+	DamageGzipMember:            "damaged gzip member",
+	DamageMissingContentLength:  "missing Content-Length",
+	DamageBadContentLength:      "bad Content-Length",
+	DamageMissingField:          "missing required header field",
+	DamageDigestMismatch:        "block digest mismatch",
+	DamageTruncatedRecord:       "truncated record",
+	DamageWrongARCLength:        "wrong ARC Archive-length",
+	DamageWrongContentLength:    "wrong Content-Length",
+	DamageBadARCLine:            "bad ARC URL line",
+	DamageBadHeader:             "bad record header",
+	DamagePayloadDigestMismatch: "payload digest mismatch",
+	DamageUnverifiable:          "unverifiable record in a damaged gzip member",
 }
 
 // String returns a short phrase for the kind, such as "truncated record".
@@ -251,10 +293,23 @@ type RecordError struct {
 	// Offset is the file offset of the damaged record, of the gzip member
 	// that holds it, or of the unreadable bytes.
 	Offset int64
-	// InMember is, for damage found inside a gzip member after its first
-	// record, the decompressed offset of the damaged record within the
-	// member; -1 otherwise.
+	// InMember is, for damage inside a gzip member that holds other
+	// records, the decompressed offset of the damage within the member;
+	// -1 otherwise.
 	InMember int64
+	// Length is how many bytes the damage covers: bytes of the input
+	// from Offset (reading resumed at Offset+Length) when InMember is -1;
+	// decompressed bytes of the member from InMember otherwise, -1 meaning
+	// to the end of the member (it could not be decompressed further;
+	// reading resumed at the next record or member after it). Every byte
+	// of an input is in exactly one record or one damaged span, but
+	// line ends between records.
+	Length int64
+	// End is the input offset at which reading resumed after the
+	// damage, or -1 when it went on inside the same gzip member. For a
+	// gzip member that fails after it yielded records (InMember >= 0,
+	// Length -1), Offset to End is the member's span in the input.
+	End int64
 	// Kind sorts the damage, for programs: match on it, not on Reason,
 	// whose wording may change.
 	Kind DamageKind
