@@ -65,12 +65,14 @@ type cleanCmd struct {
 	args []string
 
 	format, filter, model, outDir, contentType, url, drop string
+	memory                                                string
 	style                                                 string
 	precision, recall                                     bool
 	header, urlLine, dropped, keepHidden, noAlt           bool
 	abbr, quiet                                           bool
 	jobs                                                  int
 	threshold                                             thresholdFlag
+	memoryBytes                                           int64
 
 	cleaner  *sluice.Cleaner
 	renderer render.Renderer
@@ -103,6 +105,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.Var(&c.threshold, "threshold", "keep blocks scoring at least this (0 to 1; lower keeps more), or ef: keep on each page the blocks that maximise the expected F1 under the model; default: the model's rule for the style, chosen by cross-validation, or 0.5 with --filter")
 	fs.StringVar(&c.style, "style", "", "what counts as content, for the model: main (the default: the main content, as most benchmarks annotate it) or cleaneval (all running text, as CleanEval's annotators kept it: listings, teasers, comments)")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many inputs in parallel")
+	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
 	fs.BoolVar(&c.quiet, "q", false, "do not print warnings")
 	return fs
 }
@@ -111,6 +114,10 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 func (c *cleanCmd) validate(args []string) error {
 	c.args = args
 	if err := checkJobs(c.jobs); err != nil {
+		return err
+	}
+	var err error
+	if c.memoryBytes, err = parseMemory(c.memory); err != nil {
 		return err
 	}
 	if c.outDir != "" {
@@ -130,7 +137,6 @@ func (c *cleanCmd) validate(args []string) error {
 	if c.drop != "" {
 		opts.Drop = splitList(c.drop)
 	}
-	var err error
 	if c.cleaner, err = newCleaner(opts, c.model); err != nil {
 		return err
 	}
@@ -164,7 +170,12 @@ func (c *cleanCmd) run(ctx context.Context) int {
 	bar := newProgress(c.stderr, "clean", len(srcs))
 	defer bar.finish()
 	i := 0
-	for o, err := range parallel.Map(ctx, slices.Values(srcs), c.clean, parallel.Options[inputs.Source]{Jobs: c.jobs}) {
+	// Inputs are admitted to cleaning by their estimated cost within
+	// --memory, which is also the runtime's soft limit.
+	setMemoryLimit(c.memoryBytes)
+	mem := parallel.NewBudget(c.memoryBytes - 128<<20)
+	weight := func(s inputs.Source) int64 { return sourceCost(s, 16<<20) }
+	for o, err := range parallel.Map(ctx, slices.Values(srcs), c.clean, parallel.Options[inputs.Source]{Jobs: c.jobs, Budget: mem, Weight: weight}) {
 		s := srcs[i]
 		i++
 		bar.add(1)

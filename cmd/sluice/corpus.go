@@ -110,7 +110,7 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many pages in parallel")
 	fs.StringVar(&c.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
 	fs.IntVar(&c.partRecords, "part-records", corpus.DefaultPartRecords, "start a new part after `N` pages (jsonl, warc)")
-	fs.StringVar(&c.memory, "memory", "1G", "use at most about `SIZE` of memory: pages are cleaned at once only while their estimated cost (40 bytes per byte of page) fits, and the Go runtime's soft memory limit is set to it (K, M, G)")
+	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
 	fs.StringVar(&c.partSize, "part-size", "512M", "start a new part after `SIZE` bytes (jsonl, warc)")
 	fs.StringVar(&c.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\")")
 	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
@@ -142,11 +142,8 @@ func (c *corpusCmd) validate(args []string) error {
 	if c.maxRecordBytes, err = parseSize(c.maxRecord); err != nil {
 		return fmt.Errorf("--max-record: %w", err)
 	}
-	if c.memoryBytes, err = parseSize(c.memory); err != nil {
-		return fmt.Errorf("--memory: %w", err)
-	}
-	if c.memoryBytes < 256<<20 {
-		return fmt.Errorf("--memory %s: give at least 256M (the model and the run's buffers take some 200 MB)", c.memory)
+	if c.memoryBytes, err = parseMemory(c.memory); err != nil {
+		return err
 	}
 	if c.partBytes, err = parseSize(c.partSize); err != nil {
 		return fmt.Errorf("--part-size: %w", err)
@@ -233,9 +230,7 @@ func (c *corpusCmd) setGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(corpus.GCPercent)
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(c.memoryBytes)
-	}
+	setMemoryLimit(c.memoryBytes)
 }
 
 // options are the corpus.Options of the flags, reporting through bar.
