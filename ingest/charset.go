@@ -650,8 +650,9 @@ func skipAttributes(b []byte, i int) int {
 }
 
 // rawTextElements hold text, not markup, up to their end tag: a <meta> inside
-// them is not a declaration.
-var rawTextElements = []string{"script", "style", "title", "textarea", "xmp", "noembed", "noframes", "iframe"}
+// them is not a declaration, and one that is not closed swallows the rest of
+// the page (see repairUnclosed).
+var rawTextElements = [...]string{"script", "style", "title", "textarea", "xmp", "noembed", "noframes", "iframe"}
 
 func isRawText(name []byte) bool {
 	for _, r := range rawTextElements {

@@ -93,9 +93,9 @@ func Parse(src []byte, opts Options) (*Document, error) {
 		}
 	}
 
-	if fixed, ok := repairUnclosed(body); ok {
-		body = fixed
-		d.Warnings = append(d.Warnings, "an element that reads raw text (title, textarea, script, style) was not closed; its start tag was ignored")
+	body, fixes := repairUnclosed(body)
+	for _, f := range fixes {
+		d.Warnings = append(d.Warnings, f.warning(func(off int) int { return d.Original(base + off) }))
 	}
 	root, err := parseHTML(body)
 	if err != nil {
