@@ -37,8 +37,8 @@ func (f rawFix) warning(original func(int) int) string {
 // are. A title or xmp, whose text is shown, loses its start tag, so that
 // its text and the page after it are read as markup. An element whose text
 // is not the page's (script, style, textarea, iframe, noembed, noframes) is
-// blanked with its text up to where markup clearly resumes (see resumeAt),
-// or to the end when it does not, and the rest is parsed. repairUnclosed
+// blanked with its text up to where markup clearly resumes (see
+// unclosedRaw), or to the end when it does not, and the rest is parsed. repairUnclosed
 // returns b itself when nothing needs repair, else a repaired copy.
 func repairUnclosed(b []byte) ([]byte, []rawFix) {
 	if !mayBeUnclosed(b) {
@@ -47,30 +47,29 @@ func repairUnclosed(b []byte) ([]byte, []rawFix) {
 	var fixes []rawFix
 	out, cloned := b, false
 	for pos := 0; pos < len(out); {
-		at, tag, content := unclosedRaw(out[pos:])
-		if at < 0 {
+		f, ok := unclosedRaw(out[pos:])
+		if !ok {
 			break
 		}
-		f := rawFix{tag: tag, at: pos + at, resume: pos + content}
-		if tag != "title" && tag != "xmp" {
-			f.resume = resumeAt(out, tag, f.resume)
+		f.at += pos
+		end := len(out)
+		if f.resume >= 0 {
+			f.resume += pos
+			end = f.resume
 		}
 		fixes = append(fixes, f)
 		if !cloned {
 			out, cloned = bytes.Clone(b), true
 		}
-		pos = f.resume
-		if pos < 0 {
-			pos = len(out)
-		}
-		blank(out[f.at:pos])
+		blank(out[f.at:end])
+		pos = end
 	}
 	return out, fixes
 }
 
 // mayBeUnclosed reports whether the last start tag of one of
-// rawTextElements in b has no end tag after it: a quick scan, without tokenizing, that tells
-// whether unclosedRaw needs to run.
+// rawTextElements in b has no end tag after it: a quick scan, without
+// tokenizing, that tells whether unclosedRaw needs to run.
 func mayBeUnclosed(b []byte) bool {
 	var lastStart, lastEnd [len(rawTextElements)]int
 	for i := 0; ; {
@@ -104,62 +103,76 @@ func mayBeUnclosed(b []byte) bool {
 }
 
 // unclosedRaw tokenizes b as the parser does (with scripting disabled) and
-// returns the offset of the start tag of the element of rawTextElements whose
-// text runs to the end of b, its name and the offset of its text; at is -1
-// when there is none.
-func unclosedRaw(b []byte) (at int, tag string, content int) {
+// returns the repair of the element of rawTextElements whose text runs to
+// the end of b, if there is one. Its resume is the start of its text for a
+// title or xmp; for the others, it is where markup clearly resumes in that
+// text, or -1. That is at once when the start tag is self-closing
+// (<script src=... />, a common mistake: HTML ignores the slash); in a
+// script with no src attribute, whose code holds '<' in comparisons and
+// HTML in strings, at the first tag of the page's structure (<body>,
+// </head>, </body>, </html>); in the others, at the first start or end tag.
+func unclosedRaw(b []byte) (rawFix, bool) {
 	z := html.NewTokenizer(bytes.NewReader(b))
 	for pos := 0; ; {
 		tt := z.Next()
 		n := len(z.Raw())
 		switch tt {
 		case html.ErrorToken:
-			return -1, "", 0
+			return rawFix{}, false
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, _ := z.TagName()
+			name, hasAttr := z.TagName()
 			if atom.Lookup(name) == atom.Noscript {
 				z.NextIsNotRawText()
 			}
-			if isRawText(name) {
-				tag := string(name)
-				start := pos
-				pos += n
-				if tt = z.Next(); tt == html.TextToken {
-					pos += len(z.Raw())
-					tt = z.Next()
-				}
-				if tt == html.ErrorToken {
-					return start, tag, start + n
-				}
-				n = len(z.Raw()) // the end tag
+			if !isRawText(name) {
+				break
 			}
+			f := rawFix{tag: string(name), at: pos, resume: pos + n}
+			code := f.tag == "script" && !hasAttribute(z, hasAttr, "src")
+			pos += n
+			if tt2 := z.Next(); tt2 == html.TextToken {
+				pos += len(z.Raw())
+			} else if tt2 != html.ErrorToken {
+				pos += len(z.Raw())
+				continue // closed at once
+			}
+			if z.Err() == nil && z.Next() != html.ErrorToken {
+				n = len(z.Raw()) // the end tag
+				break
+			}
+			if f.tag != "title" && f.tag != "xmp" && tt != html.SelfClosingTagToken {
+				f.resume = resumeAt(b, f.resume, code)
+			}
+			return f, true
 		}
 		pos += n
 	}
 }
 
-// resumeAt returns the offset in b, at or after the start i of the text of
-// an unclosed element tag, where markup clearly resumes, or -1. It is i
-// itself when the start tag is self-closing (<script src=... />, a common
-// mistake: HTML ignores the slash) and where the text opens with a tag (a
-// <script src=...> that lost its end tag). Otherwise, in a script, whose
-// code holds '<' in comparisons and HTML in strings, it is the first tag of
-// the page's structure (<body>, </head>, </body>, </html>); in the others,
-// the first start or end tag.
-func resumeAt(b []byte, tag string, i int) int {
-	if i >= 2 && b[i-2] == '/' {
-		return i
+// hasAttribute reports whether the current start tag of z has the
+// attribute key; hasAttr is what z.TagName returned.
+func hasAttribute(z *html.Tokenizer, hasAttr bool, key string) bool {
+	for hasAttr {
+		var k []byte
+		k, _, hasAttr = z.TagAttr()
+		if string(k) == key {
+			return true
+		}
 	}
-	if j := i + len(b[i:]) - len(bytes.TrimLeft(b[i:], " \t\r\n\f")); isTag(b[j:]) {
-		return j
-	}
+	return false
+}
+
+// resumeAt returns the offset of the first tag in b at or after i, or, when
+// code is set, of the first tag of the page's structure; -1 when there is
+// none.
+func resumeAt(b []byte, i int, code bool) int {
 	for j := i; ; j++ {
 		k := bytes.IndexByte(b[j:], '<')
 		if k < 0 {
 			return -1
 		}
 		j += k
-		if tag != "script" && isTag(b[j:]) || tag == "script" && structureTag(b[j+1:]) {
+		if !code && isTag(b[j:]) || code && structureTag(b[j+1:]) {
 			return j
 		}
 	}

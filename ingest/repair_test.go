@@ -23,6 +23,7 @@ func TestUnclosedRawText(t *testing.T) {
 		{"script, then the head's end", "<html><head><script>" + js + "</head><body><p>The article text.</p></body></html>", "The article text.", "<script>"},
 		{"script, then body", "<script>" + js + "<body><p>The article text.</p>", "The article text.", "<script>"},
 		{"script with src, then markup", "<script src=\"a.js\">\n<p>The article text.</p>", "The article text.", "<script>"},
+		{"script template to the end", "<p>The article text.</p><script type=\"text/template\">\n<div>{{name}}</div>", "The article text.", "<script>"},
 		{"self-closing script", "<script src=\"a.js\"/><p>The article text.</p><p>More.</p>", "The article text. More.", "<script>"},
 		{"textarea", "<p>The article text.</p><textarea>your comment<p>More.</p>", "The article text. More.", "<textarea>"},
 		{"iframe", "<iframe src=x>fallback <p>The article text.</p>", "The article text.", "<iframe>"},
