@@ -38,8 +38,9 @@ func (f rawFix) warning(original func(int) int) string {
 // its text and the page after it are read as markup. An element whose text
 // is not the page's (script, style, textarea, iframe, noembed, noframes) is
 // blanked with its text up to where markup clearly resumes (see
-// unclosedRaw), or to the end when it does not, and the rest is parsed. repairUnclosed
-// returns b itself when nothing needs repair, else a repaired copy.
+// unclosedRaw), or to the end when it does not, and the rest is parsed.
+// repairUnclosed returns b itself when nothing needs repair, else a
+// repaired copy.
 func repairUnclosed(b []byte) ([]byte, []rawFix) {
 	if !mayBeUnclosed(b) {
 		return b, nil
