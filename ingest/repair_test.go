@@ -62,3 +62,21 @@ func TestUnclosedStyleLarge(t *testing.T) {
 		}
 	}
 }
+
+// The HTML parser reads a <noframes> or <noembed> as raw text: its markup
+// is parsed, not kept as words.
+func TestNoframesParsed(t *testing.T) {
+	d := mustParse(t, "<body><noframes><p>The site &amp; <b>its</b> pages.</p><script>x()</script></noframes>")
+	if got := bodyText(d); got != "The site & its pages." {
+		t.Errorf("body text = %q", got)
+	}
+	d = mustParse(t, "<body><p>Intro.</p><noembed><p>No <i>plugin</i>.</p></noembed></body>")
+	if got := bodyText(d); got != "Intro. No plugin ." {
+		t.Errorf("body text = %q", got)
+	}
+	for _, sp := range d.TextSpans {
+		if s := string(d.Text[sp.Start:sp.End]); s != "" && !strings.Contains("Intro.No plugin.", s) {
+			t.Errorf("span %v is %q", sp, s)
+		}
+	}
+}
