@@ -78,6 +78,14 @@ func reparseRaw(n *html.Node) {
 	if t == nil || t.Type != html.TextNode || t.NextSibling != nil || !strings.Contains(t.Data, "<") {
 		return
 	}
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.DataAtom == atom.Noframes || p.DataAtom == atom.Noembed {
+			// Nested in one parsed so: parsing again at every level
+			// would take time quadratic in the nesting.
+			n.RemoveChild(t)
+			return
+		}
+	}
 	context := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
 	nodes, err := html.ParseFragmentWithOptions(strings.NewReader(t.Data), context, html.ParseOptionEnableScripting(false))
 	if err != nil {

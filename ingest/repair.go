@@ -8,6 +8,10 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
+// maxRawFixes is the most unclosed elements repairUnclosed repairs in a
+// page; beyond them, the parser reads the page as it is.
+const maxRawFixes = 8
+
 // rawFix is the repair of one element that reads raw text and runs to the
 // end of the input.
 type rawFix struct {
@@ -42,12 +46,14 @@ func (f rawFix) warning(original func(int) int) string {
 // repairUnclosed returns b itself when nothing needs repair, else a
 // repaired copy.
 func repairUnclosed(b []byte) ([]byte, []rawFix) {
+	// Each repair tokenizes the rest of the page: maxRawFixes bounds the
+	// cost on a page of a thousand unclosed <style> tags.
 	if !mayBeUnclosed(b) {
 		return b, nil
 	}
 	var fixes []rawFix
 	out, cloned := b, false
-	for pos := 0; pos < len(out); {
+	for pos := 0; pos < len(out) && len(fixes) < maxRawFixes; {
 		f, ok := unclosedRaw(out[pos:])
 		if !ok {
 			break

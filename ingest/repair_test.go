@@ -79,4 +79,18 @@ func TestNoframesParsed(t *testing.T) {
 			t.Errorf("span %v is %q", sp, s)
 		}
 	}
+	// Nested ones are parsed once, not at every level.
+	d = mustParse(t, "<body><p>Intro.</p>"+strings.Repeat("<noframes><p>x</p>", 20_000))
+	if got := bodyText(d); !strings.HasPrefix(got, "Intro. x") || strings.Count(got, "x") > maxRawFixes+1 {
+		t.Errorf("body text = %.100q", got)
+	}
+}
+
+// Each repair reads the rest of the page: their number is bounded, so that
+// a page of unclosed tags costs linear time.
+func TestUnclosedRawTextBounded(t *testing.T) {
+	d := mustParse(t, "<p>The article text.</p>"+strings.Repeat("<style>p{x:y}", 100_000))
+	if got := bodyText(d); got != "The article text." || len(d.Warnings) != maxRawFixes {
+		t.Errorf("body text %.100q, %d warnings", got, len(d.Warnings))
+	}
 }
