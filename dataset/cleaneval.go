@@ -136,10 +136,11 @@ var (
 
 // parseCleanEval splits CleanEval gold text into its URL and segments.
 //
-// The format: a first line "URL: ..." (the address is on the next line in
-// a few cleaneval-dev files, "URL: \nhttp://..."), then segments each
-// opened by <p>, <h> or <l> and running to the next tag, line breaks
-// inside them being the original layout. Text before the first tag
+// The format: a first line "URL: ..." (ending at "\n", "\r\n" or a lone
+// "\r"; the address is on the next line in a few cleaneval-dev files,
+// "URL: \nhttp://..."), then segments each opened by <p>, <h> or <l> and
+// running to the next tag, line breaks inside them being the original
+// layout. Text before the first tag
 // becomes a Paragraph segment. Each segment's text has its character
 // references decoded (cleanportaleval keeps &#8217; and friends) and its
 // white space collapsed; empty segments are dropped. A malformed tag such
@@ -149,12 +150,12 @@ func parseCleanEval(s string) (url string, segs []Segment) {
 	s = strings.TrimPrefix(s, "\ufeff")
 	s = strings.TrimLeft(s, " \t\r\n")
 	if rest, ok := strings.CutPrefix(s, "URL:"); ok {
-		line, after, _ := strings.Cut(rest, "\n")
+		line, after := cutLine(rest)
 		url, s = strings.TrimSpace(line), after
 		if url == "" {
 			// The address on the next non-blank line, if that line is one.
 			t := strings.TrimLeft(s, " \t\r\n")
-			line, after, _ := strings.Cut(t, "\n")
+			line, after := cutLine(t)
 			line = strings.TrimSpace(line)
 			if line != "" && !strings.ContainsAny(line, "< \t") && strings.Contains(line, "://") {
 				url, s = line, after
@@ -184,6 +185,19 @@ func parseCleanEval(s string) (url string, segs []Segment) {
 	}
 	add(s[start:])
 	return url, segs
+}
+
+// cutLine cuts s after its first line, which ends at "\n", "\r\n" or a
+// lone "\r" (old Mac files): the URL line must not keep a line break.
+func cutLine(s string) (line, rest string) {
+	i := strings.IndexAny(s, "\r\n")
+	if i < 0 {
+		return s, ""
+	}
+	if s[i] == '\r' && strings.HasPrefix(s[i+1:], "\n") {
+		return s[:i], s[i+2:]
+	}
+	return s[:i], s[i+1:]
 }
 
 // startsWithURLLine reports whether s, after blank lines, opens with the

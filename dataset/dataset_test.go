@@ -410,6 +410,10 @@ func TestParseCleanEvalEdgeCases(t *testing.T) {
 		{"URL: u\nlead <h>H<P>p<L>l", "u", segs(page.Paragraph, "lead", page.Heading, "H", page.Paragraph, "p", page.ListItem, "l")},
 		{"URL: u\n<pIn the past <p>x", "u", segs(page.Paragraph, "<pIn the past", page.Paragraph, "x")},
 		{"URL: \n<p>not a url line", "", segs(page.Paragraph, "not a url line")},
+		// A lone "\r" ends the URL line too (the fuzz crasher "URL:0\r0").
+		{"URL:0\r0", "0", segs(page.Paragraph, "0")},
+		{"URL: u\r\n<p>crlf", "u", segs(page.Paragraph, "crlf")},
+		{"URL: \r\rhttp://x/\r<p>mac", "http://x/", segs(page.Paragraph, "mac")},
 	} {
 		url, got := parseCleanEval(tc.in)
 		if url != tc.url || !reflect.DeepEqual(got, tc.segs) {

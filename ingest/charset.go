@@ -106,15 +106,17 @@ var (
 //     in the head, not only in the first 1024 bytes: the scan stops at
 //     </head>, <body or 256 KB, and skips comments and the contents of
 //     script, style and other raw-text elements;
-//  5. the whole input is valid UTF-8, a truncated last character tolerated:
+//  5. UTF-16 without a byte order mark, by the NUL bytes of its ASCII
+//     characters (see utf16Order);
+//  6. the whole input is valid UTF-8, a truncated last character tolerated:
 //     utf-8, also for pure ASCII (unless it holds ISO-2022-JP escape
 //     sequences: iso-2022-jp);
-//  6. statistics: input that is mostly valid UTF-8 (at most one invalid byte
+//  7. statistics: input that is mostly valid UTF-8 (at most one invalid byte
 //     per eight valid multi-byte characters) is utf-8; otherwise the
 //     encoding whose decoding of the page's text, markup stripped, reads
 //     most like text (see detectStatistically), if the text has enough
 //     letters to tell;
-//  7. windows-1252.
+//  8. windows-1252.
 //
 // Declarations (rules 2 to 4) are checked against the bytes, because crawls
 // are full of wrong labels; one that fails the check is skipped and the next
@@ -126,7 +128,9 @@ var (
 //     on input that is valid UTF-8 and not pure ASCII: such input is UTF-8 in
 //     practice (legacy text of any length is almost never valid UTF-8 by
 //     accident, while servers that label UTF-8 pages iso-8859-1 are common);
-//   - UTF-16 without a BOM is believed only if at least one byte in eight of
+//   - bytes that read as UTF-16 (rule 5) are not believed to be in any
+//     other encoding, nor in UTF-16 of the other byte order; UTF-16 without
+//     a BOM is otherwise believed only if at least one byte in eight of
 //     the first KB is NUL; a <meta> declaring UTF-16 means utf-8, as the HTML
 //     standard says (a meta readable as ASCII is not UTF-16);
 //   - labels that the Encoding Standard maps to "replacement" (iso-2022-kr,
@@ -136,8 +140,9 @@ var (
 // (https://encoding.spec.whatwg.org/#names-and-labels): iso-8859-1, us-ascii
 // and latin1 mean windows-1252, gb2312 means gbk, and so on.
 //
-// The common case, UTF-8 input without BOM, costs one UTF-8 validation pass
-// plus the scan of the head, and allocates nothing.
+// The common case, UTF-8 input without BOM, costs one UTF-8 validation pass,
+// the scan of the head and a search for NUL in the first KB, and allocates
+// nothing.
 func DetectCharset(b []byte, contentType, wrapperEncoding string) Charset {
 	switch {
 	case bytes.HasPrefix(b, bomUTF8):
@@ -173,6 +178,9 @@ func DetectCharset(b []byte, contentType, wrapperEncoding string) Charset {
 	if c, ok := prescanMeta(b, facts); ok {
 		return remember(c, SourceMeta)
 	}
+	if c, ok := utf16Order(b); ok {
+		return remember(c, SourceDetected)
+	}
 	if facts&(factValid|factTruncated) != 0 {
 		if facts&factASCII != 0 && hasISO2022JPEscape(b) {
 			c, _ := lookupLabel("iso-2022-jp")
@@ -192,12 +200,16 @@ func DetectCharset(b []byte, contentType, wrapperEncoding string) Charset {
 // plausible reports whether a declared charset c can be believed for b; see
 // the rules in DetectCharset's documentation.
 func plausible(c Charset, b []byte, facts uint8) bool {
+	order, isUTF16 := utf16Order(b)
 	switch c.kind {
 	case kindUTF8:
-		return facts&(factValid|factTruncated) != 0 || mostlyUTF8(b)
+		return !isUTF16 && (facts&(factValid|factTruncated) != 0 || mostlyUTF8(b))
 	case kindUTF16LE, kindUTF16BE:
-		return looksUTF16(b)
+		return order.kind == c.kind || !isUTF16 && looksUTF16(b)
 	default:
+		if isUTF16 {
+			return false
+		}
 		return facts&factASCII != 0 || facts&(factValid|factTruncated) == 0
 	}
 }
@@ -212,6 +224,37 @@ func looksUTF16(b []byte) bool {
 		return false
 	}
 	return bytes.Count(b, []byte{0})*8 >= len(b)
+}
+
+// utf16Order reports whether b is UTF-16 without a byte order mark, and in
+// which byte order: in its first KB, at least one code unit in four is a
+// printable ASCII character or white space (markup is ASCII), and at most
+// one in sixteen has a NUL in the other byte, where ASCII text in the other
+// order would have it.
+func utf16Order(b []byte) (Charset, bool) {
+	b = b[:min(len(b), 1024)&^1]
+	if bytes.IndexByte(b, 0) < 0 {
+		return Charset{}, false
+	}
+	units := len(b) / 2
+	var ascii, nul [2]int // [0] little-endian, [1] big-endian
+	for i := 0; i < len(b); i += 2 {
+		for k, lo := range [2]byte{b[i], b[i+1]} {
+			if hi := b[i+1-k]; hi == 0 {
+				nul[k]++
+				if lo >= 0x20 && lo < 0x7f || lo == '\t' || lo == '\n' || lo == '\r' {
+					ascii[k]++
+				}
+			}
+		}
+	}
+	for k, name := range [2]string{"utf-16le", "utf-16be"} {
+		if units >= 2 && ascii[k]*4 >= units && nul[1-k]*16 <= units {
+			c, _ := lookupLabel(name)
+			return c, true
+		}
+	}
+	return Charset{}, false
 }
 
 // scanUTF8 validates b as UTF-8 in one pass and reports factValid,
@@ -607,8 +650,9 @@ func skipAttributes(b []byte, i int) int {
 }
 
 // rawTextElements hold text, not markup, up to their end tag: a <meta> inside
-// them is not a declaration.
-var rawTextElements = []string{"script", "style", "title", "textarea", "xmp", "noembed", "noframes", "iframe"}
+// them is not a declaration, and one that is not closed swallows the rest of
+// the page (see repairUnclosed).
+var rawTextElements = [...]string{"script", "style", "title", "textarea", "xmp", "noembed", "noframes", "iframe"}
 
 func isRawText(name []byte) bool {
 	for _, r := range rawTextElements {

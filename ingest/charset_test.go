@@ -410,6 +410,11 @@ func TestDetectCharset(t *testing.T) {
 		{"http us-ascii maps to windows-1252", "<p>plain</p>", "text/html; charset=us-ascii", "", "windows-1252", SourceHTTP},
 		{"http utf-16 on ASCII bytes", "<p>plain</p>", "text/html; charset=utf-16", "", "utf-8", SourceUTF8},
 		{"http utf-16le without BOM", string(utf16LE("<p>plain text</p>")), "text/html; charset=utf-16le", "", "utf-16le", SourceHTTP},
+		{"http windows-1252 on utf-16be bytes", string(utf16BE("<p>plain text</p>")), "text/html; charset=windows-1252", "", "utf-16be", SourceDetected},
+		{"http utf-16be on utf-16le bytes", string(utf16LE("<p>plain text</p>")), "text/html; charset=utf-16be", "", "utf-16le", SourceDetected},
+		{"utf-16le without BOM or declaration", string(utf16LE("<p>Привет</p>")), "", "", "utf-16le", SourceDetected},
+		{"utf-16be without BOM or declaration", string(utf16BE("<p>plain text</p>")), "", "", "utf-16be", SourceDetected},
+		{"ASCII with a stray NUL", "<p>plain\x00 text</p>", "", "", "utf-8", SourceUTF8},
 
 		// 5. to 7.
 		{"utf-8 cut inside the last character", bodyUTF8 + "\xD0", "", "", "utf-8", SourceUTF8},

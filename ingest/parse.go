@@ -93,9 +93,9 @@ func Parse(src []byte, opts Options) (*Document, error) {
 		}
 	}
 
-	if fixed, ok := repairUnclosed(body); ok {
-		body = fixed
-		d.Warnings = append(d.Warnings, "an element that reads raw text (title, textarea, script, style) was not closed; its start tag was ignored")
+	body, fixes := repairUnclosed(body)
+	for _, f := range fixes {
+		d.Warnings = append(d.Warnings, f.warning(func(off int) int { return d.Original(base + off) }))
 	}
 	root, err := parseHTML(body)
 	if err != nil {
@@ -134,24 +134,41 @@ func cutAt(b []byte, n int) []byte {
 	return b[:n]
 }
 
-// isBinary reports whether b looks like a binary file: NUL bytes or many
-// control characters in its first 1024 bytes, unless the charset is UTF-16
-// (found by a byte order mark or declaration).
+// binaryMagic are the signatures of binary formats common in crawls
+// (images, PDF, archives, compressed streams, executables, office files),
+// some of which can read as text for their first KB (a JPEG's XMP
+// metadata, a PDF's first objects).
+var binaryMagic = []string{
+	"\x89PNG\r\n\x1a\n", "GIF87a", "GIF89a", "\xff\xd8\xff", "%PDF-", "PK\x03\x04", "PK\x05\x06",
+	"\x1f\x8b", "\xfd7zXZ\x00", "7z\xbc\xaf\x27\x1c", "\x28\xb5\x2f\xfd", "Rar!\x1a\x07", "\x7fELF",
+	"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+}
+
+// isBinary reports whether b looks like a binary file: it opens with the
+// signature of a binary format, or, unless the charset is UTF-16, more than
+// one byte in sixteen of its first 4 KB is a control character (white space
+// and the escape of ISO-2022 encodings are not; a run of NULs, such as the
+// zero padding of a damaged download, counts once). Text with stray NUL
+// bytes is text: the HTML parser drops them. Random bytes (compressed data)
+// have about one control in ten.
 func isBinary(b []byte, cs Charset) bool {
+	for _, m := range binaryMagic {
+		if bytes.HasPrefix(b, []byte(m)) {
+			return true
+		}
+	}
 	if strings.HasPrefix(cs.Name, "utf-16") {
 		return false
 	}
-	n := min(len(b), 1024)
+	n := min(len(b), 4096)
 	ctl := 0
-	for _, c := range b[:n] {
-		if c == 0 {
-			return true
-		}
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' {
+	for i, c := range b[:n] {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\v' && c != '\f' && c != '\r' && c != 0x1b &&
+			(c != 0 || i == 0 || b[i-1] != 0) {
 			ctl++
 		}
 	}
-	return ctl*10 > n
+	return ctl*16 > n
 }
 
 // flatten blanks the start and end tags nested deeper than depth, replacing

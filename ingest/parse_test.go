@@ -2,7 +2,9 @@ package ingest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -41,6 +43,13 @@ func TestParseErrors(t *testing.T) {
 		"elf":        append([]byte("\x7fELF\x02\x01\x01"), make([]byte, 64)...),
 		"control":    bytes.Repeat([]byte{1, 2, 3, 'a'}, 100),
 		"zip-header": []byte("PK\x03\x04\x14\x00\x00\x00\x08\x00"),
+		// Signatures of files whose first KB reads as text.
+		"pdf":  []byte("%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"),
+		"jpeg": []byte("\xff\xd8\xff\xe1\x10\x00http://ns.adobe.com/xap/1.0/<x:xmpmeta><p>photo</p></x:xmpmeta>"),
+		// Compressed data without a signature: about one byte in ten is a
+		// control character.
+		"random": randomBytes(4096),
+		"gzip":   gzipped(strings.Repeat("<p>a page</p>", 100)),
 	} {
 		_, err := Parse(src, DefaultOptions())
 		want := ErrBinary
@@ -49,6 +58,62 @@ func TestParseErrors(t *testing.T) {
 		}
 		if !errors.Is(err, want) {
 			t.Errorf("%s: err = %v, want %v", name, err, want)
+		}
+	}
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+func gzipped(s string) []byte {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write([]byte(s))
+	w.Close()
+	return buf.Bytes()
+}
+
+// A NUL byte or a few in the first KB used to reject the page as binary.
+func TestStrayNULIsText(t *testing.T) {
+	for _, src := range []string{
+		"<html><head><title>T\x00itle</title></head><body><p>The article\x00 text.</p></body></html>",
+		"\x00<html><body><p>The article text.</p>" + strings.Repeat("<p>More\x00 text.</p>", 4),
+		// Zero padding where a download was damaged.
+		"<p>The article text.</p>" + strings.Repeat("\x00", 2000) + "<p>Cut short.</p>",
+	} {
+		d := mustParse(t, src)
+		got := bodyText(d)
+		if !strings.Contains(got, "The article text.") || strings.ContainsAny(got, "\x00") {
+			t.Errorf("Parse(%.40q): body text = %q", src, got)
+		}
+		for _, sp := range d.TextSpans {
+			if sp.Start < 0 || sp.End < sp.Start || sp.End > len(d.Text) {
+				t.Errorf("Parse(%.40q): span %v outside the text", src, sp)
+			}
+		}
+	}
+}
+
+// UTF-16 without BOM or declaration is read as such, not rejected as
+// binary for its NUL bytes.
+func TestUTF16WithoutBOM(t *testing.T) {
+	const page = "<html><body><p>Привет, the article text.</p></body></html>"
+	for _, tc := range []struct {
+		b    []byte
+		want string
+	}{{utf16LE(page), "utf-16le"}, {utf16BE(page), "utf-16be"}} {
+		d, err := Parse(tc.b, DefaultOptions())
+		if err != nil {
+			t.Fatalf("%s: %v", tc.want, err)
+		}
+		if got := bodyText(d); d.Meta.Encoding != tc.want || got != "Привет, the article text." {
+			t.Errorf("%s: encoding %s, body text %q", tc.want, d.Meta.Encoding, got)
 		}
 	}
 }

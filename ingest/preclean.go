@@ -38,6 +38,9 @@ func preclean(root *html.Node, opts Options) {
 				switch {
 				case drop[c.Data]:
 					n.RemoveChild(c)
+				case c.DataAtom == atom.Noframes || c.DataAtom == atom.Noembed:
+					reparseRaw(c)
+					walk(c)
 				case dropNoscript && c.DataAtom == atom.Noscript, opts.DropHidden && hidden(c):
 					maybe = append(maybe, c)
 					walk(c)
@@ -64,6 +67,33 @@ func preclean(root *html.Node, opts Options) {
 		if float64(textLen(n)) < keepShare*float64(total) || n.DataAtom == atom.Head {
 			n.Parent.RemoveChild(n)
 		}
+	}
+}
+
+// reparseRaw parses the text of a <noframes> or <noembed> as the markup it
+// is, the page for browsers without frames or plugins: the HTML parser
+// reads it as raw text, whose tags would otherwise be kept as words.
+func reparseRaw(n *html.Node) {
+	t := n.FirstChild
+	if t == nil || t.Type != html.TextNode || t.NextSibling != nil || !strings.Contains(t.Data, "<") {
+		return
+	}
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.DataAtom == atom.Noframes || p.DataAtom == atom.Noembed {
+			// Nested in one parsed so: parsing again at every level
+			// would take time quadratic in the nesting.
+			n.RemoveChild(t)
+			return
+		}
+	}
+	context := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	nodes, err := html.ParseFragmentWithOptions(strings.NewReader(t.Data), context, html.ParseOptionEnableScripting(false))
+	if err != nil {
+		return
+	}
+	n.RemoveChild(t)
+	for _, c := range nodes {
+		n.AppendChild(c)
 	}
 }
 
