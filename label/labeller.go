@@ -256,10 +256,10 @@ func (l *Labeller) marginals(p *page.Page, style string, ab *work) [][]float64 {
 		}
 	}
 	for i, st := range l.stages {
+		// The last stage that reads attributes frees the page passes'
+		// memory once it has read them all (see crfPass).
+		s.lastReader = i == last
 		st.run(l, &s)
-		if i == last {
-			s.prep.Release() // free the page passes' memory for the stages after
-		}
 	}
 	return s.marg
 }

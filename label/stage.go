@@ -47,6 +47,9 @@ type state struct {
 	tpDone bool               // whether a CRF pass has computed tp
 	tp     []float64          // the boosted trees' content probability of each block, once a CRF pass has run after them
 	ab     *work
+	// lastReader is set while the last stage that reads the block
+	// attributes runs: the pass frees prep's memory when done with it.
+	lastReader bool
 }
 
 // Stage names, in the only order in which they may appear.

@@ -109,6 +109,9 @@ func (l *Labeller) crfPass(s *state, m *crf.Model, add func(lo int, win [][]crf.
 	if trees != nil {
 		s.tpDone = true
 	}
+	if s.lastReader {
+		s.prep.Release() // before forward-backward, which takes as much
+	}
 	// The marginals are computed over the emission rows, which they then
 	// own: the pass's next call starts a new buffer.
 	emit := ws.emit[:n*L]
