@@ -166,7 +166,7 @@ func (r *Reader) memberFailed(recOff int64) {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		kind, reason = DamageGzipTruncated, "gzip member cut short: the input ends inside it"
 	}
-	lost := r.resync(r.phys, r.memberOff+1, true)
+	lost := r.resync(r.phys, r.rescanFrom(), true)
 	if r.trust == trustHolding && (len(r.held) == 0 || len(r.held) == 1 && r.mem.pos() == recOff) {
 		// Nothing of the member was passed on, and it failed before a
 		// second item began (a member of one record whose checksum
@@ -187,6 +187,25 @@ func (r *Reader) memberFailed(recOff int64) {
 	if r.phys.failed() {
 		r.fatal()
 	}
+}
+
+// rescanFrom returns where to rescan the input after the current member
+// failed, its compressed data read up to the input's position: the byte
+// after the member's start, so that members its damaged data swallowed are
+// found; but the end of what was read when the member was itself found
+// inside the span of a member that failed. Going back into a failing member
+// that lies in a failing member would decompress the same bytes again for
+// each level of nesting (members in stored deflate blocks nest at will):
+// each compressed byte is decompressed at most twice, and a member hidden
+// in two damaged ones is reported inside the second one's damage.
+func (r *Reader) rescanFrom() int64 {
+	end := r.phys.pos()
+	nested := r.memberOff < r.failedEnd
+	r.failedEnd = max(r.failedEnd, end)
+	if nested {
+		return end
+	}
+	return r.memberOff + 1
 }
 
 // inMemberError is damage inside the current member, at decompressed

@@ -103,6 +103,10 @@ type Reader struct {
 	trust     int // what vouches for its records (see member.go)
 	held      []item
 	heldBytes int64
+	// failedEnd is the furthest end of the compressed data of a member
+	// that failed: a member starting before it was found by rescanning
+	// the span of a failed member (see memberFailed).
+	failedEnd int64
 }
 
 type item struct {
