@@ -131,8 +131,13 @@ type Options struct {
 	// goroutine.
 	Report func(Problem)
 	// Notice, if set, receives messages about the run as a whole: inputs
-	// skipped because they are finished, output cut back to resume.
+	// skipped because they are finished, files left out below the input
+	// directories (see Summary.SkippedFiles), output cut back to resume.
 	Notice func(string)
+
+	// maxFailureLines and maxSkippedFiles, set by tests, replace
+	// MaxFailureLines and MaxSkippedFiles when positive (failures.go).
+	maxFailureLines, maxSkippedFiles int
 }
 
 // Progress is a snapshot of a running Run.
@@ -295,8 +300,12 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 	for _, n := range notices {
 		notice(n)
 	}
-	ins, ierrs := discover(paths, outAbs, notice)
-	sum := &Summary{Run: m.Runs, Format: opts.Format, InputErrors: ierrs}
+	sum := &Summary{Run: m.Runs, Format: opts.Format, SkippedFiles: []SkippedFile{}}
+	ins, ierrs := discover(paths, outAbs, func(path, reason string) {
+		notice(path + ": skipped: " + reason)
+		sum.skipFile(path, reason, opts.skippedFilesCap())
+	})
+	sum.InputErrors = ierrs
 	if opts.Site {
 		sum.Site = &SiteCounts{}
 	}

@@ -36,8 +36,9 @@ type input struct {
 // output directory, is never walked. Paths that cannot be used are
 // returned as errors; a path given twice is used once. The archives and
 // HTML files left out below a directory (links out of it or to
-// directories, special files: see inputs.Walker) are told to notice.
-func discover(paths []string, outAbs string, notice func(string)) ([]*input, []InputError) {
+// directories, special files: see inputs.Walker) are told to skipped, with
+// the reason.
+func discover(paths []string, outAbs string, skipped func(path, reason string)) ([]*input, []InputError) {
 	var ins []*input
 	var errs []InputError
 	seen := map[string]bool{}
@@ -71,7 +72,7 @@ func discover(paths []string, outAbs string, notice func(string)) ([]*input, []I
 		w := inputs.Walker{Exclude: outAbs, OnError: func(err error) { werrs = append(werrs, err.Error()) },
 			OnSkip: func(path, reason string) {
 				if inputs.IsHTML(path) || inputs.IsArchive(path) {
-					notice(path + ": skipped: " + reason)
+					skipped(path, reason)
 				}
 			}}
 		w.Walk(p, func(path string, d fs.DirEntry) bool {
