@@ -301,30 +301,10 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 		notice(n)
 	}
 	sum := &Summary{Run: m.Runs, Format: opts.Format, SkippedFiles: []SkippedFile{}}
-	ins, ierrs := discover(paths, outAbs, func(path, reason string) {
-		notice(path + ": skipped: " + reason)
-		sum.skipFile(path, reason, opts.skippedFilesCap())
-	})
-	sum.InputErrors = ierrs
 	if opts.Site {
 		sum.Site = &SiteCounts{}
 	}
-	var todo []*input
-	var total int64
-	for _, in := range ins {
-		if e := m.find(in.abs); e != nil {
-			if e.Size == in.size && e.ModTime.Equal(in.modTime) && e.Files == in.files && e.Kind == in.kind {
-				sum.AlreadyDone = append(sum.AlreadyDone, in.path)
-				notice(fmt.Sprintf("%s: finished by run %d, skipped", in.path, e.Run))
-			} else {
-				sum.InputErrors = append(sum.InputErrors, InputError{in.path, fmt.Sprintf(
-					"changed since run %d finished it (size or modification time): not read again, its output from then is in the parts; use --force to rebuild the output", e.Run)})
-			}
-			continue
-		}
-		todo = append(todo, in)
-		total += in.size
-	}
+	todo, total := plan(paths, outAbs, m, sum, opts.skippedFilesCap(), notice)
 	sum.Inputs = len(todo)
 
 	p := &pipeline{opts: opts, m: m, sum: sum, start: start, total: total, inputsTotal: len(todo),

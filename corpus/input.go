@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -105,6 +106,34 @@ func discover(paths []string, outAbs string, skipped func(path, reason string)) 
 		}
 	}
 	return ins, errs
+}
+
+// plan finds the inputs at paths (see discover) and returns those to read
+// and their size. The others go to sum: inputs an earlier run finished
+// (AlreadyDone), or changed since (InputErrors), paths that cannot be used
+// (InputErrors), and the files left out below directories (SkippedFiles,
+// limit listed at most), which are also told to notice.
+func plan(paths []string, outAbs string, m *manifest, sum *Summary, limit int, notice func(string)) (todo []*input, total int64) {
+	ins, ierrs := discover(paths, outAbs, func(path, reason string) {
+		notice(path + ": skipped: " + reason)
+		sum.skipFile(path, reason, limit)
+	})
+	sum.InputErrors = append(sum.InputErrors, ierrs...)
+	for _, in := range ins {
+		if e := m.find(in.abs); e != nil {
+			if e.Size == in.size && e.ModTime.Equal(in.modTime) && e.Files == in.files && e.Kind == in.kind {
+				sum.AlreadyDone = append(sum.AlreadyDone, in.path)
+				notice(fmt.Sprintf("%s: finished by run %d, skipped", in.path, e.Run))
+			} else {
+				sum.InputErrors = append(sum.InputErrors, InputError{in.path, fmt.Sprintf(
+					"changed since run %d finished it (size or modification time): not read again, its output from then is in the parts; use --force to rebuild the output", e.Run)})
+			}
+			continue
+		}
+		todo = append(todo, in)
+		total += in.size
+	}
+	return todo, total
 }
 
 func hasArchiveBelow(ins []*input, dir string) bool {
