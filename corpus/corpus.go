@@ -131,8 +131,13 @@ type Options struct {
 	// goroutine.
 	Report func(Problem)
 	// Notice, if set, receives messages about the run as a whole: inputs
-	// skipped because they are finished, output cut back to resume.
+	// skipped because they are finished, files left out below the input
+	// directories (see Summary.SkippedFiles), output cut back to resume.
 	Notice func(string)
+
+	// maxFailureLines and maxSkippedFiles, set by tests, replace
+	// MaxFailureLines and MaxSkippedFiles when positive (failures.go).
+	maxFailureLines, maxSkippedFiles int
 }
 
 // Progress is a snapshot of a running Run.
@@ -295,27 +300,11 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 	for _, n := range notices {
 		notice(n)
 	}
-	ins, ierrs := discover(paths, outAbs, notice)
-	sum := &Summary{Run: m.Runs, Format: opts.Format, InputErrors: ierrs}
+	sum := &Summary{Run: m.Runs, Format: opts.Format, SkippedFiles: []SkippedFile{}}
 	if opts.Site {
 		sum.Site = &SiteCounts{}
 	}
-	var todo []*input
-	var total int64
-	for _, in := range ins {
-		if e := m.find(in.abs); e != nil {
-			if e.Size == in.size && e.ModTime.Equal(in.modTime) && e.Files == in.files && e.Kind == in.kind {
-				sum.AlreadyDone = append(sum.AlreadyDone, in.path)
-				notice(fmt.Sprintf("%s: finished by run %d, skipped", in.path, e.Run))
-			} else {
-				sum.InputErrors = append(sum.InputErrors, InputError{in.path, fmt.Sprintf(
-					"changed since run %d finished it (size or modification time): not read again, its output from then is in the parts; use --force to rebuild the output", e.Run)})
-			}
-			continue
-		}
-		todo = append(todo, in)
-		total += in.size
-	}
+	todo, total := plan(paths, outAbs, m, sum, opts.skippedFilesCap(), notice)
 	sum.Inputs = len(todo)
 
 	p := &pipeline{opts: opts, m: m, sum: sum, start: start, total: total, inputsTotal: len(todo),

@@ -14,6 +14,26 @@ const failuresName = "failures.jsonl"
 // are counted in Summary.FailuresLeftOut.
 const MaxFailureLines = 10_000
 
+// MaxSkippedFiles caps Summary.SkippedFiles; the files beyond are counted
+// in Summary.SkippedFilesLeftOut.
+const MaxSkippedFiles = 1_000
+
+// failureCap is MaxFailureLines, or the cap a test set.
+func (o *Options) failureCap() int64 {
+	if o.maxFailureLines > 0 {
+		return int64(o.maxFailureLines)
+	}
+	return MaxFailureLines
+}
+
+// skippedFilesCap is MaxSkippedFiles, or the cap a test set.
+func (o *Options) skippedFilesCap() int {
+	if o.maxSkippedFiles > 0 {
+		return o.maxSkippedFiles
+	}
+	return MaxSkippedFiles
+}
+
 // Failure is one line of failures.jsonl: a record that failed, a damaged
 // stretch of an archive, or an input that could not be read. Every failed
 // record of Summary.Counts has its line (up to MaxFailureLines), so that
@@ -47,9 +67,10 @@ type inMember struct {
 	Length int64 `json:"length"`
 }
 
-// failureLog holds the failures of a run for failures.jsonl: at most
-// MaxFailureLines, the others counted by input.
+// failureLog holds the failures of a run for failures.jsonl: at most limit
+// (MaxFailureLines), the others counted by input.
 type failureLog struct {
+	limit   int64
 	lines   []failureLine
 	leftOut map[*input]int64
 }
@@ -60,7 +81,7 @@ type failureLine struct {
 }
 
 func (l *failureLog) add(in *input, f Failure) {
-	if len(l.lines) < MaxFailureLines {
+	if int64(len(l.lines)) < l.limit {
 		l.lines = append(l.lines, failureLine{in, f})
 		return
 	}
@@ -98,7 +119,7 @@ func (p *pipeline) report(it *item) {
 	}
 	if it.failed {
 		if p.fails == nil {
-			p.fails = &failureLog{}
+			p.fails = &failureLog{limit: p.opts.failureCap()}
 		}
 		p.fails.add(it.in, failureOf(it))
 	}
@@ -157,7 +178,7 @@ func (p *pipeline) settle(out string) error {
 		}
 	}
 	for _, e := range sum.InputErrors {
-		if sum.FailuresListed >= MaxFailureLines {
+		if sum.FailuresListed >= p.opts.failureCap() {
 			sum.FailuresLeftOut++
 			continue
 		}

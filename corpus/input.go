@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,8 +37,9 @@ type input struct {
 // output directory, is never walked. Paths that cannot be used are
 // returned as errors; a path given twice is used once. The archives and
 // HTML files left out below a directory (links out of it or to
-// directories, special files: see inputs.Walker) are told to notice.
-func discover(paths []string, outAbs string, notice func(string)) ([]*input, []InputError) {
+// directories, special files: see inputs.Walker) are told to skipped, with
+// the reason.
+func discover(paths []string, outAbs string, skipped func(path, reason string)) ([]*input, []InputError) {
 	var ins []*input
 	var errs []InputError
 	seen := map[string]bool{}
@@ -71,7 +73,7 @@ func discover(paths []string, outAbs string, notice func(string)) ([]*input, []I
 		w := inputs.Walker{Exclude: outAbs, OnError: func(err error) { werrs = append(werrs, err.Error()) },
 			OnSkip: func(path, reason string) {
 				if inputs.IsHTML(path) || inputs.IsArchive(path) {
-					notice(path + ": skipped: " + reason)
+					skipped(path, reason)
 				}
 			}}
 		w.Walk(p, func(path string, d fs.DirEntry) bool {
@@ -104,6 +106,34 @@ func discover(paths []string, outAbs string, notice func(string)) ([]*input, []I
 		}
 	}
 	return ins, errs
+}
+
+// plan finds the inputs at paths (see discover) and returns those to read
+// and their size. The others go to sum: inputs an earlier run finished
+// (AlreadyDone), or changed since (InputErrors), paths that cannot be used
+// (InputErrors), and the files left out below directories (SkippedFiles,
+// limit listed at most), which are also told to notice.
+func plan(paths []string, outAbs string, m *manifest, sum *Summary, limit int, notice func(string)) (todo []*input, total int64) {
+	ins, ierrs := discover(paths, outAbs, func(path, reason string) {
+		notice(path + ": skipped: " + reason)
+		sum.skipFile(path, reason, limit)
+	})
+	sum.InputErrors = append(sum.InputErrors, ierrs...)
+	for _, in := range ins {
+		if e := m.find(in.abs); e != nil {
+			if e.Size == in.size && e.ModTime.Equal(in.modTime) && e.Files == in.files && e.Kind == in.kind {
+				sum.AlreadyDone = append(sum.AlreadyDone, in.path)
+				notice(fmt.Sprintf("%s: finished by run %d, skipped", in.path, e.Run))
+			} else {
+				sum.InputErrors = append(sum.InputErrors, InputError{in.path, fmt.Sprintf(
+					"changed since run %d finished it (size or modification time): not read again, its output from then is in the parts; use --force to rebuild the output", e.Run)})
+			}
+			continue
+		}
+		todo = append(todo, in)
+		total += in.size
+	}
+	return todo, total
 }
 
 func hasArchiveBelow(ins []*input, dir string) bool {

@@ -170,6 +170,19 @@ type Summary struct {
 	// InputErrors are the inputs that could not be read (or not to their
 	// end): missing, unreadable, not an archive, an I/O error.
 	InputErrors []InputError `json:"input_errors,omitempty"`
+	// SkippedFiles are the files below the input directories that this
+	// run's walk left out, with an archive's or an HTML file's name (see
+	// inputs.Walker): symbolic links leading out of the directory, to a
+	// directory, to nothing or into the output directory, and special
+	// files (reasons inputs.SkipLinkOutside... inputs.SkipSpecial). They
+	// are neither records nor inputs, so Counts and Total leave them out,
+	// and they are not errors: the run does not fail for them (name such a
+	// file as an input to read it). Every run walks the directories again
+	// and lists them again. At most MaxSkippedFiles are listed, in the
+	// order of the walk; SkippedFilesLeftOut counts the others. Always a
+	// list, [] for none.
+	SkippedFiles        []SkippedFile `json:"skipped_files"`
+	SkippedFilesLeftOut int64         `json:"skipped_files_left_out"`
 	// Bytes is the size of the inputs read (compressed, as on disk).
 	Bytes int64 `json:"bytes"`
 	// Seconds is the wall time of the run.
@@ -204,6 +217,23 @@ type SiteCounts struct {
 	Rescued int64 `json:"rescued"`
 }
 
+// SkippedFile is a file below an input directory that the walk left out:
+// its path (below the directory as given) and why (an inputs.Skip...
+// reason).
+type SkippedFile struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// skipFile lists a file the walk left out, or counts it beyond limit.
+func (s *Summary) skipFile(path, reason string, limit int) {
+	if len(s.SkippedFiles) < limit {
+		s.SkippedFiles = append(s.SkippedFiles, SkippedFile{path, reason})
+		return
+	}
+	s.SkippedFilesLeftOut++
+}
+
 // InputError is an input that could not be read, or not to its end.
 type InputError struct {
 	Input string `json:"input"`
@@ -230,6 +260,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 	writeReasons(&b, "failed", s.Failed)
 	for _, e := range s.InputErrors {
 		fmt.Fprintf(&b, "  input error: %s: %s\n", e.Input, e.Error)
+	}
+	if n := int64(len(s.SkippedFiles)) + s.SkippedFilesLeftOut; n > 0 {
+		fmt.Fprintf(&b, "  %d files below the input directories left out (links leading out or to directories, special files): listed in %s\n", n, summaryName)
 	}
 	if u := s.Unfinished; u != nil {
 		fmt.Fprintf(&b, "  stopped: %d records of an unfinished input not counted above (%d cleaned), their output dropped: the next run reads it again\n", u.Records, u.Cleaned)

@@ -46,7 +46,8 @@ names the file and line of every mistake.
 
 PAGE.html's annotation is PAGE.ann beside it, or NAME.ann in the folder
 given with -o (keeping the path below a directory argument, whose .html and
-.htm files are taken). A folder with html/ and ann/ folders is an annotated
+.htm files are taken; links leading out of it, links to directories and
+special files are left out with a warning, as in sluice clean). A folder with html/ and ann/ folders is an annotated
 data set (unless -o is given): its pages are html/NAME.html, their
 annotations ann/NAME.ann, and "sluice train --data DIR" trains on it.
 Existing annotation files are left as they are unless --force is given.
@@ -85,6 +86,7 @@ type annotateCmd struct {
 	cl            *sluice.Cleaner
 	jobs, orphans []annJob
 	errs          []error // arguments that could not be read
+	skipped       int     // files left out below the directories
 }
 
 func cmdAnnotate(args []string, stdout, stderr io.Writer) int {
@@ -128,8 +130,16 @@ func (c *annotateCmd) validate(args []string) error {
 	if c.cl, err = sluice.New(opts); err != nil {
 		return fmt.Errorf("--model %s: %w", c.model, err)
 	}
-	c.jobs, c.orphans, c.errs = annotateJobs(args, c.outDir, c.check)
+	c.jobs, c.orphans, c.errs = annotateJobs(args, c.outDir, c.check, c.skip)
 	return c.goldFiles()
+}
+
+// skip warns of a file left out below a directory argument.
+func (c *annotateCmd) skip(path, reason string) {
+	c.skipped++
+	if !c.quiet {
+		fmt.Fprintf(c.stderr, "sluice annotate: %s: warning: skipped: %s\n", path, reason)
+	}
 }
 
 // goldFiles sets each job's gold file from --gold: the file itself, for one
@@ -186,6 +196,9 @@ func (c *annotateCmd) run(ctx context.Context) int {
 		fmt.Fprintf(c.stderr, "sluice annotate: %s: no page for this annotation (expected %s)\n", o.ann, o.page)
 		failed++
 	}
+	if c.skipped > 0 && !c.quiet {
+		fmt.Fprintf(c.stderr, "sluice annotate: %d files below the input directories skipped (see the warnings above; name a file as an argument to annotate it)\n", c.skipped)
+	}
 	if failed > 0 {
 		what := "pages"
 		if c.check {
@@ -202,8 +215,10 @@ func (c *annotateCmd) run(ctx context.Context) int {
 // html/NAME.html with ann/NAME.ann, as package dataset reads them; another
 // directory is walked for HTML files. The annotation is named after the
 // page, beside it or in outDir. With check, the annotations of a data set
-// folder that have no page are returned as orphans.
-func annotateJobs(args []string, outDir string, check bool) (jobs, orphans []annJob, errs []error) {
+// folder that have no page are returned as orphans. The pages a directory's
+// walk leaves out (links leading out of it or to directories, special
+// files: see inputs.Walker) are told to skipped, with the reason.
+func annotateJobs(args []string, outDir string, check bool, skipped func(path, reason string)) (jobs, orphans []annJob, errs []error) {
 	annFor := func(path, rel string) string {
 		if outDir != "" {
 			return filepath.Join(outDir, outName(rel, annExt))
@@ -255,13 +270,19 @@ func annotateJobs(args []string, outDir string, check bool) (jobs, orphans []ann
 			}
 		default:
 			var found []annJob
-			inputs.Walk(a, "", func(p string, d fs.DirEntry) bool {
+			w := inputs.Walker{OnError: func(err error) { errs = append(errs, err) },
+				OnSkip: func(p, reason string) {
+					if inputs.IsMarkup(p) {
+						skipped(p, reason)
+					}
+				}}
+			w.Walk(a, func(p string, d fs.DirEntry) bool {
 				if inputs.IsMarkup(d.Name()) {
 					rel, _ := filepath.Rel(a, p)
 					found = append(found, annJob{page: p, ann: annFor(p, rel)})
 				}
 				return true
-			}, func(err error) { errs = append(errs, err) })
+			})
 			if len(found) == 0 {
 				errs = append(errs, fmt.Errorf("%s: no .html or .htm files in this directory", a))
 			}

@@ -53,6 +53,10 @@ wrong Content-Length; http: a response that cannot be parsed; read: an HTML
 file that cannot be read; clean: a page that cannot be cleaned). Each failure
 is reported on standard error with its input and offset (-v: the skipped
 records too; -q: neither).
+The files a directory's walk leaves out (links leading out of it or to
+directories, links to nothing, special files) are named on standard error
+and listed in summary.json, "skipped_files" with path and reason (the first
+1,000; "skipped_files_left_out" counts the rest); they are not errors.
 
 --site cleans the pages of one host against each other: the cleaned pages
 of an input are held by host, and each host's pages are corrected with a
