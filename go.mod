@@ -13,6 +13,7 @@ require (
 )
 
 require (
+	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 )

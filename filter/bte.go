@@ -71,7 +71,7 @@ func (f BTE) Score(p *page.Page, active []bool, out []float64) {
 		bestFirst = -1
 		bestLast  = -1
 		cur       float64 // value of the best region ending at the current block
-		curFirst  = -1  // its first block; -1 before the first active block
+		curFirst  = -1    // its first block; -1 before the first active block
 		firstLive = -1
 		lastLive  = -1
 	)
