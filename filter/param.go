@@ -58,8 +58,14 @@ func (p Param) Check(x float64) error {
 	return nil
 }
 
-// FormatParam writes a parameter value the shortest way that reads back.
-func FormatParam(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+// FormatParam writes a parameter value the shortest way that reads back,
+// without an exponent unless the number is huge or tiny.
+func FormatParam(x float64) string {
+	if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e15) {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
 
 // Params are the values of a filter's parameters, by parameter name
 // (Bool parameters: 0 or 1). A parameter left out has its default.

@@ -105,7 +105,7 @@ func FormatOf(path string) (Format, error) {
 	case ".json":
 		return JSON, nil
 	}
-	return "", fmt.Errorf("%s: a filter set file ends in .toml or .json", path)
+	return "", &Error{File: path, Msg: "a filter set file ends in .toml or .json"}
 }
 
 // Parse reads and checks a filter set in the given format. Its error is an
