@@ -50,7 +50,7 @@ func decode(d *doc) (*Set, error) {
 	case root["params"] != nil && root["model"] != nil:
 		dc.e.add(d.key("params"), "params are for the filters of a pipeline, not the trained model")
 	}
-	if len(dc.e.list) == 0 && s.Model == nil {
+	if _, isStr := root["filter"].(string); isStr && s.Model == nil {
 		dc.pipeline(s)
 	}
 	if err := dc.e.err(); err != nil {
@@ -208,10 +208,17 @@ func (dc *decoder) param(name string, known []filter.Param, pn string, v any) (f
 	return x, true
 }
 
-// pipeline builds the set's filter, placing the expression's and the
-// parameters' errors.
+// pipeline checks the expression and, when nothing else is wrong, builds
+// the set's filter with its parameters, placing the errors.
 func (dc *decoder) pipeline(s *Set) {
-	f, err := filter.ParseWith(s.Filter, s.Params)
+	_, err := filter.Parse(s.Filter)
+	var f filter.Filter
+	if err == nil {
+		if len(dc.e.list) > 0 {
+			return
+		}
+		f, err = filter.ParseWith(s.Filter, s.Params)
+	}
 	var (
 		xe *filter.ParseError
 		pe *filter.ParamError

@@ -107,6 +107,8 @@ func TestErrors(t *testing.T) {
 		{TOML, "version = 1\nname = \"a\"\nfilter = \"lqf\"\nthreshhold = 0.4\n", []string{`4:1: unknown field "threshhold" (did you mean "threshold"?)`}},
 		{JSON, "{\n \"version\": 1,\n \"name\": \"a\",\n \"filter\": \"lqf>dsc\",\n \"params\": {\"dsc\": {\"window\": 0, \"treshold\": 0.2},\n  \"lqff\": {}}\n}",
 			[]string{`5:31: dsc: window 0 is out of range: it must be from 1 to 1000`, `5:34: dsc: parameter "treshold": no such parameter (known: window, threshold)`, `6:3: params: unknown filter "lqff"`}},
+		// The expression is checked whatever else is wrong.
+		{TOML, "version = 1\nname = \"a\"\nfilter = \"lqf>>bte\"\n\n[params.lqf]\nthreshold = 1.5\n", []string{`3:15: filter: expected a filter name`, `6:13: lqf: threshold 1.5 is out of range`}},
 		{TOML, "version = 1\nname = \"a\"\nfilter = \"lqf\"\n\n[params.bte]\ntag_weight = 2\n", []string{`5:9: params: filter "bte": parameters for a filter the expression "lqf" does not use`}},
 		{TOML, "version = 1\nname = \"a\"\nfilter = \"accb\"\n[params]\naccb = {range = 3}\naccb-r40 = {range = 4}\n", []string{`6:1: params: filter "accb-r40": parameters given twice, as "accb" and "accb-r40"`}},
 		{TOML, "version = 1\nname = \"a\"\nfilter = \"targetnode\"\n[params.targetnode]\ninto_leaves = 1\ndescend_share = \"half\"\n",
