@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/filter"
 	"github.com/sluice-project/sluice/render"
 )
 
@@ -63,4 +64,44 @@ this spring, thanks to four summers of work by local volunteers.</p></div>
 	// Output:
 	// The mill wheel turns again
 	// After sixty years of silence the wheel of the old corn mill turned again this spring, thanks to four summers of work by local volunteers.
+}
+
+// A pipeline built with parameters (package filter, or a filter set file
+// through package filterset): the link quota filter drops a lone short
+// link at the foot of the page, unless lone link blocks are kept
+// (lone_words 0).
+func ExampleOptions_pipeline() {
+	page := []byte(`<html><body>
+<ul class="nav"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/about">About</a></li></ul>
+<div><h1>The mill wheel turns again</h1>
+<p>After sixty years of silence the wheel of the old corn mill turned again
+this spring, thanks to four summers of work by local volunteers.</p></div>
+<p class="footer"><a href="/terms">Terms and conditions of use</a></p>
+</body></html>`)
+	for _, params := range []filter.Params{nil, {"lone_words": 0}} {
+		f, err := filter.ParseWith("lqf", map[string]filter.Params{"lqf": params})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		c, err := sluice.New(sluice.Options{Pipeline: f})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		res, err := c.Clean(context.Background(), sluice.Input{Data: page})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%v:\n%s\n", params, res.Text())
+	}
+	// Output:
+	// map[]:
+	// The mill wheel turns again
+	// After sixty years of silence the wheel of the old corn mill turned again this spring, thanks to four summers of work by local volunteers.
+	// map[lone_words:0]:
+	// The mill wheel turns again
+	// After sixty years of silence the wheel of the old corn mill turned again this spring, thanks to four summers of work by local volunteers.
+	// Terms and conditions of use
 }

@@ -46,6 +46,10 @@ type Options struct {
 	// such as "bte", "a>b" for serial, "union(a,b)", "vote(a,b,c:2;2)").
 	// DefaultFilter is the best pipeline measured.
 	Filter string
+	// Pipeline, when not nil, is a ready filter pipeline used as Filter's
+	// expression would be: one built with parameters (filter.ParseWith,
+	// package filterset). Filter must then be empty.
+	Pipeline filter.Filter
 	// Model is a model file written by "sluice train" (label.Labeller's
 	// Save). Default, when neither Model nor Filter is set: the model
 	// embedded in sluice, trained on the shared data sets.
@@ -120,6 +124,10 @@ type Cleaner struct {
 func New(opts Options) (*Cleaner, error) {
 	var lab *label.Labeller
 	switch {
+	case opts.Pipeline != nil && opts.Filter != "":
+		return nil, fmt.Errorf("sluice: both a filter expression (%q) and a ready pipeline (%s): give one", opts.Filter, opts.Pipeline.Name())
+	case opts.Pipeline != nil:
+		opts.Filter = opts.Pipeline.Name()
 	case opts.Filter != "":
 	case opts.Model != nil:
 		l, err := label.Load(opts.Model)
@@ -138,9 +146,12 @@ func New(opts Options) (*Cleaner, error) {
 	if expr == "" {
 		expr = DefaultFilter
 	}
-	f, err := filter.Parse(expr)
-	if err != nil {
-		return nil, err
+	f := opts.Pipeline
+	if f == nil {
+		var err error
+		if f, err = filter.Parse(expr); err != nil {
+			return nil, err
+		}
 	}
 	fb, err := filter.Lookup(FallbackFilter)
 	if err != nil {

@@ -3,7 +3,10 @@ package filter
 import "github.com/sluice-project/sluice/page"
 
 func init() {
-	Register("bte", func() Filter { return BTE{} })
+	RegisterParams("bte", []Param{
+		{Name: "tag_weight", Default: 1, Min: 0.05, Max: 20,
+			Doc: "what a tag weighs against a word (Finn et al.: 1); more favours long runs of text, less keeps more"},
+	}, func(p Params) Filter { return BTE{TagWeight: p["tag_weight"]} })
 }
 
 // BTE is Body Text Extraction (Finn, Kushmerick and Smyth, "Fact or
@@ -40,20 +43,35 @@ func init() {
 //
 // Scores are 1 inside the region and 0 outside. Inactive blocks are absent:
 // their words and the tags before them are not tokens.
-type BTE struct{}
+//
+// TagWeight generalises the token values: a tag weighs -TagWeight and a word
+// +1 (Finn et al.'s weights are 1 and 1). A heavier tag makes the region
+// shrink to the densest run of text, a lighter one lets it stretch across
+// markup. The zero value weighs tags 1, so BTE{} is Finn et al.'s method.
+type BTE struct {
+	// TagWeight is what one tag costs against one word; values of 0 and
+	// below mean 1.
+	TagWeight float64
+}
 
 // Name returns "bte".
 func (BTE) Name() string { return "bte" }
 
 // Score implements Filter.
-func (BTE) Score(p *page.Page, active []bool, out []float64) {
+func (f BTE) Score(p *page.Page, active []bool, out []float64) {
 	bs := p.Blocks
+	tw := f.TagWeight
+	if !(tw > 0) {
+		tw = 1
+	}
+	// Sums of whole numbers of words and tags are exact in float64, so
+	// with weight 1 the region is the one integer arithmetic finds.
 	var (
-		best      int64 // value of the best region; 0: none found yet
+		best      float64 // value of the best region; 0: none found yet
 		bestFirst = -1
 		bestLast  = -1
-		cur       int64 // value of the best region ending at the current block
-		curFirst  = -1  // its first block; -1 before the first active block
+		cur       float64 // value of the best region ending at the current block
+		curFirst  = -1    // its first block; -1 before the first active block
 		firstLive = -1
 		lastLive  = -1
 	)
@@ -66,11 +84,11 @@ func (BTE) Score(p *page.Page, active []bool, out []float64) {
 		}
 		lastLive = i
 		b := &bs[i]
-		v := int64(b.Words) - int64(b.InnerTags)
+		v := float64(b.Words) - tw*float64(b.InnerTags)
 		// Extend the current region across this block's split tags, or
 		// start a new region at this block, whichever is worth more
 		// (extending on a tie keeps the longer region).
-		if ext := cur - int64(b.Split.Tags); curFirst >= 0 && ext >= 0 {
+		if ext := cur - tw*float64(b.Split.Tags); curFirst >= 0 && ext >= 0 {
 			cur = ext + v
 		} else {
 			cur, curFirst = v, i

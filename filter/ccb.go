@@ -122,10 +122,44 @@ func NewTCCB() *CCB {
 }
 
 func init() {
-	Register("ccb", func() Filter { return NewCCB() })
-	Register("accb", func() Filter { return NewACCB() })
+	RegisterParams("ccb", ccbParams(NewCCB()), ccbMaker(NewCCB))
+	RegisterParams("accb", ccbParams(NewACCB()), ccbMaker(NewACCB))
 	RegisterAlias("accb-r40", "accb")
-	Register("tccb", func() Filter { return NewTCCB() })
+	RegisterParams("tccb", ccbParams(NewTCCB()), ccbMaker(NewTCCB))
+}
+
+// ccbParams lists the parameters of a CCB filter, with its defaults:
+// tag_chars only in character mode.
+func ccbParams(d *CCB) []Param {
+	unit := "characters"
+	if d.Tokens {
+		unit = "tokens"
+	}
+	ps := []Param{
+		{Name: "range", Kind: Int, Default: float64(d.Range), Min: 0, Max: 10000,
+			Doc: "reach of one blurring round, in " + unit + " either side (the R of ACCB-R40)"},
+		{Name: "rounds", Kind: Int, Default: float64(d.Rounds), Min: 1, Max: 20,
+			Doc: "number of blurring rounds"},
+		{Name: "threshold", Default: d.Threshold, Min: 0.01, Max: 0.99,
+			Doc: "content code ratio at and above which text is content"},
+	}
+	if !d.Tokens {
+		ps = append(ps, Param{Name: "tag_chars", Kind: Int, Default: float64(d.TagChars), Min: 0, Max: 1000,
+			Doc: "code characters one tag stands for"})
+	}
+	return ps
+}
+
+// ccbMaker returns the constructor of a CCB filter with parameters.
+func ccbMaker(base func() *CCB) func(Params) Filter {
+	return func(p Params) Filter {
+		c := base()
+		c.Range, c.Rounds, c.Threshold = int(p["range"]), int(p["rounds"]), p["threshold"]
+		if x, ok := p["tag_chars"]; ok {
+			c.TagChars = int(x)
+		}
+		return c
+	}
 }
 
 // Name returns the filter's label.

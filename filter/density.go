@@ -8,7 +8,12 @@ import (
 )
 
 func init() {
-	Register("density", func() Filter { return NewDensity() })
+	RegisterParams("density", []Param{
+		{Name: "line_width", Kind: Int, Default: DensityLineWidth, Min: 1, Max: 10000,
+			Doc: "width in characters at which a block's text is wrapped to measure its words per line"},
+		{Name: "link_density", Default: densityMaxLink, Min: 0.01, Max: 1,
+			Doc: "link density (link characters / characters) above which a block is boilerplate, the tree's first test"},
+	}, func(p Params) Filter { return Density{LineWidth: int(p["line_width"]), MaxLink: p["link_density"]} })
 }
 
 // DensityLineWidth is the default line width, in characters, at which
@@ -50,7 +55,14 @@ type Density struct {
 	// LineWidth is the wrapping width in characters (values below 1 mean
 	// DensityLineWidth).
 	LineWidth int
+	// MaxLink is the link density above which a block is boilerplate
+	// whatever its neighbours (the tree's first test); values of 0 and
+	// below mean the tree's 0.333333.
+	MaxLink float64
 }
+
+// densityMaxLink is the link density cut of the first test of the tree.
+const densityMaxLink = 0.333333
 
 // NewDensity returns Density with the default line width.
 func NewDensity() Density { return Density{LineWidth: DensityLineWidth} }
@@ -76,6 +88,10 @@ func (d Density) Score(p *page.Page, active []bool, out []float64) {
 		dn.text = textDensity(b.Text, width)
 		return dn
 	}
+	maxLink := d.MaxLink
+	if !(maxLink > 0) {
+		maxLink = densityMaxLink
+	}
 	var prev, curD densities
 	cur := -1
 	for i := range bs {
@@ -88,19 +104,20 @@ func (d Density) Score(p *page.Page, active []bool, out []float64) {
 			continue
 		}
 		next := measure(i)
-		out[cur] = densityRule(prev, curD, next)
+		out[cur] = densityRule(prev, curD, next, maxLink)
 		prev, cur, curD = curD, i, next
 	}
 	if cur >= 0 {
-		out[cur] = densityRule(prev, curD, curD) // the last is its own next
+		out[cur] = densityRule(prev, curD, curD, maxLink) // the last is its own next
 	}
 }
 
-// densityRule is the decision tree of Kohlschütter et al. (Algorithm 2).
-func densityRule(p, c, n densities) float64 {
+// densityRule is the decision tree of Kohlschütter et al. (Algorithm 2),
+// with maxLink in place of its first cut.
+func densityRule(p, c, n densities, maxLink float64) float64 {
 	var keep bool
 	switch {
-	case c.link > 0.333333:
+	case c.link > maxLink:
 		keep = false
 	case p.link > 0.555556:
 		keep = n.text > 11

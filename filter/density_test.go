@@ -43,7 +43,7 @@ func TestDensityRule(t *testing.T) {
 		{d(2, 0.6), d(12, 0), d(11, 0), 0}, // after links, needs a long next
 		{d(2, 0.6), d(2, 0), d(12, 0), 1},
 	} {
-		if got := densityRule(c.p, c.c, c.n); got != c.want {
+		if got := densityRule(c.p, c.c, c.n, densityMaxLink); got != c.want {
 			t.Errorf("densityRule(%v, %v, %v) = %v, want %v", c.p, c.c, c.n, got, c.want)
 		}
 	}

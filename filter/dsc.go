@@ -7,7 +7,12 @@ import (
 )
 
 func init() {
-	Register("dsc", func() Filter { return NewDSC() })
+	RegisterParams("dsc", []Param{
+		{Name: "window", Kind: Int, Default: DSCWindow, Min: 1, Max: 1000,
+			Doc: "half-width of the window around each word, in tokens"},
+		{Name: "threshold", Default: DSCThreshold, Min: 0, Max: 1,
+			Doc: "largest slope (tags per token) of a window for its word to count as text"},
+	}, func(p Params) Filter { return DSC{Window: int(p["window"]), Threshold: p["threshold"]} })
 }
 
 // Default parameters of DSC; see DSC.

@@ -54,7 +54,11 @@ func (e *ParseError) Error() string {
 // always written. Parsing a canonical name gives back the same name. Errors
 // are *ParseError values.
 func Parse(expr string) (Filter, error) {
-	ps := &parser{src: expr}
+	return (&parser{src: expr}).parse()
+}
+
+// parse parses the whole expression.
+func (ps *parser) parse() (Filter, error) {
 	ps.next()
 	f, _, err := ps.serial()
 	if err != nil {
@@ -99,6 +103,10 @@ type parser struct {
 	off   int // byte offset after tok
 	tok   token
 	depth int
+	// params are the parameters of the filters by registered name (see
+	// ParseWith), and used the names the expression uses.
+	params map[string]Params
+	used   map[string]bool
 }
 
 func (ps *parser) errorf(at token, format string, args ...any) error {
@@ -376,18 +384,17 @@ func (ps *parser) number(what string) (float64, error) {
 
 // lookup instantiates the registered filter named by t.
 func (ps *parser) lookup(t token) (Filter, error) {
-	name := t.text
-	if _, ok := registry[name]; !ok {
-		name = strings.ToLower(name)
-	}
-	if n, ok := aliases[name]; ok {
-		name = n
-	}
-	ctor, ok := registry[name]
+	name, ok := canonical(t.text)
 	if !ok {
 		return nil, ps.errorf(t, "unknown filter %q (known: %s)", t.text, strings.Join(Names(), ", "))
 	}
-	f := ctor()
+	if ps.used != nil {
+		ps.used[name] = true
+	}
+	f, err := LookupWith(name, ps.params[name])
+	if err != nil {
+		return nil, err // ParseWith checked the parameters: not reached
+	}
 	if f.Name() != name {
 		// Keep the canonical name parseable: a leaf is named as registered.
 		f = renamed{Filter: f, name: name}

@@ -32,7 +32,7 @@ type Filter interface {
 }
 
 var (
-	registry = map[string]func() Filter{}
+	registry = map[string]spec{}
 	aliases  = map[string]string{}
 )
 
@@ -54,13 +54,11 @@ func Aliases() map[string]string {
 	return out
 }
 
-// Register makes a filter constructor available under name. It panics on a
-// duplicate name, which is a programming error caught at start-up.
+// Register makes a filter constructor available under name, for a filter
+// that takes no parameters (see RegisterParams). It panics on a duplicate
+// name, which is a programming error caught at start-up.
 func Register(name string, f func() Filter) {
-	if _, dup := registry[name]; dup || aliases[name] != "" {
-		panic("filter: duplicate registration of " + name)
-	}
-	registry[name] = f
+	RegisterParams(name, nil, func(Params) Filter { return f() })
 }
 
 // Names returns the registered filter names, sorted.
@@ -73,16 +71,26 @@ func Names() []string {
 	return names
 }
 
-// Lookup returns a new instance of the filter registered as name.
+// Lookup returns a new instance of the filter registered as name (or
+// under an alias), with its default parameters.
 func Lookup(name string) (Filter, error) {
 	if n, ok := aliases[name]; ok {
 		name = n
 	}
-	f, ok := registry[name]
+	s, ok := registry[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown filter %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
-	return f(), nil
+	return s.make(defaults(s.params)), nil
+}
+
+// defaults returns the default value of every parameter.
+func defaults(params []Param) Params {
+	p := make(Params, len(params))
+	for _, q := range params {
+		p[q.Name] = q.Default
+	}
+	return p
 }
 
 // Run scores every block of p with f and returns the scores.

@@ -61,7 +61,24 @@ func NewLQF() *LQF {
 }
 
 func init() {
-	Register("lqf", func() Filter { return NewLQF() })
+	d := NewLQF()
+	RegisterParams("lqf", []Param{
+		{Name: "threshold", Default: d.Threshold, Min: 0.01, Max: 0.99,
+			Doc: "link quota of a container (link characters / characters) above which its blocks are dropped"},
+		{Name: "min_words", Kind: Int, Default: float64(d.MinWords), Min: 0, Max: 10000,
+			Doc: "fewest words an element needs to be judged as a container"},
+		{Name: "max_share", Default: d.MaxShare, Min: 0, Max: 1,
+			Doc: "largest share of the page's characters a judged container may hold"},
+		{Name: "block_threshold", Default: d.BlockThreshold, Min: 0.01, Max: 0.99,
+			Doc: "share of link text above which a block counts as a link"},
+		{Name: "lone_words", Kind: Int, Default: float64(d.LoneWords), Min: 0, Max: 10000,
+			Doc: "a link block with fewer words is dropped even without link neighbours (0: kept)"},
+	}, func(p Params) Filter {
+		f := NewLQF()
+		f.Threshold, f.MinWords, f.MaxShare = p["threshold"], int32(p["min_words"]), p["max_share"]
+		f.BlockThreshold, f.LoneWords = p["block_threshold"], int32(p["lone_words"])
+		return f
+	})
 }
 
 // Name returns the filter's label.

@@ -14,7 +14,7 @@ import (
 // counted by segment into page.Node.Structural, the node itself included.
 // From <body>, the search moves to the element child with the highest
 // density (the first one on a tie) as long as that child holds more than
-// half of the current node's characters; the node where it stops is the
+// half of the current node's characters (DescendShare); the node where it stops is the
 // target. Blocks inside the target score 1, all others 0.
 //
 // Details of this implementation:
@@ -54,19 +54,46 @@ type TargetNode struct {
 	// sibling paragraphs and headings directly in <body> or a <div>, with
 	// one long paragraph, would otherwise lose all but that paragraph.
 	IntoLeaves bool
+	// DescendShare is the share of the current node's characters that a
+	// child must hold (strictly more) for the search to move into it;
+	// values outside (0, 1) mean Baisa's one half.
+	DescendShare float64
 }
 
 // wccSparseDensity is SPARSE.DENSITY in WC Cleaner's wclib.py.
 const wccSparseDensity = 10
 
+// wccDescendShare is the share of Algorithm 1: a child holding more than
+// half of its parent's characters.
+const wccDescendShare = 0.5
+
 // NewTargetNode returns the target node filter without the sparse mode.
 func NewTargetNode() *TargetNode { return &TargetNode{Label: "targetnode"} }
 
 func init() {
-	Register("targetnode", func() Filter { return NewTargetNode() })
-	Register("targetnode-sparse", func() Filter {
-		return &TargetNode{Label: "targetnode-sparse", SparseDensity: wccSparseDensity}
-	})
+	RegisterParams("targetnode", targetNodeParams(0), targetNodeMaker("targetnode"))
+	RegisterParams("targetnode-sparse", targetNodeParams(wccSparseDensity), targetNodeMaker("targetnode-sparse"))
+}
+
+// targetNodeParams lists the parameters of the target node filters, with
+// sparse the default of sparse_density.
+func targetNodeParams(sparse float64) []Param {
+	return []Param{
+		{Name: "sparse_density", Default: sparse, Min: 0, Max: 1e6,
+			Doc: "drop the whole page when its target node is less dense (characters per structural element; 0: never)"},
+		{Name: "into_leaves", Kind: Bool, Default: 0, Min: 0, Max: 1,
+			Doc: "let the search descend into a single paragraph whose siblings hold text too, as Algorithm 1 does"},
+		{Name: "descend_share", Default: wccDescendShare, Min: 0.05, Max: 0.95,
+			Doc: "share of the current node's characters a child must hold for the search to descend into it"},
+	}
+}
+
+// targetNodeMaker returns the constructor of a target node filter.
+func targetNodeMaker(label string) func(Params) Filter {
+	return func(p Params) Filter {
+		return &TargetNode{Label: label, SparseDensity: p["sparse_density"], IntoLeaves: p["into_leaves"] != 0,
+			DescendShare: p["descend_share"]}
+	}
 }
 
 // Name returns the filter's label.
@@ -113,6 +140,10 @@ func (f *TargetNode) Target(p *page.Page, active []bool) (node int32, density fl
 		return float64(charsOf(n)) / float64(max(structural(n), 1))
 	}
 
+	share := f.DescendShare
+	if !(share > 0 && share < 1) {
+		share = wccDescendShare
+	}
 	cur := p.Body
 	if cur < 0 || int(cur) >= nn {
 		cur = 0
@@ -128,7 +159,7 @@ func (f *TargetNode) Target(p *page.Page, active []bool) (node int32, density fl
 			}
 			c += int(max(nodes[c].Elements, 1))
 		}
-		if best < 0 || float64(charsOf(best)) <= 0.5*float64(charsOf(cur)) {
+		if best < 0 || float64(charsOf(best)) <= share*float64(charsOf(cur)) {
 			break
 		}
 		if !f.IntoLeaves && structural(best) <= 1 && charsOf(best) < charsOf(cur) {

@@ -7,7 +7,14 @@ import (
 )
 
 func init() {
-	Register("ttr", func() Filter { return NewTTR() })
+	RegisterParams("ttr", []Param{
+		{Name: "radius", Kind: Int, Default: TTRRadius, Min: 0, Max: ttrMaxRadius,
+			Doc: "smoothing radius in blocks (0: the raw ratios)"},
+		{Name: "sigma", Default: TTRSigma, Min: 0.01, Max: 100,
+			Doc: "standard deviation of the smoothing kernel, in blocks"},
+		{Name: "tau", Default: TTRTau, Min: 0, Max: 100,
+			Doc: "threshold coefficient: a block is kept when its smoothed ratio is at least tau standard deviations"},
+	}, func(p Params) Filter { return TTR{Radius: int(p["radius"]), Sigma: p["sigma"], Tau: p["tau"]} })
 }
 
 // Default parameters of TTR; see TTR.

@@ -49,11 +49,14 @@ Examples:
   sluice clean -o out/ --format json -j 4 pages/
   sluice clean --filter 'lqf>targetnode' page.html.gz   # a heuristic pipeline instead of the model
   sluice clean --model my.model --precision page.html
+  sluice clean --filter-set docs/filter-sets/news-strict.toml page.html   # a stored pipeline with its parameters
   sluice clean --style cleaneval --format cleaneval page.html   # keep all running text, as CleanEval did
   sluice clean --format json --include-dropped page.html | jq '.blocks[] | select(.label=="other") | .text'
 
 By default blocks are labelled by the embedded trained model (a CRF over
-block features); --filter uses a heuristic pipeline instead.
+block features); --filter uses a heuristic pipeline instead, and
+--filter-set FILE a stored one (a pipeline with per-filter parameters, or a
+model with a style and threshold: see "sluice filters --help").
 Formats: cleaneval, text, markdown, json, html. Filters: see "sluice filters".
 Exit status: 0 when every input was cleaned, 1 when any failed (each failure
 is reported on standard error with the input's name), 2 for a usage error.
@@ -65,6 +68,7 @@ type cleanCmd struct {
 	args []string
 
 	format, filter, model, outDir, contentType, url, drop string
+	filterSet                                             string
 	memory                                                string
 	style                                                 string
 	precision, recall                                     bool
@@ -90,6 +94,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.format, "f", "text", "short for --format")
 	fs.StringVar(&c.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\"; the best measured is "+sluice.DefaultFilter+")")
 	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
+	fs.StringVar(&c.filterSet, "filter-set", "", "clean as the filter set in `FILE` (.toml or .json) says: a pipeline with its parameters, or a model with its style (see \"sluice filters --help\"); --threshold, --precision and --recall override its threshold")
 	fs.BoolVar(&c.precision, "precision", false, "favour precision: keep only blocks the model is sure of (threshold 0.75)")
 	fs.BoolVar(&c.recall, "recall", false, "favour recall: keep blocks the model is unsure of too (threshold 0.25)")
 	fs.StringVar(&c.outDir, "o", "", "write one output file per input into `DIR` (created if needed)")
@@ -137,7 +142,7 @@ func (c *cleanCmd) validate(args []string) error {
 	if c.drop != "" {
 		opts.Drop = splitList(c.drop)
 	}
-	if c.cleaner, err = newCleaner(opts, c.model); err != nil {
+	if c.cleaner, err = newCleaner(opts, c.model, c.filterSet); err != nil {
 		return err
 	}
 	c.renderer, err = render.Lookup(c.format, render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped})

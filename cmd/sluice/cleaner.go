@@ -6,11 +6,16 @@ import (
 	"os"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/filterset"
 )
 
 // newCleaner builds the cleaner of sluice clean and sluice corpus from
-// their options and --model FILE; errors name the flag at fault.
-func newCleaner(opts sluice.Options, model string) (*sluice.Cleaner, error) {
+// their options, --model FILE and --filter-set FILE; errors name the flag
+// at fault.
+func newCleaner(opts sluice.Options, model, filterSet string) (*sluice.Cleaner, error) {
+	if filterSet != "" {
+		return setCleaner(opts, model, filterSet)
+	}
 	if model != "" {
 		if opts.Filter != "" {
 			return nil, errors.New("--model and --filter are two ways to decide; give one")
@@ -31,6 +36,29 @@ func newCleaner(opts sluice.Options, model string) (*sluice.Cleaner, error) {
 			what = "--model " + model
 		}
 		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return cl, nil
+}
+
+// setCleaner builds the cleaner of --filter-set FILE, which decides alone:
+// the set names its pipeline or model and style. A threshold in opts
+// (--threshold, --precision, --recall) wins over the set's.
+func setCleaner(opts sluice.Options, model, file string) (*sluice.Cleaner, error) {
+	for _, c := range []struct {
+		given bool
+		flag  string
+	}{{opts.Filter != "", "--filter"}, {model != "", "--model"}, {opts.Style != "", "--style"}} {
+		if c.given {
+			return nil, fmt.Errorf("--filter-set and %s: the filter set decides how to clean (its pipeline, or its model and style); give one", c.flag)
+		}
+	}
+	set, err := filterset.Load(file)
+	if err != nil {
+		return nil, fmt.Errorf("--filter-set: %w", err)
+	}
+	cl, err := set.Cleaner(opts)
+	if err != nil {
+		return nil, fmt.Errorf("--filter-set: %w", err)
 	}
 	return cl, nil
 }

@@ -79,6 +79,7 @@ Examples:
   sluice corpus -o out --format warc --max-record 4M -j 8 crawls/
   sluice corpus -o out --memory 4G -j 16 crawls/                    # more pages at once on a large machine
   sluice corpus -o out --filter 'lqf>targetnode' crawl.warc.gz   # a heuristic pipeline instead of the model
+  sluice corpus -o out --filter-set news-strict.toml crawl.warc.gz  # a stored pipeline with its parameters
   sluice corpus -o out --site --site-memory 512M crawl.warc.gz     # pages of a host against each other
   jq -r 'select(.host == "example.com") | .text' out/part-*.jsonl
 
@@ -94,7 +95,7 @@ type corpusCmd struct {
 	args []string
 
 	out, format, filter, model, maxRecord, partSize, siteMemory, memory string
-	style                                                               string
+	style, filterSet                                                    string
 	jobs, partRecords, siteBatch                                        int
 	force, resume, quiet, verbose, jsonSummary, site                    bool
 
@@ -119,6 +120,7 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\")")
 	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
 	fs.StringVar(&c.style, "style", "", "what counts as content, for the model: main (the default: the main content) or cleaneval (all running text, as CleanEval kept it)")
+	fs.StringVar(&c.filterSet, "filter-set", "", "clean as the filter set in `FILE` (.toml or .json) says: a pipeline with its parameters, or a model with its style (see \"sluice filters --help\")")
 	fs.BoolVar(&c.site, "site", false, "clean the pages of one host against each other: drop what recurs on many of them (see above)")
 	fs.IntVar(&c.siteBatch, "site-batch", site.DefaultBatchSize, "with --site: correct a host's pages `N` at a time")
 	fs.StringVar(&c.siteMemory, "site-memory", "128M", "with --site: hold at most `SIZE` of cleaned pages (K, M, G)")
@@ -166,7 +168,7 @@ func (c *corpusCmd) validate(args []string) error {
 	default:
 		return fmt.Errorf("--format: unknown output format %q; the formats are %s", c.format, strings.Join(corpus.Formats(), ", "))
 	}
-	c.cleaner, err = newCleaner(sluice.Options{Filter: c.filter, Style: c.style}, c.model)
+	c.cleaner, err = newCleaner(sluice.Options{Filter: c.filter, Style: c.style}, c.model, c.filterSet)
 	return err
 }
 

@@ -2,36 +2,146 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/filter"
+	"github.com/sluice-project/sluice/filterset"
 )
 
-// filtersCmd is sluice filters, which has no flags.
-type filtersCmd struct{ cmdIO }
+const filtersHelp = `
+Usage: sluice filters
+       sluice filters --check FILE...
+
+Lists the content filters, their parameters and the pipeline expression
+syntax. With --check, checks filter set files instead: each problem is
+printed as FILE:LINE:COL: message on standard error, and each valid file
+gets a one-line summary on standard output.
+
+A filter set is a named way of cleaning kept in a file, TOML or JSON by its
+extension, for sluice clean --filter-set FILE (and sluice corpus): either a
+pipeline with the parameters of its filters and a threshold,
+
+  version = 1
+  name = "news-strict"
+  description = "LQF before the target node, with a stricter link quota"
+  filter = "lqf>targetnode"
+  threshold = 0.5
+
+  [params.lqf]          # the parameters listed below; the rest keep their defaults
+  threshold = 0.4
+  lone_words = 6
+
+or the trained model with a style and threshold (a number, or "ef"),
+
+  version = 1
+  name = "cleaneval-model"
+  threshold = "ef"
+
+  [model]
+  style = "cleaneval"   # default: main
+  file = "my.model"     # default: the embedded model; relative to the set's file
+
+Unknown fields, filters and parameters are errors, and so are values out
+of range. docs/filter-sets/ holds examples.
+
+Examples:
+  sluice filters
+  sluice filters --check docs/filter-sets/*.toml docs/filter-sets/*.json
+  sluice clean --filter-set docs/filter-sets/news-strict.toml page.html
+
+Exit status: 0 when every file is valid, 1 when any is not, 2 for a usage
+error.
+`
+
+// filtersCmd is sluice filters.
+type filtersCmd struct {
+	cmdIO
+	check bool
+	files []string
+}
 
 func cmdFilters(args []string, stdout, stderr io.Writer) int {
-	return runCommand("filters", &filtersCmd{cmdIO{nil, stdout, stderr}}, args, stderr)
+	return runCommand("filters", &filtersCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stderr)
 }
 
 func (c *filtersCmd) flagSet() *flag.FlagSet {
-	return newFlagSet("filters", "\nUsage: sluice filters\n\nLists the content filters and the pipeline expression syntax.\n", c.stderr)
+	fs := newFlagSet("filters", filtersHelp, c.stderr)
+	fs.BoolVar(&c.check, "check", false, "check the filter set files given as arguments")
+	return fs
 }
 
-// validate accepts anything: arguments are ignored, as they always were.
-func (c *filtersCmd) validate([]string) error { return nil }
+// validate needs files with --check; without it arguments are ignored, as
+// they always were.
+func (c *filtersCmd) validate(args []string) error {
+	if c.check && len(args) == 0 {
+		return errors.New("--check: no files: give the filter set files to check (.toml or .json)")
+	}
+	c.files = args
+	return nil
+}
 
-// run lists the filters, their aliases and the pipeline syntax.
 func (c *filtersCmd) run(context.Context) int {
-	fmt.Fprintln(c.stdout, "Filters (use with sluice clean --filter):")
+	if c.check {
+		return c.checkFiles()
+	}
+	c.list()
+	return exitOK
+}
+
+// checkFiles loads each file and builds its cleaner (which checks a
+// model set's model file and style).
+func (c *filtersCmd) checkFiles() int {
+	code := exitOK
+	for _, f := range c.files {
+		set, err := filterset.Load(f)
+		if err == nil {
+			_, err = set.Cleaner(sluice.Options{})
+		}
+		var list filterset.ErrorList
+		var one *filterset.Error
+		switch {
+		case err == nil:
+			fmt.Fprintf(c.stdout, "%s: ok: %s\n", f, set.Summary())
+			continue
+		case errors.As(err, &list):
+			for _, e := range list {
+				fmt.Fprintln(c.stderr, e)
+			}
+		case errors.As(err, &one):
+			fmt.Fprintln(c.stderr, one)
+		default:
+			fmt.Fprintf(c.stderr, "%s: %v\n", f, err)
+		}
+		code = exitFailed
+	}
+	return code
+}
+
+// list prints the filters with their parameters, the aliases and the
+// pipeline syntax.
+func (c *filtersCmd) list() {
+	fmt.Fprintln(c.stdout, "Filters (use with sluice clean --filter; parameters in a filter set):")
 	for _, n := range filter.Names() {
 		fmt.Fprintf(c.stdout, "  %s\n", n)
+		params, _ := filter.ParamsOf(n)
+		for _, p := range params {
+			def := filter.FormatParam(p.Default)
+			rng := fmt.Sprintf("%s %s to %s", p.Kind, filter.FormatParam(p.Min), filter.FormatParam(p.Max))
+			if p.Kind == filter.Bool {
+				def, rng = fmt.Sprint(p.Default != 0), "true or false"
+			}
+			fmt.Fprintf(c.stdout, "      %-16s %-8s %s (%s)\n", p.Name, def, p.Doc, rng)
+		}
 	}
-	for a, n := range filter.Aliases() {
-		fmt.Fprintf(c.stdout, "  %s (another name of %s)\n", a, n)
+	aliases := filter.Aliases()
+	for _, a := range slices.Sorted(maps.Keys(aliases)) {
+		fmt.Fprintf(c.stdout, "  %s (another name of %s)\n", a, aliases[a])
 	}
 	fmt.Fprintf(c.stdout, `
 Pipelines:
@@ -41,6 +151,6 @@ Pipelines:
   vote(a,b,c:2;2) weighted vote: weights after ':', threshold after ';'
 
 Default: %s
+Filter sets (a pipeline with parameters, kept in a file): see sluice filters --help
 `, sluice.DefaultFilter)
-	return exitOK
 }
