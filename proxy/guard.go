@@ -127,13 +127,12 @@ func (p *policy) check(addr netip.Addr) Rule {
 			return RuleDeny
 		}
 	}
-	if r := p.table(addr); r != "" {
-		return r
-	}
 	if v4, ok := embeddedIPv4(addr); ok {
-		return p.check(v4)
+		if r := p.check(v4); r != "" {
+			return r
+		}
 	}
-	return ""
+	return p.table(addr)
 }
 
 // table looks addr up in destRules.
