@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"strings"
 )
 
 // ruleHelp says, for each rule, why the proxy refuses and what lifts it.
@@ -73,7 +72,7 @@ func (p *Proxy) upstreamError(w http.ResponseWriter, r *http.Request, err error,
 		p.refuse(w, r, ref)
 	case bodyTooLarge:
 		p.fail(w, r, http.StatusRequestEntityTooLarge, errors.New("the request body is larger than the proxy's limit"))
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout(), strings.Contains(err.Error(), "timeout awaiting response headers"):
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		p.fail(w, r, http.StatusGatewayTimeout, err)
 	default:
 		p.fail(w, r, http.StatusBadGateway, err)

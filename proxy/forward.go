@@ -102,9 +102,11 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	defer resp.Body.Close()
 	removeHopHeaders(resp.Header)
 	p.addVia(resp.Header, resp.ProtoMajor, resp.ProtoMinor)
-	if c, name := p.choose(r); c != nil && cleanable(r, resp) {
-		p.serveCleaned(ctx, w, r, resp, page{cleaner: c, set: name})
-		return
+	if cleanable(r, resp) {
+		if c, name := p.choose(r); c != nil {
+			p.serveCleaned(ctx, w, r, resp, page{cleaner: c, set: name})
+			return
+		}
 	}
 	p.passThrough(w, resp, nil, "")
 }

@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"io"
+	"log"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -82,12 +85,7 @@ func TestCleansGzip(t *testing.T) {
 		if enc != "" {
 			req.Header.Set("Accept-Encoding", enc)
 		}
-		resp, err := proxyClient(pu).Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp, body := do(t, proxyClient(pu), req)
 		got := <-asked
 		want := map[string]string{"": "identity"}[enc]
 		if want == "" {
@@ -231,12 +229,7 @@ func TestLargeHTMLPassesThrough(t *testing.T) {
 	req.Header.Set("Accept-Encoding", "gzip")
 	for _, path := range []string{"/known", "/chunked", "/gzip"} {
 		req.URL.Path = path
-		resp, err := proxyClient(pu).Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp, body := do(t, proxyClient(pu), req)
 		want := big
 		if path == "/gzip" {
 			want = zbuf.String()
@@ -360,5 +353,43 @@ func TestClientAllowList(t *testing.T) {
 			want = RulePort
 		}
 		wantRefusal(t, tc.remote, rec.Result(), rec.Body.Bytes(), want)
+	}
+}
+
+// TestAbsoluteHTTPS: a client that sends an https:// URL in absolute form
+// (rather than CONNECT) has the proxy fetch it over its own TLS, checked
+// against Config.TLS, and clean it.
+func TestAbsoluteHTTPS(t *testing.T) {
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, testPage)
+	}))
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake
+	ts.StartTLS()
+	defer ts.Close()
+	roots := x509.NewCertPool()
+	roots.AddCert(ts.Certificate())
+	for _, tc := range []struct {
+		cfg    *tls.Config
+		status int
+	}{
+		{&tls.Config{RootCAs: roots}, http.StatusOK},
+		{nil, http.StatusBadGateway}, // the system's roots do not know the test server
+	} {
+		_, pu := startProxy(t, Config{AllowPrivate: true, TLS: tc.cfg})
+		c, err := net.Dial("tcp", pu.Host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "GET %s/page HTTP/1.1\r\nHost: %s\r\n\r\n", ts.URL, ts.Listener.Addr())
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		c.Close()
+		if resp.StatusCode != tc.status || tc.status == 200 && !bytes.Contains(body, []byte("sluice-bar")) {
+			t.Errorf("GET %s in absolute form: status %d (want %d), %.200q", ts.URL, resp.StatusCode, tc.status, body)
+		}
 	}
 }

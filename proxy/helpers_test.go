@@ -67,18 +67,28 @@ func proxyClient(pu *url.URL) *http.Client {
 	}
 }
 
-// get fetches target through the proxy and returns the response with its
-// body read.
+// get fetches target through the client c and returns the response with
+// its body read.
 func get(t *testing.T, c *http.Client, target string) (*http.Response, []byte) {
 	t.Helper()
-	resp, err := c.Get(target)
+	req, err := http.NewRequest("GET", target, nil)
 	if err != nil {
-		t.Fatalf("GET %s: %v", target, err)
+		t.Fatal(err)
+	}
+	return do(t, c, req)
+}
+
+// do sends req with c and returns the response with its body read.
+func do(t *testing.T, c *http.Client, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatalf("GET %s: reading the body: %v", target, err)
+		t.Fatalf("%s %s: reading the body: %v", req.Method, req.URL, err)
 	}
 	return resp, body
 }

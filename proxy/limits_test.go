@@ -25,28 +25,15 @@ func TestRequestBodyLimit(t *testing.T) {
 	_, pu := startProxy(t, Config{AllowPrivate: true, Limits: Limits{MaxRequestBody: 100}})
 	c := proxyClient(pu)
 	big := strings.Repeat("x", 1000)
-	for _, tc := range []struct {
-		name string
-		body io.Reader
-	}{
-		{"declared", strings.NewReader(big)},
-		{"chunked", io.MultiReader(strings.NewReader(big[:10]), strings.NewReader(big[10:]))},
-	} {
-		resp, err := c.Post(up.URL, "text/plain", tc.body)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		wantStatus(t, tc.name+" body of 1000 bytes", resp, body, http.StatusRequestEntityTooLarge)
+	post := func(body io.Reader) (*http.Response, []byte) {
+		req, _ := http.NewRequest("POST", up.URL, body)
+		return do(t, c, req)
 	}
-	resp, err := c.Post(up.URL, "text/plain", io.MultiReader(strings.NewReader(big[:50])))
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if string(body) != "got 50" {
+	resp, body := post(strings.NewReader(big))
+	wantStatus(t, "a declared body of 1000 bytes", resp, body, http.StatusRequestEntityTooLarge)
+	resp, body = post(io.MultiReader(strings.NewReader(big[:10]), strings.NewReader(big[10:])))
+	wantStatus(t, "a chunked body of 1000 bytes", resp, body, http.StatusRequestEntityTooLarge)
+	if resp, body = post(io.MultiReader(strings.NewReader(big[:50]))); string(body) != "got 50" {
 		t.Errorf("a chunked body of 50 bytes: %d %q", resp.StatusCode, body)
 	}
 }
@@ -55,6 +42,7 @@ func TestRequestBodyLimit(t *testing.T) {
 // garbage or a huge header gets a 502 or 504 with the proxy's JSON body,
 // and the proxy stays up after each.
 func TestBadUpstreams(t *testing.T) {
+	const shortHTML = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 1000\r\n\r\n<p>only this"
 	hugeHeader := "HTTP/1.1 200 OK\r\nX-Big: " + strings.Repeat("a", 100_000) + "\r\nContent-Length: 2\r\n\r\nok"
 	cases := []struct {
 		name   string
@@ -83,11 +71,11 @@ func TestBadUpstreams(t *testing.T) {
 		}, http.StatusBadGateway},
 		{"HTML body cut short", func(c net.Conn, br *bufio.Reader) {
 			readRequestHead(br)
-			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 1000\r\n\r\n<p>only this")
+			io.WriteString(c, shortHTML)
 		}, http.StatusBadGateway},
 		{"HTML body never finishes", func(c net.Conn, br *bufio.Reader) {
 			readRequestHead(br)
-			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 1000\r\n\r\n<p>only this")
+			io.WriteString(c, shortHTML)
 			io.Copy(io.Discard, br)
 		}, http.StatusGatewayTimeout},
 	}
