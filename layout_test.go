@@ -34,7 +34,7 @@ var packageRank = map[string]int{
 	"features": 3, "site": 3, "internal/pagetest": 3,
 	"label": 4,
 	"":      5, "render": 5, "score": 5, "dataset": 5,
-	"evaluate": 6, "corpus": 6, "filterset": 6,
+	"evaluate": 6, "corpus": 6, "filterset": 6, "proxy": 6,
 	"train":      7,
 	"cmd/sluice": 8,
 }
