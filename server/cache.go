@@ -15,7 +15,8 @@ type cleanerKey struct {
 }
 
 // cleanerCache keeps the cleaners built for the options requests asked
-// for, the most recently used first, at most size of them. Concurrent
+// for, the most recently used first, at most size of them (and those
+// being built). Concurrent
 // requests for a missing cleaner wait for one build. Failed builds are not
 // kept.
 type cleanerCache struct {
@@ -50,11 +51,6 @@ func (c *cleanerCache) get(k cleanerKey) (*sluice.Cleaner, error) {
 	}
 	e := &cacheEntry{key: k, ready: make(chan struct{})}
 	c.entries[k] = c.order.PushFront(e)
-	for c.order.Len() > c.size {
-		old := c.order.Back()
-		c.order.Remove(old)
-		delete(c.entries, old.Value.(*cacheEntry).key)
-	}
 	c.mu.Unlock()
 
 	opts := sluice.Options{Filter: k.filter, Style: k.style, Threshold: k.threshold}
@@ -63,14 +59,18 @@ func (c *cleanerCache) get(k cleanerKey) (*sluice.Cleaner, error) {
 	}
 	e.cl, e.err = sluice.New(opts)
 	close(e.ready)
-	if e.err != nil {
-		c.mu.Lock()
-		if el, ok := c.entries[k]; ok && el.Value == e {
-			c.order.Remove(el)
-			delete(c.entries, k)
-		}
-		c.mu.Unlock()
+	c.mu.Lock()
+	if el, ok := c.entries[k]; ok && el.Value == e && e.err != nil {
+		c.order.Remove(el)
+		delete(c.entries, k)
 	}
+	// Evicted only once a build succeeded, the least recently used first.
+	for c.order.Len() > c.size {
+		old := c.order.Back()
+		c.order.Remove(old)
+		delete(c.entries, old.Value.(*cacheEntry).key)
+	}
+	c.mu.Unlock()
 	return e.cl, e.err
 }
 

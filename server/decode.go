@@ -165,10 +165,14 @@ func (req *cleanRequest) readJSON(body []byte) *APIError {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&jr); err != nil {
-		return jsonError(err, dec.InputOffset(), int64(len(body)))
+		return jsonError(err, dec.InputOffset(), body)
 	}
+	end := dec.InputOffset()
 	if _, err := dec.Token(); err != io.EOF {
-		return newError(http.StatusBadRequest, "malformed_json", fmt.Sprintf("the body holds more than one JSON value (offset %d): send one object", dec.InputOffset()), WithOffset(dec.InputOffset()))
+		for end < int64(len(body)) && strings.IndexByte(" \t\r\n", body[end]) >= 0 {
+			end++
+		}
+		return newError(http.StatusBadRequest, "malformed_json", fmt.Sprintf("the body holds more than one JSON value (the second at offset %d): send one object", end), WithOffset(end))
 	}
 	if jr.HTML == nil {
 		return newError(http.StatusBadRequest, "missing_field", "the JSON body has no \"html\" field: {\"html\": \"<html>...\"}")
@@ -191,23 +195,47 @@ func (req *cleanRequest) readJSON(body []byte) *APIError {
 }
 
 // jsonError names a JSON decoding error with its offset in the body.
-func jsonError(err error, offset, size int64) *APIError {
+// Offsets count bytes from 0: a syntax error's is that of the byte at
+// fault, a field's that of its name.
+func jsonError(err error, offset int64, body []byte) *APIError {
+	size := int64(len(body))
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return newError(http.StatusBadRequest, "malformed_json", fmt.Sprintf("malformed JSON at offset %d: %v", syn.Offset, syn), WithOffset(syn.Offset))
+		off := max(syn.Offset-1, 0)
+		return newError(http.StatusBadRequest, "malformed_json", fmt.Sprintf("malformed JSON at offset %d: %v", off, syn), WithOffset(off))
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return newError(http.StatusBadRequest, "malformed_json", fmt.Sprintf("the JSON body ends early, at offset %d: send a whole object", size), WithOffset(size))
 	case errors.As(err, &typ):
 		return newError(http.StatusBadRequest, "bad_field", fmt.Sprintf("field %q at offset %d: a JSON %s where a %s is wanted", typ.Field, typ.Offset, typ.Value, typeName(typ.Type.Kind().String())), WithOffset(typ.Offset))
 	case errors.Is(err, errThreshold):
-		return newError(http.StatusBadRequest, "bad_threshold", err.Error(), WithOffset(offset))
+		off := keyOffset(body, `"threshold"`, offset)
+		return newError(http.StatusBadRequest, "bad_threshold", fmt.Sprintf("field \"threshold\" at offset %d: %v", off, err), WithOffset(off))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		return newError(http.StatusBadRequest, "unknown_field", fmt.Sprintf("unknown field %s in the JSON body (before offset %d)", name, offset), WithOffset(offset), WithValid(jsonFields))
+		off := keyOffset(body, name, offset)
+		return newError(http.StatusBadRequest, "unknown_field", fmt.Sprintf("unknown field %s at offset %d of the JSON body", name, off), WithOffset(off), WithValid(jsonFields))
 	}
 	return newError(http.StatusBadRequest, "malformed_json", fmt.Sprintf("the JSON body (offset %d): %v", offset, err), WithOffset(offset))
+}
+
+// keyOffset returns the offset in body of the object key quoted (a JSON
+// string with its quotes), the first occurrence followed by a colon; def
+// when there is none (the key was written with escapes).
+func keyOffset(body []byte, quoted string, def int64) int64 {
+	for from := 0; ; {
+		i := bytes.Index(body[from:], []byte(quoted))
+		if i < 0 {
+			return def
+		}
+		at := from + i
+		rest := bytes.TrimLeft(body[at+len(quoted):], " \t\r\n")
+		if len(rest) > 0 && rest[0] == ':' {
+			return int64(at)
+		}
+		from = at + 1
+	}
 }
 
 // jsonFields are the fields of the JSON body.
