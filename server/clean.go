@@ -56,7 +56,7 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, warnings, apiErr := s.clean(r.Context(), cl, rf, req)
-	s.budget.Release(cost)
+	s.release(cost)
 	if apiErr != nil {
 		if r.Context().Err() == nil {
 			writeAPIError(w, r, apiErr)
@@ -122,16 +122,37 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *APIE
 	return buf.Bytes(), nil
 }
 
-// admit waits for cost in the memory budget, at most Config.AdmissionWait.
+// admit waits for cost in the memory budget, then for a cleaning slot,
+// at most Config.AdmissionWait in all. Call release after.
 func (s *Server) admit(ctx context.Context, cost int64) *APIError {
 	actx, cancel := context.WithTimeout(ctx, s.cfg.AdmissionWait)
 	defer cancel()
-	if err := s.budget.Acquire(actx, cost); err != nil {
+	busy := func(what string) *APIError {
 		s.metrics.admission.Inc()
 		return newError(http.StatusServiceUnavailable, "busy",
-			fmt.Sprintf("the server's memory budget stayed full for %s (the pages being cleaned take it): retry later", s.cfg.AdmissionWait))
+			fmt.Sprintf("the server stayed busy for %s (%s): retry later", s.cfg.AdmissionWait, what))
 	}
-	return nil
+	if err := s.budget.Acquire(actx, cost); err != nil {
+		return busy("its memory budget is taken by the pages being cleaned")
+	}
+	if s.slots == nil {
+		return nil
+	}
+	select {
+	case s.slots <- struct{}{}:
+		return nil
+	case <-actx.Done():
+		s.budget.Release(cost)
+		return busy(fmt.Sprintf("all %d cleaning slots are taken", cap(s.slots)))
+	}
+}
+
+// release gives back what admit took.
+func (s *Server) release(cost int64) {
+	if s.slots != nil {
+		<-s.slots
+	}
+	s.budget.Release(cost)
 }
 
 // clean cleans req's page with cl and renders it.

@@ -32,6 +32,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"sync"
 	"time"
 
@@ -60,6 +61,12 @@ type Config struct {
 	// AdmissionWait is how long a request may wait for its place in the
 	// budget before it is answered 503 with Retry-After. Default 10 s.
 	AdmissionWait time.Duration
+	// MaxCleans is how many pages are cleaned at once; more requests wait
+	// for a slot, as for memory, at most AdmissionWait. Cleaning is work
+	// for the processor: more at once than there are cores only shares
+	// them, holds more pages in memory and delays every answer. Default:
+	// runtime.GOMAXPROCS(0); negative means no limit.
+	MaxCleans int
 	// MaxBodyBytes caps a request body (413 above it). Default: 16 MiB,
 	// the cleaner's own cap on a page.
 	MaxBodyBytes int64
@@ -150,6 +157,7 @@ type Server struct {
 	log      *slog.Logger
 	budget   *parallel.Budget
 	cleaners *cleanerCache
+	slots    chan struct{} // a token per page being cleaned; nil: no limit
 	metrics  *metrics
 	inflight inflight
 
@@ -171,6 +179,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if cfg.MaxCleans == 0 {
+		cfg.MaxCleans = runtime.GOMAXPROCS(0)
+	}
 	if cfg.CleanerCache <= 0 {
 		cfg.CleanerCache = DefaultCleanerCache
 	}
@@ -188,6 +199,9 @@ func New(cfg Config) (*Server, error) {
 		s.budget = parallel.NewBudget(DefaultMemory)
 	}
 	s.cleaners = newCleanerCache(cfg.CleanerCache, cfg.Model)
+	if cfg.MaxCleans > 0 {
+		s.slots = make(chan struct{}, cfg.MaxCleans)
+	}
 	if err := s.checkDefaults(); err != nil {
 		return nil, err
 	}

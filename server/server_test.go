@@ -147,6 +147,25 @@ func TestAdmission(t *testing.T) {
 	}
 }
 
+// TestCleaningSlots: no more pages are cleaned at once than MaxCleans; a
+// request that waits for a slot longer than AdmissionWait gets 503.
+func TestCleaningSlots(t *testing.T) {
+	ts := startServer(t, Config{MaxCleans: 1, AdmissionWait: 100 * time.Millisecond})
+	html := examplePage(t)
+	ts.slots <- struct{}{} // the one slot is taken
+	a := do(t, "POST", ts.url+"/v1/clean", "text/html", html)
+	if e := a.apiError(t, 503, "busy"); !strings.Contains(e.Message, "all 1 cleaning slots") {
+		t.Errorf("message %q does not say the slots are taken", e.Message)
+	}
+	if used := ts.budget.Used(); used != 0 {
+		t.Errorf("a request refused for want of a slot holds %d of the budget", used)
+	}
+	<-ts.slots
+	if a := do(t, "POST", ts.url+"/v1/clean", "text/html", html); a.status != 200 || len(ts.slots) != 0 {
+		t.Errorf("with the slot free: status %d, %d slots held after", a.status, len(ts.slots))
+	}
+}
+
 // waitFor polls cond for up to 5 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
