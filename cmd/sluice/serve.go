@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -61,6 +62,7 @@ type serveCmd struct {
 	threshold                                                      thresholdFlag
 	maxBody                                                        string
 	admission, shutdown                                            time.Duration
+	jobs                                                           int
 
 	memoryBytes int64
 	cfg         server.Config
@@ -83,7 +85,8 @@ func (c *serveCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.format, "format", "text", "default output `format`: cleaneval, text, markdown, json or html")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log `format`: text or json")
 	fs.StringVar(&c.maxBody, "max-body", "16M", "largest request body, `SIZE` (K, M, G); larger ones are answered 413")
-	fs.DurationVar(&c.admission, "admission-wait", server.DefaultAdmissionWait, "longest a request waits for memory before a 503")
+	fs.DurationVar(&c.admission, "admission-wait", server.DefaultAdmissionWait, "longest a request waits for memory and a cleaning slot before a 503")
+	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean at most this many pages at once (more requests wait, as for memory)")
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, how long the requests in flight may take to finish")
 	return fs
 }
@@ -122,6 +125,10 @@ func (c *serveCmd) validate(args []string) error {
 	default:
 		return fmt.Errorf("--log-format %q: want text or json", c.logFormat)
 	}
+	if err := checkJobs(c.jobs); err != nil {
+		return err
+	}
+	c.cfg.MaxCleans = c.jobs
 	if c.admission <= 0 || c.shutdown <= 0 {
 		return errors.New("--admission-wait and --shutdown-timeout must be positive")
 	}
