@@ -190,9 +190,15 @@ func TestShutdownFinishesInFlight(t *testing.T) {
 	go func() { got <- do(t, "POST", ts.url+"/v1/clean", "text/html", examplePage(t)) }()
 	waitFor(t, "the request to be in flight", func() bool { return ts.inflight.count() == 1 })
 	ts.stop()
-	time.Sleep(50 * time.Millisecond) // shutdown has begun: the listener is closed
-	if _, err := net.DialTimeout("tcp", strings.TrimPrefix(ts.url, "http://"), time.Second); err == nil {
-		t.Error("the server still accepts connections while shutting down")
+	waitFor(t, "the listener to close", func() bool {
+		conn, err := net.DialTimeout("tcp", strings.TrimPrefix(ts.url, "http://"), time.Second)
+		if err == nil {
+			conn.Close()
+		}
+		return err != nil
+	})
+	if ts.inflight.count() != 1 {
+		t.Error("the request in flight was dropped when the listener closed")
 	}
 	budget.Release(budget.Size())
 	a := <-got
@@ -378,5 +384,32 @@ func TestCleanerCache(t *testing.T) {
 	}
 	if _, err := c.get(cleanerKey{filter: "nosuch"}); err == nil || c.len() != 2 {
 		t.Errorf("a failed build: err %v, %d kept", err, c.len())
+	}
+}
+
+// TestResponseController: a route's handler reaches the connection's Flush
+// and Hijack through the middleware (a proxy streams and tunnels).
+func TestResponseController(t *testing.T) {
+	flush := Route{Method: "GET", Path: "/v1/flush", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("part"))
+		if err := http.NewResponseController(w).Flush(); err != nil {
+			t.Errorf("Flush: %v", err)
+		}
+	})}
+	hijack := Route{Method: "GET", Path: "/v1/hijack", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Errorf("Hijack: %v", err)
+			return
+		}
+		conn.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 6\r\nConnection: close\r\n\r\ntunnel"))
+		conn.Close()
+	})}
+	ts := startServer(t, Config{Routes: []Route{flush, hijack}})
+	if a := do(t, "GET", ts.url+"/v1/flush", "", nil); a.status != 200 || string(a.body) != "part" {
+		t.Errorf("flush: status %d, body %q", a.status, a.body)
+	}
+	if a := do(t, "GET", ts.url+"/v1/hijack", "", nil); a.status != 200 || string(a.body) != "tunnel" {
+		t.Errorf("hijack: status %d, body %q", a.status, a.body)
 	}
 }
