@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -14,7 +13,7 @@ import (
 
 // metrics are the server's Prometheus metrics, all named sluice_...:
 //
-//	sluice_http_requests_total{route,code}          requests answered, by route ("POST /v1/clean", "unmatched") and status
+//	sluice_http_requests_total{route,code}          requests answered, by route ("POST /v1/clean", "unmatched") and status ("hijacked" for a connection a handler took over)
 //	sluice_http_request_duration_seconds{route}     latency histogram
 //	sluice_http_requests_in_flight                  requests being served
 //	sluice_http_panics_total                        handler panics recovered
@@ -76,8 +75,8 @@ func newMetrics(reg *prometheus.Registry, budget *parallel.Budget) *metrics {
 }
 
 // observe records one answered request.
-func (m *metrics) observe(route string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+func (m *metrics) observe(route, code string, d time.Duration) {
+	m.requests.WithLabelValues(route, code).Inc()
 	m.duration.WithLabelValues(route).Observe(d.Seconds())
 }
 

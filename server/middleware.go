@@ -1,14 +1,17 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,8 +76,17 @@ func requestID(h string) string {
 // statusWriter records the status and size of an answer.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
-	bytes  int64
+	status   int
+	bytes    int64
+	hijacked bool // the handler took the connection over
+}
+
+// Hijack hands the connection to the handler (a proxy's CONNECT tunnel),
+// noting that the answer is now the handler's own.
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	w.hijacked = w.hijacked || err == nil
+	return c, rw, err
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -110,18 +122,23 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			s.metrics.inFlight.Dec()
 			s.inflight.remove(info)
 			status := sw.status
-			if status == 0 {
+			code := strconv.Itoa(status)
+			switch {
+			case sw.hijacked:
+				code = "hijacked"
+			case status == 0:
 				status = statusClientClosed // the handler wrote nothing
+				code = strconv.Itoa(status)
 			}
 			d := time.Since(info.start)
 			route := info.routeName()
-			s.metrics.observe(route, status, d)
+			s.metrics.observe(route, code, d)
 			level := slog.LevelInfo
 			if status >= 500 {
 				level = slog.LevelError
 			}
 			s.log.LogAttrs(r.Context(), level, "request", slog.String("request_id", info.id), slog.String("method", r.Method),
-				slog.String("path", r.URL.Path), slog.String("route", route), slog.Int("status", status),
+				slog.String("path", r.URL.Path), slog.String("route", route), slog.String("status", code),
 				slog.Int64("bytes_in", max(r.ContentLength, 0)), slog.Int64("bytes_out", sw.bytes),
 				slog.Duration("duration", d), slog.String("remote", r.RemoteAddr))
 		}()

@@ -412,4 +412,9 @@ func TestResponseController(t *testing.T) {
 	if a := do(t, "GET", ts.url+"/v1/hijack", "", nil); a.status != 200 || string(a.body) != "tunnel" {
 		t.Errorf("hijack: status %d, body %q", a.status, a.body)
 	}
+	// The handler may still be returning when the client has the answer.
+	waitFor(t, "the hijacked request to be counted", func() bool {
+		text := string(do(t, "GET", ts.url+"/metrics", "", nil).body)
+		return metricValue(t, text, `sluice_http_requests_total{code="hijacked",route="GET /v1/hijack"}`) == 1
+	})
 }
