@@ -48,15 +48,7 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, r, apiErr)
 		return
 	}
-	cost := sluice.CleanCost(len(req.HTML))
-	if apiErr := s.admit(r.Context(), cost); apiErr != nil {
-		if r.Context().Err() == nil {
-			writeAPIError(w, r, apiErr)
-		}
-		return
-	}
-	out, warnings, apiErr := s.clean(r.Context(), cl, rf, req)
-	s.release(cost)
+	out, warnings, apiErr := s.admitAndClean(r.Context(), cl, rf, req)
 	if apiErr != nil {
 		if r.Context().Err() == nil {
 			writeAPIError(w, r, apiErr)
@@ -128,7 +120,9 @@ func (s *Server) admit(ctx context.Context, cost int64) *APIError {
 	actx, cancel := context.WithTimeout(ctx, s.cfg.AdmissionWait)
 	defer cancel()
 	busy := func(what string) *APIError {
-		s.metrics.admission.Inc()
+		if ctx.Err() == nil { // not a client that left
+			s.metrics.admission.Inc()
+		}
 		return newError(http.StatusServiceUnavailable, "busy",
 			fmt.Sprintf("the server stayed busy for %s (%s): retry later", s.cfg.AdmissionWait, what))
 	}
@@ -153,6 +147,17 @@ func (s *Server) release(cost int64) {
 		<-s.slots
 	}
 	s.budget.Release(cost)
+}
+
+// admitAndClean waits for req's place (see admit), cleans and renders,
+// and gives the place back, even when cleaning panics.
+func (s *Server) admitAndClean(ctx context.Context, cl *sluice.Cleaner, rf rendererFor, req *cleanRequest) (*bytes.Buffer, []string, *APIError) {
+	cost := sluice.CleanCost(len(req.HTML))
+	if apiErr := s.admit(ctx, cost); apiErr != nil {
+		return nil, nil, apiErr
+	}
+	defer s.release(cost)
+	return s.clean(ctx, cl, rf, req)
 }
 
 // clean cleans req's page with cl and renders it.

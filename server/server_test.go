@@ -141,6 +141,10 @@ func TestAdmission(t *testing.T) {
 	if budget.Used() != held {
 		t.Errorf("budget used %d after the client left, want %d", budget.Used(), held)
 	}
+	text := string(do(t, "GET", ts.url+"/metrics", "", nil).body)
+	if v := metricValue(t, text, "sluice_clean_admission_rejected_total"); v != 1 {
+		t.Errorf("%g requests counted as refused, want the one answered 503", v)
+	}
 	budget.Release(held)
 	if a := do(t, "POST", ts.url+"/v1/clean", "text/html", html); a.status != 200 || budget.Used() != 0 {
 		t.Errorf("after release: status %d, budget used %d", a.status, budget.Used())
