@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -34,7 +35,7 @@ func (l *lockedBuffer) String() string {
 
 // TestServeCommand runs sluice serve on a free loopback port: it cleans a
 // page with the defaults of its flags, logs the request as JSON with its
-// id, and stops cleanly when its context ends (as on SIGTERM).
+// id, and stops cleanly on SIGTERM.
 func TestServeCommand(t *testing.T) {
 	// run sets the process's soft memory limit to --memory: put it back.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
@@ -48,6 +49,7 @@ func TestServeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	code := make(chan int, 1)
 	go func() { code <- c.run(ctx) }()
 	addr := regexp.MustCompile(`"addr":"(127\.0\.0\.1:\d+)"`)
@@ -77,7 +79,11 @@ func TestServeCommand(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.HasPrefix(string(body), "# Restoring a water mill") {
 		t.Errorf("status %d, body %q: want the page in Markdown", resp.StatusCode, body)
 	}
-	cancel()
+	// SIGTERM, as a service manager sends it: run's handler has been
+	// installed since before it logged its address.
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
 	select {
 	case got := <-code:
 		if got != exitOK {
