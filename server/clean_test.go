@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -175,5 +176,32 @@ func TestCleanErrors(t *testing.T) {
 	// The server is still up and cleans.
 	if a := do(t, "POST", ts.url+"/v1/clean", "text/html", js(page)); a.status != 200 || !strings.Contains(string(a.body), "Some text") {
 		t.Errorf("after the errors: status %d, body %q", a.status, a.body)
+	}
+}
+
+// TestBodyLimitChunked: a body without a Content-Length (chunked) is cut
+// at the limit by http.MaxBytesReader and answered 413; one under it is
+// cleaned.
+func TestBodyLimitChunked(t *testing.T) {
+	ts := startServer(t, Config{MaxBodyBytes: 4096})
+	for _, c := range []struct {
+		size   int
+		status int
+	}{{4000, 200}, {5000, 413}} {
+		body := io.MultiReader(strings.NewReader("<p>"+strings.Repeat("word ", (c.size-7)/5)), strings.NewReader("</p>"))
+		req, _ := http.NewRequest("POST", ts.url+"/v1/clean", body) // no length: chunked
+		req.Header.Set("Content-Type", "text/html")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if req.ContentLength != 0 || resp.StatusCode != c.status {
+			t.Errorf("%d bytes chunked: status %d, want %d (%s)", c.size, resp.StatusCode, c.status, data)
+		}
+		if c.status == 413 {
+			answer{resp.StatusCode, resp.Header, data}.apiError(t, 413, "body_too_large")
+		}
 	}
 }
