@@ -35,7 +35,7 @@ var packageRank = map[string]int{
 	"label": 4,
 	"":      5, "render": 5, "score": 5, "dataset": 5,
 	"evaluate": 6, "corpus": 6, "filterset": 6, "proxy": 6,
-	"train":      7,
+	"train": 7, "server": 7,
 	"cmd/sluice": 8,
 }
 

@@ -86,6 +86,9 @@ func (b *Budget) Release(n int64) {
 	b.mu.Unlock()
 }
 
+// Size returns the budget's size, as given to NewBudget.
+func (b *Budget) Size() int64 { return b.size }
+
 // Used returns the weight held now.
 func (b *Budget) Used() int64 {
 	b.mu.Lock()

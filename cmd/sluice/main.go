@@ -7,6 +7,7 @@
 //	sluice bench [flags]
 //	sluice train [flags] -o MODEL
 //	sluice annotate [flags] PAGE.html...
+//	sluice serve [flags]
 //	sluice filters
 //	sluice version
 //
@@ -41,6 +42,7 @@ Commands:
   bench     run filter pipelines over the evaluation data sets
   train     train the block labeller on data sets with gold standards
   annotate  label pages by hand (Victor's annotation files) to train on
+  serve     serve the HTTP API (POST /v1/clean, metrics, health)
   filters   list the content filters and how to combine them
   version   print the version
 
@@ -74,6 +76,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdAnnotate(rest, stdout, stderr)
 	case "eval":
 		return cmdEval(rest, stdout, stderr)
+	case "serve":
+		return cmdServe(rest, stdout, stderr)
 	case "filters":
 		return cmdFilters(rest, stdout, stderr)
 	case "version", "--version", "-version":

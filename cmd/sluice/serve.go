@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/sluice-project/sluice/parallel"
+	"github.com/sluice-project/sluice/server"
+)
+
+const serveHelp = `
+Usage: sluice serve [flags]
+
+Serves sluice's HTTP API until it gets SIGINT or SIGTERM, then stops
+accepting, lets the requests in flight finish (--shutdown-timeout) and logs
+those it had to interrupt.
+
+  POST /v1/clean        clean a page: the raw HTML as the body (options as
+                        query parameters), or JSON {"html": ..., "url": ...,
+                        "format": ..., "filter": ..., "style": ...,
+                        "threshold": ..., "include_dropped": ...}
+  GET  /healthz         up, with the memory in use
+  GET  /metrics         Prometheus metrics
+  GET  /v1/openapi.json the API's OpenAPI 3 description
+
+Answers come in every format of sluice clean (text, cleaneval, markdown,
+json with per-block labels, scores and source spans, html). Errors are JSON:
+{"error": {"code": ..., "message": ...}}. Pages are admitted to cleaning by
+their estimated memory cost within --memory; a request that waits longer
+than --admission-wait for its place is answered 503 with Retry-After.
+
+The server listens on loopback by default. Management endpoints (filter
+sets, projects, training, as they come) need --token (or $SLUICE_TOKEN) as
+"Authorization: Bearer TOKEN"; the server refuses to listen on another
+address without one. Logs go to standard error, one line per request with
+its id (X-Request-Id, the client's or a new one).
+
+Examples:
+  sluice serve
+  curl -s -H 'Content-Type: text/html' --data-binary @page.html 'http://127.0.0.1:8080/v1/clean?format=markdown'
+  curl -s -d '{"html": "<h1>Hi</h1><p>Some text of the page.</p>", "format": "json"}' \
+       -H 'Content-Type: application/json' http://127.0.0.1:8080/v1/clean
+  sluice serve --listen :8080 --token "$(cat token)" --log-format json
+  sluice serve --filter 'lqf>targetnode' --memory 2G
+`
+
+// serveCmd is sluice serve.
+type serveCmd struct {
+	cmdIO
+
+	listen, memory, token, model, filter, style, format, logFormat string
+	threshold                                                      thresholdFlag
+	maxBody                                                        string
+	admission, shutdown                                            time.Duration
+	jobs                                                           int
+
+	memoryBytes int64
+	cfg         server.Config
+	srv         *server.Server
+}
+
+func cmdServe(args []string, stdout, stderr io.Writer) int {
+	return runCommand("serve", &serveCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stderr)
+}
+
+func (c *serveCmd) flagSet() *flag.FlagSet {
+	fs := newFlagSet("serve", serveHelp, c.stderr)
+	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "listen on `ADDRESS` (host:port; :8080 is every interface)")
+	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
+	fs.StringVar(&c.token, "token", "", "require `TOKEN` on management endpoints (default $SLUICE_TOKEN)")
+	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
+	fs.StringVar(&c.filter, "filter", "", "default filter pipeline `expression` of the requests that name none (default: the trained model)")
+	fs.StringVar(&c.style, "style", "", "default style of the model for the requests that name none: main or cleaneval")
+	fs.Var(&c.threshold, "threshold", "default threshold of the requests that name none (0 to 1, or ef)")
+	fs.StringVar(&c.format, "format", "text", "default output `format`: cleaneval, text, markdown, json or html")
+	fs.StringVar(&c.logFormat, "log-format", "text", "log `format`: text or json")
+	fs.StringVar(&c.maxBody, "max-body", "16M", "largest request body, `SIZE` (K, M, G); larger ones are answered 413")
+	fs.DurationVar(&c.admission, "admission-wait", server.DefaultAdmissionWait, "longest a request waits for memory and a cleaning slot before a 503")
+	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean at most this many pages at once (more requests wait, as for memory)")
+	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, how long the requests in flight may take to finish")
+	return fs
+}
+
+// validate reads the flags into the server's configuration and checks it
+// by building the server's cleaner defaults.
+func (c *serveCmd) validate(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("takes no arguments (got %q)", args[0])
+	}
+	var err error
+	if c.memoryBytes, err = parseMemory(c.memory); err != nil {
+		return err
+	}
+	maxBody, err := parseSize(c.maxBody)
+	if err != nil || maxBody <= 0 {
+		return fmt.Errorf("--max-body %q: want a size such as 16M", c.maxBody)
+	}
+	if c.token == "" {
+		c.token = os.Getenv("SLUICE_TOKEN")
+	}
+	if c.model != "" && c.filter != "" {
+		return errors.New("--model and --filter are two ways to decide; give one (a request may still ask for the other)")
+	}
+	if c.model != "" {
+		if c.cfg.Model, err = os.ReadFile(c.model); err != nil {
+			return fmt.Errorf("--model: %w", err)
+		}
+	}
+	var h slog.Handler
+	switch c.logFormat {
+	case "text":
+		h = slog.NewTextHandler(c.stderr, nil)
+	case "json":
+		h = slog.NewJSONHandler(c.stderr, nil)
+	default:
+		return fmt.Errorf("--log-format %q: want text or json", c.logFormat)
+	}
+	if err := checkJobs(c.jobs); err != nil {
+		return err
+	}
+	c.cfg.MaxCleans = c.jobs
+	if c.admission <= 0 || c.shutdown <= 0 {
+		return errors.New("--admission-wait and --shutdown-timeout must be positive")
+	}
+	c.cfg.Defaults = server.Defaults{Format: c.format, Filter: c.filter, Style: c.style, Threshold: float64(c.threshold)}
+	c.cfg.Token = c.token
+	c.cfg.MaxBodyBytes = maxBody
+	c.cfg.AdmissionWait = c.admission
+	c.cfg.Timeouts.Shutdown = c.shutdown
+	c.cfg.Logger = slog.New(h)
+	c.cfg.Budget = parallel.NewBudget(c.memoryBytes - 128<<20)
+	if c.srv, err = server.New(c.cfg); err != nil {
+		return err
+	}
+	return nil
+}
+
+// run serves until SIGINT or SIGTERM.
+func (c *serveCmd) run(ctx context.Context) int {
+	setMemoryLimit(c.memoryBytes)
+	ln, err := net.Listen("tcp", c.listen)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "sluice serve: %v\n", err)
+		return exitFailed
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := c.srv.Serve(ctx, ln); err != nil {
+		fmt.Fprintf(c.stderr, "sluice serve: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
