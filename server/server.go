@@ -84,6 +84,11 @@ type Config struct {
 	Registry *prometheus.Registry
 	// Routes are added after the built-in ones, as by Server.Handle.
 	Routes []Route
+	// Front, when set, is what Serve listens with, given the API's
+	// handler: the filtering proxy (package proxy) mounts itself there,
+	// with the API as the fallback for requests that are not proxy
+	// requests. Default: the API's handler itself.
+	Front func(api http.Handler) http.Handler
 }
 
 // Defaults are the cleaning options a request gets for what it leaves out.
@@ -268,8 +273,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	t := s.cfg.Timeouts
 	base, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	handler := s.Handler()
+	if s.cfg.Front != nil {
+		handler = s.cfg.Front(handler)
+	}
 	hs := &http.Server{
-		Handler:           s.Handler(),
+		Handler:           handler,
 		ReadHeaderTimeout: t.ReadHeader,
 		ReadTimeout:       t.Read,
 		WriteTimeout:      t.Write,

@@ -8,13 +8,16 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
 	"syscall"
 	"time"
 
+	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/parallel"
+	"github.com/sluice-project/sluice/proxy"
 	"github.com/sluice-project/sluice/server"
 )
 
@@ -45,8 +48,18 @@ sets, projects, training, as they come) need --token (or $SLUICE_TOKEN) as
 address without one. Logs go to standard error, one line per request with
 its id (X-Request-Id, the client's or a new one).
 
+With --proxy the same address is also an HTTP forward proxy (CombinE's
+filtering proxy): point a browser's HTTP proxy at it, and text/html pages
+come back cleaned with the default filter (--filter, --model, --style,
+--threshold), under a bar naming it; everything else passes through
+unchanged, and HTTPS (CONNECT) is tunnelled untouched, so HTTPS pages are
+not cleaned. Only clients on loopback may use it, and it refuses to reach
+loopback, private, link-local and metadata addresses (checked on the
+resolved address when it dials) unless --allow-private. See docs/proxy.md.
+
 Examples:
   sluice serve
+  sluice serve --proxy --filter 'lqf>targetnode'   # then: curl -x http://127.0.0.1:8080 http://example.com/
   curl -s -H 'Content-Type: text/html' --data-binary @page.html 'http://127.0.0.1:8080/v1/clean?format=markdown'
   curl -s -d '{"html": "<h1>Hi</h1><p>Some text of the page.</p>", "format": "json"}' \
        -H 'Content-Type: application/json' http://127.0.0.1:8080/v1/clean
@@ -63,10 +76,12 @@ type serveCmd struct {
 	maxBody                                                        string
 	admission, shutdown                                            time.Duration
 	jobs                                                           int
+	proxy, allowPrivate                                            bool
 
 	memoryBytes int64
 	cfg         server.Config
 	srv         *server.Server
+	closeProxy  func() // with --proxy: ends its tunnels
 }
 
 func cmdServe(args []string, stdout, stderr io.Writer) int {
@@ -87,6 +102,8 @@ func (c *serveCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.maxBody, "max-body", "16M", "largest request body, `SIZE` (K, M, G); larger ones are answered 413")
 	fs.DurationVar(&c.admission, "admission-wait", server.DefaultAdmissionWait, "longest a request waits for memory and a cleaning slot before a 503")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean at most this many pages at once (more requests wait, as for memory)")
+	fs.BoolVar(&c.proxy, "proxy", false, "also be an HTTP forward proxy that cleans the text/html pages it fetches (see above)")
+	fs.BoolVar(&c.allowPrivate, "allow-private", false, "with --proxy: let it reach loopback, private and link-local addresses (tests, intranets; metadata addresses stay refused)")
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, how long the requests in flight may take to finish")
 	return fs
 }
@@ -139,8 +156,39 @@ func (c *serveCmd) validate(args []string) error {
 	c.cfg.Timeouts.Shutdown = c.shutdown
 	c.cfg.Logger = slog.New(h)
 	c.cfg.Budget = parallel.NewBudget(c.memoryBytes - 128<<20)
+	if c.allowPrivate && !c.proxy {
+		return errors.New("--allow-private is a rule of the proxy: give --proxy too")
+	}
+	if c.proxy {
+		if err := c.mountProxy(); err != nil {
+			return err
+		}
+	}
 	if c.srv, err = server.New(c.cfg); err != nil {
 		return err
+	}
+	return nil
+}
+
+// mountProxy puts the filtering proxy in front of the API (server.Config's
+// Front), cleaning with the default filter of the requests.
+func (c *serveCmd) mountProxy() error {
+	cl, err := newCleaner(sluice.Options{Filter: c.filter, Style: c.style, Threshold: float64(c.threshold)}, c.model, "")
+	if err != nil {
+		return err
+	}
+	cfg := proxy.Config{Cleaner: cl, FilterSet: cl.Filter(), AllowPrivate: c.allowPrivate, Logger: c.cfg.Logger}
+	if _, err := proxy.New(cfg); err != nil { // checked now, built with the API below
+		return fmt.Errorf("--proxy: %w", err)
+	}
+	c.cfg.Front = func(api http.Handler) http.Handler {
+		cfg.Fallback = api
+		p, err := proxy.New(cfg)
+		if err != nil {
+			panic(err) // the same configuration was accepted above
+		}
+		c.closeProxy = p.Close
+		return p
 	}
 	return nil
 }
@@ -155,6 +203,11 @@ func (c *serveCmd) run(ctx context.Context) int {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer func() {
+		if c.closeProxy != nil {
+			c.closeProxy()
+		}
+	}()
 	if err := c.srv.Serve(ctx, ln); err != nil {
 		fmt.Fprintf(c.stderr, "sluice serve: %v\n", err)
 		return exitFailed

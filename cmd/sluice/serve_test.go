@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"regexp"
 	"runtime/debug"
@@ -33,15 +35,15 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestServeCommand runs sluice serve on a free loopback port: it cleans a
-// page with the defaults of its flags, logs the request as JSON with its
-// id, and stops cleanly on SIGTERM.
-func TestServeCommand(t *testing.T) {
+// startServe runs sluice serve with args on a free loopback port until the
+// test ends, and returns its address, its exit code to come and its log.
+func startServe(t *testing.T, args ...string) (url string, code chan int, logs *lockedBuffer) {
+	t.Helper()
 	// run sets the process's soft memory limit to --memory: put it back.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	logs := &lockedBuffer{}
+	lim := debug.SetMemoryLimit(-1)
+	logs = &lockedBuffer{}
 	c := &serveCmd{cmdIO: cmdIO{nil, io.Discard, logs}}
-	args, err := parseInterspersed(c.flagSet(), []string{"--listen", "127.0.0.1:0", "--format", "markdown", "--log-format", "json", "--memory", "512M"})
+	args, err := parseInterspersed(c.flagSet(), append([]string{"--listen", "127.0.0.1:0", "--log-format", "json", "--memory", "512M"}, args...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,20 +51,38 @@ func TestServeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	code := make(chan int, 1)
-	go func() { code <- c.run(ctx) }()
+	code = make(chan int, 1)
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		code <- c.run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-stopped:
+		case <-time.After(10 * time.Second):
+			t.Error("sluice serve did not stop")
+		}
+		debug.SetMemoryLimit(lim)
+	})
 	addr := regexp.MustCompile(`"addr":"(127\.0\.0\.1:\d+)"`)
-	var url string
 	for end := time.Now().Add(5 * time.Second); url == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		if m := addr.FindStringSubmatch(logs.String()); m != nil {
 			url = "http://" + m[1]
 		}
 	}
 	if url == "" {
-		cancel()
 		t.Fatalf("the server did not say where it listens:\n%s", logs)
 	}
+	return url, code, logs
+}
+
+// TestServeCommand runs sluice serve on a free loopback port: it cleans a
+// page with the defaults of its flags, logs the request as JSON with its
+// id, and stops cleanly on SIGTERM.
+func TestServeCommand(t *testing.T) {
+	url, code, logs := startServe(t, "--format", "markdown", "--log-format", "json")
 	page, err := os.ReadFile("../../testdata/example.html")
 	if err != nil {
 		t.Fatal(err)
@@ -96,5 +116,55 @@ func TestServeCommand(t *testing.T) {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("the log lacks %s:\n%s", want, logs)
 		}
+	}
+}
+
+// TestServeProxy runs sluice serve --proxy: a page fetched through it comes
+// back cleaned under the bar, the API still answers origin-form requests on
+// the same address, and the upstream on loopback is refused without
+// --allow-private.
+func TestServeProxy(t *testing.T) {
+	page, err := os.ReadFile("../../testdata/example.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(page)
+	}))
+	defer upstream.Close()
+	get := func(proxyURL, target string) (int, string) {
+		t.Helper()
+		pu, _ := url.Parse(proxyURL)
+		client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(pu)}}
+		resp, err := client.Get(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+
+	open, _, _ := startServe(t, "--proxy", "--allow-private", "--filter", "lqf>targetnode")
+	status, body := get(open, upstream.URL+"/mill.html")
+	if status != 200 || !strings.Contains(body, "Restoring a water mill") || !strings.Contains(body, "lqf&gt;targetnode") && !strings.Contains(body, "lqf>targetnode") {
+		t.Errorf("through the proxy: status %d, body %.300q: want the cleaned page under a bar naming lqf>targetnode", status, body)
+	}
+	if strings.Contains(body, "<script") {
+		t.Errorf("the cleaned page keeps a script: %.300q", body)
+	}
+	resp, err := http.Get(open + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("/healthz beside the proxy: status %d", resp.StatusCode)
+	}
+
+	strict, _, _ := startServe(t, "--proxy")
+	if status, body := get(strict, upstream.URL+"/mill.html"); status != http.StatusForbidden {
+		t.Errorf("an upstream on loopback without --allow-private: status %d, body %.200q; want 403", status, body)
 	}
 }
