@@ -29,7 +29,7 @@ const (
 // goes through them, evaluation, training and the tools last.
 var packageRank = map[string]int{
 	"page": 0, "internal/atomicfile": 0, "internal/freelist": 0, "internal/grow": 0, "parallel": 0, "gbdt": 0, "warc": 0,
-	"crf": 1, "ingest": 1, "inputs": 1,
+	"crf": 1, "ingest": 1, "inputs": 1, "store": 1,
 	"segment": 2, "filter": 2, "structure": 2,
 	"features": 3, "site": 3, "internal/pagetest": 3,
 	"label": 4,
