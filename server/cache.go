@@ -9,6 +9,7 @@ import (
 
 // cleanerKey is what makes two requests' cleaners differ.
 type cleanerKey struct {
+	set       int64  // a stored filter set's version id (store.FilterSet.VersionID); 0 for none
 	filter    string // "" for the trained model
 	style     string
 	threshold float64
@@ -39,8 +40,19 @@ func newCleanerCache(size int, model []byte) *cleanerCache {
 	return &cleanerCache{model: model, size: size, entries: map[cleanerKey]*list.Element{}}
 }
 
-// get returns the cleaner for k, building it if needed.
+// get returns the cleaner for k, building it from k's options if needed.
 func (c *cleanerCache) get(k cleanerKey) (*sluice.Cleaner, error) {
+	return c.getWith(k, func() (*sluice.Cleaner, error) {
+		opts := sluice.Options{Filter: k.filter, Style: k.style, Threshold: k.threshold}
+		if k.filter == "" {
+			opts.Model = c.model
+		}
+		return sluice.New(opts)
+	})
+}
+
+// getWith returns the cleaner for k, building it with build if needed.
+func (c *cleanerCache) getWith(k cleanerKey, build func() (*sluice.Cleaner, error)) (*sluice.Cleaner, error) {
 	c.mu.Lock()
 	if el, ok := c.entries[k]; ok {
 		c.order.MoveToFront(el)
@@ -53,11 +65,7 @@ func (c *cleanerCache) get(k cleanerKey) (*sluice.Cleaner, error) {
 	c.entries[k] = c.order.PushFront(e)
 	c.mu.Unlock()
 
-	opts := sluice.Options{Filter: k.filter, Style: k.style, Threshold: k.threshold}
-	if k.filter == "" {
-		opts.Model = c.model
-	}
-	e.cl, e.err = sluice.New(opts)
+	e.cl, e.err = build()
 	close(e.ready)
 	c.mu.Lock()
 	if el, ok := c.entries[k]; ok && el.Value == e && e.err != nil {

@@ -43,7 +43,12 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, r, apiErr)
 		return
 	}
-	cl, apiErr := s.cleaner(req)
+	var cl *sluice.Cleaner
+	if req.FilterSet != "" {
+		cl, apiErr = s.setCleaner(r.Context(), req)
+	} else {
+		cl, apiErr = s.cleaner(req)
+	}
 	if apiErr != nil {
 		writeAPIError(w, r, apiErr)
 		return
@@ -63,6 +68,9 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Length", strconv.Itoa(out.Len()))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Sluice-Filter", cl.Filter())
+	if req.setVersion != "" {
+		h.Set("Sluice-Filter-Set", req.setVersion)
+	}
 	for i, wr := range warnings {
 		if i == maxWarnings {
 			h.Add("Sluice-Warning", fmt.Sprintf("%d more warnings", len(warnings)-i))
@@ -93,9 +101,14 @@ func headerSafe(s string) string {
 
 // readBody reads the request body, at most Config.MaxBodyBytes.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *APIError) {
-	limit := s.cfg.MaxBodyBytes
+	return readBodyLimit(w, r, s.cfg.MaxBodyBytes, "(sluice serve --max-body); pages longer than the cleaner's cap are cut anyway")
+}
+
+// readBodyLimit reads the request body, at most limit bytes; why says
+// where the limit comes from.
+func readBodyLimit(w http.ResponseWriter, r *http.Request, limit int64, why string) ([]byte, *APIError) {
 	tooLarge := newError(http.StatusRequestEntityTooLarge, "body_too_large",
-		fmt.Sprintf("the body is larger than the limit of %d bytes (sluice serve --max-body); pages longer than the cleaner's cap are cut anyway", limit))
+		fmt.Sprintf("the body is larger than the limit of %d bytes %s", limit, why))
 	if r.ContentLength > limit {
 		return nil, tooLarge
 	}

@@ -24,9 +24,12 @@ type cleanRequest struct {
 	URL         string
 	Format      string
 	Filter      string
+	FilterSet   string // the name of a stored filter set
 	Style       string
 	Threshold   float64
 	Dropped     bool // json format: list the dropped blocks too
+
+	setVersion string // the stored filter set used, "NAME@VERSION"
 }
 
 // jsonRequest is the JSON body of POST /v1/clean.
@@ -35,6 +38,7 @@ type jsonRequest struct {
 	URL            string        `json:"url"`
 	Format         string        `json:"format"`
 	Filter         string        `json:"filter"`
+	FilterSet      string        `json:"filter_set"`
 	Style          string        `json:"style"`
 	Threshold      jsonThreshold `json:"threshold"`
 	IncludeDropped bool          `json:"include_dropped"`
@@ -89,7 +93,7 @@ func checkThreshold(v float64) error {
 }
 
 // queryParams are the query parameters POST /v1/clean takes.
-var queryParams = []string{"filter", "format", "include_dropped", "style", "threshold", "url"}
+var queryParams = []string{"filter", "filter_set", "format", "include_dropped", "style", "threshold", "url"}
 
 // rawTypes are the media types of a raw page body; an absent Content-Type
 // is taken as application/octet-stream (RFC 9110, 8.3).
@@ -148,6 +152,7 @@ func (req *cleanRequest) readQuery(rawQuery string) *APIError {
 		}
 	}
 	req.URL, req.Format, req.Filter, req.Style = q.Get("url"), q.Get("format"), q.Get("filter"), q.Get("style")
+	req.FilterSet = q.Get("filter_set")
 	if req.Threshold, err = parseThreshold(q.Get("threshold")); err != nil {
 		return newError(http.StatusBadRequest, "bad_threshold", err.Error())
 	}
@@ -165,7 +170,7 @@ func (req *cleanRequest) readJSON(body []byte) *APIError {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&jr); err != nil {
-		return jsonError(err, dec.InputOffset(), body)
+		return jsonError(err, dec.InputOffset(), body, jsonFields)
 	}
 	end := dec.InputOffset()
 	if _, err := dec.Token(); err != io.EOF {
@@ -186,6 +191,7 @@ func (req *cleanRequest) readJSON(body []byte) *APIError {
 	set(&req.URL, jr.URL)
 	set(&req.Format, jr.Format)
 	set(&req.Filter, jr.Filter)
+	set(&req.FilterSet, jr.FilterSet)
 	set(&req.Style, jr.Style)
 	if jr.Threshold != 0 {
 		req.Threshold = float64(jr.Threshold)
@@ -197,7 +203,7 @@ func (req *cleanRequest) readJSON(body []byte) *APIError {
 // jsonError names a JSON decoding error with its offset in the body.
 // Offsets count bytes from 0: a syntax error's is that of the byte at
 // fault, a field's that of its name.
-func jsonError(err error, offset int64, body []byte) *APIError {
+func jsonError(err error, offset int64, body []byte, fields []string) *APIError {
 	size := int64(len(body))
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
@@ -215,7 +221,7 @@ func jsonError(err error, offset int64, body []byte) *APIError {
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
 		off := keyOffset(body, name, offset)
-		return newError(http.StatusBadRequest, "unknown_field", fmt.Sprintf("unknown field %s at offset %d of the JSON body", name, off), WithOffset(off), WithValid(jsonFields))
+		return newError(http.StatusBadRequest, "unknown_field", fmt.Sprintf("unknown field %s at offset %d of the JSON body", name, off), WithOffset(off), WithValid(fields))
 	}
 	return newError(http.StatusBadRequest, "malformed_json", fmt.Sprintf("the JSON body (offset %d): %v", offset, err), WithOffset(offset))
 }
@@ -239,7 +245,7 @@ func keyOffset(body []byte, quoted string, def int64) int64 {
 }
 
 // jsonFields are the fields of the JSON body.
-var jsonFields = []string{"filter", "format", "html", "include_dropped", "style", "threshold", "url"}
+var jsonFields = []string{"filter", "filter_set", "format", "html", "include_dropped", "style", "threshold", "url"}
 
 // typeName names a Go kind as the JSON type it reads.
 func typeName(kind string) string {

@@ -22,11 +22,14 @@ type ErrorBody struct {
 
 // APIError is the error object of ErrorBody.
 type APIError struct {
-	Code      string   `json:"code"`
-	Message   string   `json:"message"`
-	Valid     []string `json:"valid,omitempty"`
-	Offset    *int64   `json:"offset,omitempty"`
-	RequestID string   `json:"request_id,omitempty"`
+	Code    string   `json:"code"`
+	Message string   `json:"message"`
+	Valid   []string `json:"valid,omitempty"`
+	Offset  *int64   `json:"offset,omitempty"`
+	// Errors are the problems of a document sent in the body (a filter
+	// set), each at its line and column.
+	Errors    []Problem `json:"errors,omitempty"`
+	RequestID string    `json:"request_id,omitempty"`
 
 	status int // the HTTP status it is answered with
 }
@@ -41,6 +44,18 @@ func WithValid(v []string) ErrorOption { return func(e *APIError) { e.Valid = v 
 
 // WithOffset gives the byte offset of the problem in the body.
 func WithOffset(off int64) ErrorOption { return func(e *APIError) { e.Offset = &off } }
+
+// Problem is one problem in a document sent in the body, at a 1-based line
+// and column (counted in characters); 0 and 0 when it is about the
+// document as a whole.
+type Problem struct {
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+}
+
+// WithProblems lists the problems of the document sent.
+func WithProblems(p []Problem) ErrorOption { return func(e *APIError) { e.Errors = p } }
 
 // newError makes an APIError to answer with status.
 func newError(status int, code, msg string, opts ...ErrorOption) *APIError {

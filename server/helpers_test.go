@@ -64,6 +64,13 @@ func startServer(t testing.TB, cfg Config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveServer(t, srv, logs)
+}
+
+// serveServer serves srv (built by New, its logger writing to logs) on
+// 127.0.0.1:0 until the test ends or shutdown is called.
+func serveServer(t testing.TB, srv *Server, logs *syncBuffer) *testServer {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

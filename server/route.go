@@ -149,12 +149,13 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 // builtinRoutes are the routes of the core: cleaning, health, metrics and
 // the API description.
 func (s *Server) builtinRoutes() []Route {
-	return []Route{
+	routes := []Route{
 		{Method: http.MethodPost, Path: "/v1/clean", Handler: http.HandlerFunc(s.serveClean)},
 		{Method: http.MethodGet, Path: "/healthz", Handler: http.HandlerFunc(s.serveHealth)},
 		{Method: http.MethodGet, Path: "/metrics", Handler: s.metrics.handler()},
 		{Method: http.MethodGet, Path: "/v1/openapi.json", Handler: http.HandlerFunc(serveOpenAPI)},
 	}
+	return append(routes, s.storeRoutes()...)
 }
 
 // serveHealth answers that the server is up, with what it is using.

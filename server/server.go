@@ -39,6 +39,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sluice-project/sluice/parallel"
+	"github.com/sluice-project/sluice/store"
 )
 
 // Config configures a Server. The zero value means the documented defaults:
@@ -84,6 +85,15 @@ type Config struct {
 	Registry *prometheus.Registry
 	// Routes are added after the built-in ones, as by Server.Handle.
 	Routes []Route
+	// Store, when set, keeps filter sets and evaluation runs: it adds the
+	// /v1/filter-sets and /v1/jobs routes (management routes for what
+	// writes), POST /v1/clean's filter_set, and a runner of background
+	// jobs. The caller opens and closes it.
+	Store *store.DB
+	// DataRoot is the folder the data sets of evaluations must be in
+	// (others are refused with 403); a relative data path is taken
+	// relative to it. Default: the current directory.
+	DataRoot string
 	// Front, when set, is what Serve listens with, given the API's
 	// handler: the filtering proxy (package proxy) mounts itself there,
 	// with the API as the fallback for requests that are not proxy
@@ -171,6 +181,12 @@ type Server struct {
 	mux    *http.ServeMux
 	frozen bool // Handler was called: no more routes
 	mgmt   bool // some route is a management route
+
+	dataRoot string     // Config.DataRoot, absolute, symbolic links resolved
+	jobs     *jobRunner // nil without a store
+	// pageHook, when set (tests), is called before each page of an
+	// evaluation job.
+	pageHook func(ctx context.Context)
 }
 
 // New checks the configuration and builds a Server with the built-in
@@ -208,6 +224,9 @@ func New(cfg Config) (*Server, error) {
 		s.slots = make(chan struct{}, cfg.MaxCleans)
 	}
 	if err := s.checkDefaults(); err != nil {
+		return nil, err
+	}
+	if err := s.setupStore(); err != nil {
 		return nil, err
 	}
 	reg := cfg.Registry
@@ -304,7 +323,9 @@ func (s *Server) shutdown(hs *http.Server, served chan error, cancel context.Can
 	s.log.Info("shutting down", "in_flight", n, "deadline", s.cfg.Timeouts.Shutdown.String())
 	sctx, scancel := context.WithTimeout(context.Background(), s.cfg.Timeouts.Shutdown)
 	defer scancel()
+	s.jobs.close()
 	err := hs.Shutdown(sctx)
+	s.jobs.wait(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		for _, r := range s.inflight.list() {
 			s.log.Warn("interrupted by shutdown", "request_id", r.id, "route", r.route, "method", r.method, "path", r.path, "running", time.Since(r.start).Round(time.Millisecond).String())

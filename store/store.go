@@ -33,9 +33,9 @@ import (
 // Errors that callers test for with errors.Is.
 var (
 	// ErrNotFound: no such filter set, version, run, project, page or model.
-	ErrNotFound = errors.New("store: not found")
+	ErrNotFound = errors.New("not found")
 	// ErrExists: the name is taken.
-	ErrExists = errors.New("store: already exists")
+	ErrExists = errors.New("already exists")
 )
 
 // DB is an open store. It is safe for concurrent use.
