@@ -69,7 +69,9 @@ func TestFilterSetCRUD(t *testing.T) {
 	}
 
 	a = do(t, "GET", base, "", nil)
-	var list struct{ FilterSets []filterSetJSON `json:"filter_sets"` }
+	var list struct {
+		FilterSets []filterSetJSON `json:"filter_sets"`
+	}
 	if err := json.Unmarshal(a.body, &list); err != nil || a.status != 200 || len(list.FilterSets) != 2 ||
 		list.FilterSets[0].Name != "loose" || list.FilterSets[1].Version != 2 || list.FilterSets[1].Text != "" {
 		t.Errorf("list: status %d, %s", a.status, a.body)
