@@ -40,7 +40,7 @@ func TestRequestID(t *testing.T) {
 // TestHealthAndOpenAPI: /healthz answers JSON (HEAD without a body), and
 // the OpenAPI file is JSON documenting every route.
 func TestHealthAndOpenAPI(t *testing.T) {
-	ts := startServer(t, Config{})
+	ts := startServer(t, Config{Store: testStore(t)}) // with the store's routes
 	a := do(t, "GET", ts.url+"/healthz", "", nil)
 	var h map[string]any
 	if err := json.Unmarshal(a.body, &h); err != nil || a.status != 200 || h["status"] != "ok" || h["memory_budget"] != float64(DefaultMemory) {
