@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"syscall"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/proxy"
 	"github.com/sluice-project/sluice/server"
+	"github.com/sluice-project/sluice/store"
 )
 
 const serveHelp = `
@@ -48,6 +50,21 @@ sets, projects, training, as they come) need --token (or $SLUICE_TOKEN) as
 address without one. Logs go to standard error, one line per request with
 its id (X-Request-Id, the client's or a new one).
 
+Filter sets and evaluation runs are kept in a SQLite file, --db (default
+$XDG_DATA_HOME/sluice/sluice.db, else ~/.local/share/sluice/sluice.db;
+"none" for no store and none of these routes):
+
+  GET    /v1/filter-sets                  the stored filter sets
+  POST   /v1/filter-sets                  create one (a TOML or JSON file, as
+                                          sluice filters --check reads them)
+  GET|PUT|DELETE /v1/filter-sets/NAME     read, save a new version, delete
+  GET    /v1/filter-sets/NAME/versions    its history
+  POST   /v1/filter-sets/NAME/evaluate    {"data": "FOLDER"}: score it on a
+                                          data set under --data-root, in the
+                                          background
+  GET    /v1/jobs/ID                      the job's status, progress, P/R/F
+  POST   /v1/clean?filter_set=NAME        clean with a stored set
+
 With --proxy the same address is also an HTTP forward proxy (CombinE's
 filtering proxy): point a browser's HTTP proxy at it, and text/html pages
 come back cleaned with the default filter (--filter, --model, --style,
@@ -65,6 +82,9 @@ Examples:
        -H 'Content-Type: application/json' http://127.0.0.1:8080/v1/clean
   sluice serve --listen :8080 --token "$(cat token)" --log-format json
   sluice serve --filter 'lqf>targetnode' --memory 2G
+  sluice serve --db ./sluice.db --data-root ../shared/data
+  curl -s -H 'Content-Type: application/toml' --data-binary @news.toml http://127.0.0.1:8080/v1/filter-sets
+  curl -s -d '{"data": "cleaneval-dev"}' http://127.0.0.1:8080/v1/filter-sets/news/evaluate
 `
 
 // serveCmd is sluice serve.
@@ -73,7 +93,7 @@ type serveCmd struct {
 
 	listen, memory, token, model, filter, style, format, logFormat string
 	threshold                                                      thresholdFlag
-	maxBody                                                        string
+	maxBody, db, dataRoot                                          string
 	admission, shutdown                                            time.Duration
 	jobs                                                           int
 	proxy, allowPrivate                                            bool
@@ -82,6 +102,7 @@ type serveCmd struct {
 	cfg         server.Config
 	srv         *server.Server
 	closeProxy  func() // with --proxy: ends its tunnels
+	store       *store.DB
 }
 
 func cmdServe(args []string, stdout, stderr io.Writer) int {
@@ -104,6 +125,8 @@ func (c *serveCmd) flagSet() *flag.FlagSet {
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean at most this many pages at once (more requests wait, as for memory)")
 	fs.BoolVar(&c.proxy, "proxy", false, "also be an HTTP forward proxy that cleans the text/html pages it fetches (see above)")
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "with --proxy: let it reach loopback, private and link-local addresses (tests, intranets; metadata addresses stay refused)")
+	fs.StringVar(&c.db, "db", "", "keep filter sets and evaluation runs in the SQLite `FILE` (default $XDG_DATA_HOME/sluice/sluice.db, else ~/.local/share/sluice/sluice.db; none: no store)")
+	fs.StringVar(&c.dataRoot, "data-root", ".", "evaluate only data sets inside `DIR` (relative paths are taken from it)")
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, how long the requests in flight may take to finish")
 	return fs
 }
@@ -164,10 +187,65 @@ func (c *serveCmd) validate(args []string) error {
 			return err
 		}
 	}
+	if err := c.openStore(); err != nil {
+		return err
+	}
 	if c.srv, err = server.New(c.cfg); err != nil {
+		c.closeStore()
 		return err
 	}
 	return nil
+}
+
+// openStore opens the --db store, creating its folder.
+func (c *serveCmd) openStore() error {
+	if c.db == "none" {
+		return nil
+	}
+	if st, err := os.Stat(c.dataRoot); err != nil || !st.IsDir() {
+		return fmt.Errorf("--data-root %s: not a folder", c.dataRoot)
+	}
+	path := c.db
+	if path == "" {
+		dir, err := dataDir()
+		if err != nil {
+			return fmt.Errorf("--db: %w; name the file with --db", err)
+		}
+		path = filepath.Join(dir, "sluice", "sluice.db")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("--db: %w", err)
+	}
+	db, err := store.Open(path)
+	if err != nil {
+		return fmt.Errorf("--db: %w", err)
+	}
+	c.store, c.cfg.Store, c.cfg.DataRoot = db, db, c.dataRoot
+	return nil
+}
+
+// closeStore closes the store, if one is open.
+func (c *serveCmd) closeStore() {
+	if c.store != nil {
+		c.store.Close()
+	}
+}
+
+// dataDir is where a user's data goes: $XDG_DATA_HOME, else
+// ~/.local/share, as the XDG base directory specification says (on
+// Windows and macOS, the user's configuration folder).
+func dataDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return d, nil
+	}
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		return os.UserConfigDir()
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "share"), nil
 }
 
 // mountProxy puts the filtering proxy in front of the API (server.Config's
@@ -195,6 +273,7 @@ func (c *serveCmd) mountProxy() error {
 
 // run serves until SIGINT or SIGTERM.
 func (c *serveCmd) run(ctx context.Context) int {
+	defer c.closeStore()
 	setMemoryLimit(c.memoryBytes)
 	ln, err := net.Listen("tcp", c.listen)
 	if err != nil {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -43,7 +45,7 @@ func startServe(t *testing.T, args ...string) (url string, code chan int, logs *
 	lim := debug.SetMemoryLimit(-1)
 	logs = &lockedBuffer{}
 	c := &serveCmd{cmdIO: cmdIO{nil, io.Discard, logs}}
-	args, err := parseInterspersed(c.flagSet(), append([]string{"--listen", "127.0.0.1:0", "--log-format", "json", "--memory", "512M"}, args...))
+	args, err := parseInterspersed(c.flagSet(), append([]string{"--listen", "127.0.0.1:0", "--log-format", "json", "--memory", "512M", "--db", filepath.Join(t.TempDir(), "sluice.db")}, args...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,5 +168,90 @@ func TestServeProxy(t *testing.T) {
 	strict, _, _ := startServe(t, "--proxy")
 	if status, body := get(strict, upstream.URL+"/mill.html"); status != http.StatusForbidden {
 		t.Errorf("an upstream on loopback without --allow-private: status %d, body %.200q; want 403", status, body)
+	}
+}
+
+// TestServeStore runs sluice serve with its store: the --db file is made
+// in a new folder, a filter set is created, evaluated on a data set under
+// --data-root to a result, and a data set outside it is refused; the
+// filter sets outlive the server.
+func TestServeStore(t *testing.T) {
+	tmp := t.TempDir()
+	db := filepath.Join(tmp, "new", "folder", "sluice.db")
+	root := filepath.Join(tmp, "data")
+	for _, d := range []string{"html", "gold"} {
+		os.MkdirAll(filepath.Join(root, "tiny", d), 0o755)
+	}
+	os.WriteFile(filepath.Join(root, "tiny", "html", "1.html"), []byte(`<html><body><div><a href="/">Home</a> <a href="/b">Blog</a></div>
+<h1>Mill wheels</h1><p>The wheel of a water mill turns slowly, and the miller listens to it all day long.</p></body></html>`), 0o644)
+	os.WriteFile(filepath.Join(root, "tiny", "gold", "1.txt"), []byte("URL: http://example.org/1\n\n<h>Mill wheels\n\n<p>The wheel of a water mill turns slowly, and the miller listens to it all day long.\n"), 0o644)
+
+	api, _, _ := startServe(t, "--db", db, "--data-root", root)
+	post := func(path, contentType, body string) (int, string, http.Header) {
+		t.Helper()
+		resp, err := http.Post(api+path, contentType, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	if code, body, _ := post("/v1/filter-sets", "application/toml", "version = 1\nname = \"lqf\"\nfilter = \"lqf>targetnode\"\n"); code != 201 {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	if code, body, _ := post("/v1/filter-sets/lqf/evaluate", "application/json", `{"data": "/etc"}`); code != 403 || !strings.Contains(body, "forbidden_path") {
+		t.Errorf("a data set outside --data-root: %d %s", code, body)
+	}
+	code, body, h := post("/v1/filter-sets/lqf/evaluate", "application/json", `{"data": "tiny"}`)
+	if code != 202 {
+		t.Fatalf("evaluate: %d %s", code, body)
+	}
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		resp, err := http.Get(api + h.Get("Location"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(b), `"status":"done"`) {
+			if !strings.Contains(string(b), `"metric":"cleaneval"`) || !strings.Contains(string(b), `"f1"`) {
+				t.Errorf("job done without a score: %s", b)
+			}
+			break
+		}
+		if time.Now().After(end) || !strings.Contains(string(b), `"status":"queued"`) && !strings.Contains(string(b), `"status":"running"`) {
+			t.Fatalf("job: %s", b)
+		}
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("the --db file: %v", err)
+	}
+}
+
+// TestServeDefaultDB: without --db the store is in $XDG_DATA_HOME/sluice,
+// made when missing; --db none serves without one.
+func TestServeDefaultDB(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	c := &serveCmd{cmdIO: cmdIO{nil, io.Discard, io.Discard}}
+	args, err := parseInterspersed(c.flagSet(), []string{"--memory", "512M"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.validate(args); err != nil {
+		t.Fatal(err)
+	}
+	c.closeStore()
+	if _, err := os.Stat(filepath.Join(data, "sluice", "sluice.db")); err != nil {
+		t.Errorf("the default store: %v", err)
+	}
+	none := &serveCmd{cmdIO: cmdIO{nil, io.Discard, io.Discard}}
+	args, _ = parseInterspersed(none.flagSet(), []string{"--memory", "512M", "--db", "none", "--listen", ":0"})
+	if err := none.validate(args); err != nil || none.store != nil {
+		t.Fatalf("--db none: %v, store %v", err, none.store)
+	}
+	if err := none.srv.CheckListener(&net.TCPAddr{IP: net.IPv4zero}); err != nil {
+		t.Errorf("--db none has no management routes, yet: %v", err)
 	}
 }
