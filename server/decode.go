@@ -139,18 +139,11 @@ func decodeRequest(contentType, rawQuery string, body []byte) (*cleanRequest, *A
 
 // readQuery reads the options of the query string.
 func (req *cleanRequest) readQuery(rawQuery string) *APIError {
-	q, err := url.ParseQuery(rawQuery)
-	if err != nil {
-		return newError(http.StatusBadRequest, "bad_query", fmt.Sprintf("query string: %v", err))
+	q, apiErr := parseQuery(rawQuery, queryParams)
+	if apiErr != nil {
+		return apiErr
 	}
-	for k, v := range q {
-		if !slices.Contains(queryParams, k) {
-			return newError(http.StatusBadRequest, "unknown_parameter", fmt.Sprintf("unknown query parameter %q", k), WithValid(queryParams))
-		}
-		if len(v) > 1 {
-			return newError(http.StatusBadRequest, "bad_query", fmt.Sprintf("query parameter %q given %d times; give it once", k, len(v)))
-		}
-	}
+	var err error
 	req.URL, req.Format, req.Filter, req.Style = q.Get("url"), q.Get("format"), q.Get("filter"), q.Get("style")
 	req.FilterSet = q.Get("filter_set")
 	if req.Threshold, err = parseThreshold(q.Get("threshold")); err != nil {
@@ -162,6 +155,24 @@ func (req *cleanRequest) readQuery(rawQuery string) *APIError {
 		}
 	}
 	return nil
+}
+
+// parseQuery parses a query string, refusing parameters not in known and
+// those given twice.
+func parseQuery(rawQuery string, known []string) (url.Values, *APIError) {
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, newError(http.StatusBadRequest, "bad_query", fmt.Sprintf("query string: %v", err))
+	}
+	for k, v := range q {
+		if !slices.Contains(known, k) {
+			return nil, newError(http.StatusBadRequest, "unknown_parameter", fmt.Sprintf("unknown query parameter %q", k), WithValid(known))
+		}
+		if len(v) > 1 {
+			return nil, newError(http.StatusBadRequest, "bad_query", fmt.Sprintf("query parameter %q given %d times; give it once", k, len(v)))
+		}
+	}
+	return q, nil
 }
 
 // readJSON reads a JSON body; its fields override the query's.

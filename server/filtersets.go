@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
 
@@ -356,19 +355,8 @@ func (s *Server) setCleaner(ctx context.Context, req *cleanRequest) (*sluice.Cle
 
 // checkQuery refuses query parameters not in known, and those given twice.
 func checkQuery(r *http.Request, known []string) *APIError {
-	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		return newError(http.StatusBadRequest, "bad_query", fmt.Sprintf("query string: %v", err))
-	}
-	for k, v := range q {
-		if !slices.Contains(known, k) {
-			return newError(http.StatusBadRequest, "unknown_parameter", fmt.Sprintf("unknown query parameter %q", k), WithValid(known))
-		}
-		if len(v) > 1 {
-			return newError(http.StatusBadRequest, "bad_query", fmt.Sprintf("query parameter %q given %d times; give it once", k, len(v)))
-		}
-	}
-	return nil
+	_, apiErr := parseQuery(r.URL.RawQuery, known)
+	return apiErr
 }
 
 // storeError answers a store error: 404 for what is not there, 500 else.

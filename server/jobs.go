@@ -278,51 +278,47 @@ func (s *Server) jobAnswer(r *store.Run) jobJSON {
 	return j
 }
 
-// jobID reads the {id} of a jobs path.
-func jobID(r *http.Request) (int64, *APIError) {
+// runOf reads the run of a /v1/jobs/{id} path, answering the error when
+// there is none.
+func (s *Server) runOf(w http.ResponseWriter, r *http.Request) (*store.Run, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id < 1 {
-		return 0, newError(http.StatusNotFound, "not_found", fmt.Sprintf("no job %q: job ids are numbers", r.PathValue("id")))
+		WriteError(w, r, http.StatusNotFound, "not_found", fmt.Sprintf("no job %q: job ids are numbers", r.PathValue("id")))
+		return nil, false
 	}
-	return id, nil
-}
-
-// getJob is GET /v1/jobs/{id}.
-func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
-	id, apiErr := jobID(r)
-	if apiErr == nil {
-		apiErr = checkQuery(r, nil)
-	}
-	if apiErr != nil {
+	if apiErr := checkQuery(r, nil); apiErr != nil {
 		writeAPIError(w, r, apiErr)
-		return
+		return nil, false
 	}
 	run, err := s.cfg.Store.Run(r.Context(), id)
 	if err != nil {
 		writeAPIError(w, r, storeError(err))
-		return
+		return nil, false
 	}
-	writeJSON(w, r, http.StatusOK, s.jobAnswer(run))
+	return run, true
+}
+
+// getJob is GET /v1/jobs/{id}.
+func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
+	if run, ok := s.runOf(w, r); ok {
+		writeJSON(w, r, http.StatusOK, s.jobAnswer(run))
+	}
 }
 
 // cancelJob is POST /v1/jobs/{id}/cancel: 200 with the job once
 // canceled (a running job stops at its next page), 409 when it is over.
 func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
-	id, apiErr := jobID(r)
-	if apiErr != nil {
-		writeAPIError(w, r, apiErr)
+	run, ok := s.runOf(w, r)
+	if !ok {
 		return
 	}
-	run, err := s.cfg.Store.Run(r.Context(), id)
-	if err != nil {
-		writeAPIError(w, r, storeError(err))
-		return
-	}
+	id := run.ID
 	if !s.jobs.cancelJob(id, errCanceled) {
 		WriteError(w, r, http.StatusConflict, "job_over", fmt.Sprintf("job %d is %s: only a queued or running job can be canceled", id, run.Status))
 		return
 	}
-	if run, err = s.cfg.Store.Run(r.Context(), id); err != nil {
+	run, err := s.cfg.Store.Run(r.Context(), id)
+	if err != nil {
 		writeAPIError(w, r, storeError(err))
 		return
 	}

@@ -38,81 +38,51 @@ type Label struct {
 // CreateProject records a new project; ErrExists when the name is taken.
 func (d *DB) CreateProject(ctx context.Context, name, description string) (*Project, error) {
 	p := &Project{Name: name, Description: description}
-	err := d.tx(ctx, func(tx *sql.Tx) error {
-		t := now()
-		res, err := tx.ExecContext(ctx, "INSERT INTO projects (name, description, created) VALUES (?, ?, ?)", name, description, t)
+	var err error
+	p.ID, p.Created, err = d.insert(ctx, func(err error) error {
 		if isUnique(err) {
 			return fmt.Errorf("project %q: %w", name, ErrExists)
 		}
-		if err != nil {
-			return fmt.Errorf("store: %w", err)
-		}
-		p.Created = parseTime(t)
-		p.ID, err = res.LastInsertId()
-		return err
-	})
+		return nil
+	}, "INSERT INTO projects (name, description, created) VALUES (?, ?, ?)", name, description)
 	return p, err
 }
 
 // Projects returns the projects, by name.
 func (d *DB) Projects(ctx context.Context) ([]Project, error) {
-	rows, err := d.db.QueryContext(ctx, "SELECT id, name, description, created FROM projects ORDER BY name")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Project
-	for rows.Next() {
+	return queryAll(ctx, d.db, func(row interface{ Scan(...any) error }) (Project, error) {
 		var p Project
 		var created string
-		if err := rows.Scan(&p.ID, &p.Name, &p.Description, &created); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&p.ID, &p.Name, &p.Description, &created)
 		p.Created = parseTime(created)
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		return p, err
+	}, "SELECT id, name, description, created FROM projects ORDER BY name")
 }
 
 // AddPage adds a page to a project; ErrNotFound when there is no such
 // project.
 func (d *DB) AddPage(ctx context.Context, project int64, url string, html []byte) (*Page, error) {
 	p := &Page{Project: project, URL: url, HTML: html}
-	err := d.tx(ctx, func(tx *sql.Tx) error {
-		t := now()
-		res, err := tx.ExecContext(ctx, "INSERT INTO pages (project_id, url, html, created) VALUES (?, ?, ?, ?)", project, url, html, t)
+	var err error
+	p.ID, p.Created, err = d.insert(ctx, func(err error) error {
 		if isForeignKey(err) {
 			return fmt.Errorf("project %d: %w", project, ErrNotFound)
 		}
-		if err != nil {
-			return fmt.Errorf("store: %w", err)
-		}
-		p.Created = parseTime(t)
-		p.ID, err = res.LastInsertId()
-		return err
-	})
+		return nil
+	}, "INSERT INTO pages (project_id, url, html, created) VALUES (?, ?, ?, ?)", project, url, html)
 	return p, err
 }
 
 // Pages returns the pages of a project in the order they were added,
 // without their HTML.
 func (d *DB) Pages(ctx context.Context, project int64) ([]Page, error) {
-	rows, err := d.db.QueryContext(ctx, "SELECT id, url, created FROM pages WHERE project_id = ? ORDER BY id", project)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Page
-	for rows.Next() {
+	return queryAll(ctx, d.db, func(row interface{ Scan(...any) error }) (Page, error) {
 		p := Page{Project: project}
 		var created string
-		if err := rows.Scan(&p.ID, &p.URL, &created); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&p.ID, &p.URL, &created)
 		p.Created = parseTime(created)
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		return p, err
+	}, "SELECT id, url, created FROM pages WHERE project_id = ? ORDER BY id", project)
 }
 
 // Page returns a page with its HTML.
@@ -149,22 +119,13 @@ func (d *DB) SetLabels(ctx context.Context, page int64, labels []Label) error {
 
 // Labels returns the labels of a page's blocks, by block.
 func (d *DB) Labels(ctx context.Context, page int64) ([]Label, error) {
-	rows, err := d.db.QueryContext(ctx, "SELECT block, label, author, updated FROM labels WHERE page_id = ? ORDER BY block", page)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Label
-	for rows.Next() {
+	return queryAll(ctx, d.db, func(row interface{ Scan(...any) error }) (Label, error) {
 		var l Label
 		var updated string
-		if err := rows.Scan(&l.Block, &l.Label, &l.Author, &updated); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&l.Block, &l.Label, &l.Author, &updated)
 		l.Updated = parseTime(updated)
-		out = append(out, l)
-	}
-	return out, rows.Err()
+		return l, err
+	}, "SELECT block, label, author, updated FROM labels WHERE page_id = ? ORDER BY block", page)
 }
 
 // isUnique reports whether err is a violated UNIQUE constraint.

@@ -171,20 +171,13 @@ func (d *DB) FilterSetVersions(ctx context.Context, name string) ([]FilterSet, e
 }
 
 func listFilterSets(ctx context.Context, q querier, query string, args ...any) ([]FilterSet, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []FilterSet
-	for rows.Next() {
-		fs, err := scanFilterSet(rows)
+	return queryAll(ctx, q, func(row interface{ Scan(...any) error }) (FilterSet, error) {
+		fs, err := scanFilterSet(row)
 		if err != nil {
-			return nil, err
+			return FilterSet{}, err
 		}
-		out = append(out, *fs)
-	}
-	return out, rows.Err()
+		return *fs, nil
+	}, query, args...)
 }
 
 // DeleteFilterSet deletes the set called name and its history (evaluation

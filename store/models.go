@@ -28,20 +28,13 @@ func (d *DB) SaveModel(ctx context.Context, m Model) (*Model, error) {
 	if !json.Valid(m.Metrics) {
 		return nil, fmt.Errorf("store: model %q: the metrics are not JSON", m.Name)
 	}
-	err := d.tx(ctx, func(tx *sql.Tx) error {
-		t := now()
-		res, err := tx.ExecContext(ctx, "INSERT INTO models (name, data, stages, metrics, created) VALUES (?, ?, ?, ?, ?)",
-			m.Name, m.Data, m.Stages, string(m.Metrics), t)
+	var err error
+	m.ID, m.Created, err = d.insert(ctx, func(err error) error {
 		if isUnique(err) {
 			return fmt.Errorf("model %q: %w", m.Name, ErrExists)
 		}
-		if err != nil {
-			return fmt.Errorf("store: %w", err)
-		}
-		m.Created = parseTime(t)
-		m.ID, err = res.LastInsertId()
-		return err
-	})
+		return nil
+	}, "INSERT INTO models (name, data, stages, metrics, created) VALUES (?, ?, ?, ?, ?)", m.Name, m.Data, m.Stages, string(m.Metrics))
 	return &m, err
 }
 
@@ -60,20 +53,11 @@ func (d *DB) Model(ctx context.Context, name string) (*Model, error) {
 
 // Models returns the models by name, without their files.
 func (d *DB) Models(ctx context.Context) ([]Model, error) {
-	rows, err := d.db.QueryContext(ctx, "SELECT id, name, stages, metrics, created FROM models ORDER BY name")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Model
-	for rows.Next() {
+	return queryAll(ctx, d.db, func(row interface{ Scan(...any) error }) (Model, error) {
 		var m Model
 		var metrics, created string
-		if err := rows.Scan(&m.ID, &m.Name, &m.Stages, &metrics, &created); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&m.ID, &m.Name, &m.Stages, &metrics, &created)
 		m.Metrics, m.Created = json.RawMessage(metrics), parseTime(created)
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		return m, err
+	}, "SELECT id, name, stages, metrics, created FROM models ORDER BY name")
 }

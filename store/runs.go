@@ -45,17 +45,9 @@ type Run struct {
 // CreateRun records a queued run.
 func (d *DB) CreateRun(ctx context.Context, filterSet string, version int, data string) (*Run, error) {
 	r := &Run{FilterSet: filterSet, Version: version, Data: data, Status: RunQueued}
-	err := d.tx(ctx, func(tx *sql.Tx) error {
-		t := now()
-		res, err := tx.ExecContext(ctx, "INSERT INTO eval_runs (filter_set, version, data, status, created) VALUES (?, ?, ?, ?, ?)",
-			filterSet, version, data, RunQueued, t)
-		if err != nil {
-			return fmt.Errorf("store: %w", err)
-		}
-		r.Created = parseTime(t)
-		r.ID, err = res.LastInsertId()
-		return err
-	})
+	var err error
+	r.ID, r.Created, err = d.insert(ctx, nil, "INSERT INTO eval_runs (filter_set, version, data, status, created) VALUES (?, ?, ?, ?, ?)",
+		filterSet, version, data, RunQueued)
 	return r, err
 }
 

@@ -134,6 +134,46 @@ func (d *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return nil
 }
 
+// insert runs one INSERT in a transaction of its own, the current time
+// appended to its arguments, and returns the new row's id and that time.
+// known, when not nil, names a constraint error (a taken name...) as the
+// caller's error; nil leaves it as the store's.
+func (d *DB) insert(ctx context.Context, known func(error) error, query string, args ...any) (id int64, at time.Time, err error) {
+	t := now()
+	err = d.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, append(args, t)...)
+		if known != nil && err != nil {
+			if kerr := known(err); kerr != nil {
+				return kerr
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		id, err = res.LastInsertId()
+		return err
+	})
+	return id, parseTime(t), err
+}
+
+// queryAll runs a query and reads every row with scan.
+func queryAll[T any](ctx context.Context, q querier, scan func(row interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		x, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}
+
 // timeFormat is how times are stored: UTC, sortable as text.
 const timeFormat = "2006-01-02T15:04:05.000000000Z"
 
