@@ -177,7 +177,7 @@ func (c *serveCmd) mountProxy() error {
 	if err != nil {
 		return err
 	}
-	cfg := proxy.Config{Cleaner: cl, FilterSet: cl.Filter(), AllowPrivate: c.allowPrivate, Logger: c.cfg.Logger}
+	cfg := proxy.Config{Cleaner: cl, FilterSet: cl.Filter(), AllowPrivate: c.allowPrivate, Logger: c.cfg.Logger, Budget: c.cfg.Budget}
 	if _, err := proxy.New(cfg); err != nil { // checked now, built with the API below
 		return fmt.Errorf("--proxy: %w", err)
 	}
