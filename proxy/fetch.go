@@ -120,3 +120,14 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 	b.left -= int64(n)
 	return n, err
 }
+
+// Liftable reports whether AllowPrivate (sluice serve --allow-private,
+// --fetch-allow-private) lifts the destination rule r.
+func (r Rule) Liftable() bool {
+	for _, d := range destRules {
+		if d.rule == r {
+			return d.liftable
+		}
+	}
+	return false
+}

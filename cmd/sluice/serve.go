@@ -35,6 +35,14 @@ those it had to interrupt.
   GET  /healthz         up, with the memory in use
   GET  /metrics         Prometheus metrics
   GET  /v1/openapi.json the API's OpenAPI 3 description
+  GET  /               the web workbench: open http://127.0.0.1:8080/ in a
+                        browser; its Inspect view (/inspect, POST
+                        /v1/inspect) shows what sluice keeps and drops on
+                        the page itself, with a threshold slider and a
+                        choice of filter sets. It fetches pages by address
+                        under the proxy's rules (no loopback or private
+                        addresses unless --fetch-allow-private), for clients
+                        on loopback or with the token.
 
 Answers come in every format of sluice clean (text, cleaneval, markdown,
 json with per-block labels, scores and source spans, html). Errors are JSON:
@@ -76,7 +84,7 @@ type serveCmd struct {
 	maxBody                                                        string
 	admission, shutdown                                            time.Duration
 	jobs                                                           int
-	proxy, allowPrivate                                            bool
+	proxy, allowPrivate, fetchAllowPrivate                         bool
 
 	memoryBytes int64
 	cfg         server.Config
@@ -104,6 +112,7 @@ func (c *serveCmd) flagSet() *flag.FlagSet {
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean at most this many pages at once (more requests wait, as for memory)")
 	fs.BoolVar(&c.proxy, "proxy", false, "also be an HTTP forward proxy that cleans the text/html pages it fetches (see above)")
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "with --proxy: let it reach loopback, private and link-local addresses (tests, intranets; metadata addresses stay refused)")
+	fs.BoolVar(&c.fetchAllowPrivate, "fetch-allow-private", false, "let the workbench's Inspect view fetch pages from loopback, private and link-local addresses (tests, intranets; --allow-private implies it)")
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, how long the requests in flight may take to finish")
 	return fs
 }
@@ -156,6 +165,7 @@ func (c *serveCmd) validate(args []string) error {
 	c.cfg.Timeouts.Shutdown = c.shutdown
 	c.cfg.Logger = slog.New(h)
 	c.cfg.Budget = parallel.NewBudget(c.memoryBytes - 128<<20)
+	c.cfg.Fetch = proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate || c.fetchAllowPrivate})
 	if c.allowPrivate && !c.proxy {
 		return errors.New("--allow-private is a rule of the proxy: give --proxy too")
 	}
