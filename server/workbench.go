@@ -56,13 +56,18 @@ type pageData struct {
 	Presets  []preset
 	Default  string // the server's default filter
 	MaxBytes int64
-	Fetch    bool // pages may be fetched by address
+	MaxSize  string // MaxBytes for people
+	Fetch    bool   // pages may be fetched by address
 }
 
 // workbenchRoutes are the routes of the web workbench: the home page, the
 // Inspect view, its JSON endpoint and the static files.
 func (s *Server) workbenchRoutes() ([]Route, error) {
 	wb := &workbench{data: pageData{Presets: presets, MaxBytes: s.cfg.MaxBodyBytes, Fetch: s.cfg.Fetch != nil}}
+	wb.data.MaxSize = strconv.FormatInt(s.cfg.MaxBodyBytes>>10, 10) + " KiB"
+	if s.cfg.MaxBodyBytes%(1<<20) == 0 {
+		wb.data.MaxSize = strconv.FormatInt(s.cfg.MaxBodyBytes>>20, 10) + " MiB"
+	}
 	wb.data.Default = s.cfg.Defaults.Filter
 	if wb.data.Default == "" {
 		wb.data.Default = modelFilter

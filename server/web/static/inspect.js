@@ -15,6 +15,13 @@
     const box = $('error');
     box.textContent = msg;
     box.hidden = !msg;
+    if (msg) $('result').hidden = true; // what is shown is not the page asked for
+  }
+
+  function size(n) {
+    const units = [[1 << 30, 'GiB'], [1 << 20, 'MiB'], [1 << 10, 'KiB']];
+    for (const [u, name] of units) if (n >= u) return `${(n / u).toFixed(1).replace(/\.0$/, '')} ${name}`;
+    return `${n} bytes`;
   }
 
   function sourceKind() {
@@ -42,7 +49,7 @@
       case 'file': {
         const f = $('file').files[0];
         if (!f) return { error: 'Choose a file to upload.' };
-        if (f.size > maxBytes) return { error: `The file has ${f.size} bytes; the server takes at most ${maxBytes}.` };
+        if (f.size > maxBytes) return { error: `The file “${f.name}” has ${size(f.size)} (${f.size} bytes); the server takes pages of at most ${size(maxBytes)}.` };
         if (f.size === 0) return { error: 'The file is empty.' };
         return { q, body: f, type: 'application/octet-stream' };
       }
@@ -97,8 +104,10 @@
     $('meta').textContent = meta.filter(Boolean).join(' · ');
     const warn = $('warnings');
     warn.replaceChildren(...data.warnings.map((w) => { const li = document.createElement('li'); li.textContent = w; return li; }));
+    const first = $('result').hidden;
     $('result').hidden = false;
     render(true);
+    if (first) $('result').scrollIntoView({ block: 'start' });
   }
 
   // decide labels the blocks at threshold t: a block scoring below it is
@@ -123,6 +132,7 @@
     const kept = labels.filter((l) => l !== 'other').length;
     $('kept-count').textContent = `${kept} of ${labels.length} blocks kept`;
     renderOutput();
+    $('block-info').textContent = 'Hover or focus a block for its label and score.';
     clearTimeout(frameTimer);
     if (now) renderFrame(); else frameTimer = setTimeout(renderFrame, 150);
   }
