@@ -213,6 +213,16 @@ func (c *Cleaner) Filter() string {
 	return c.filter.Name()
 }
 
+// Threshold returns the score at and above which the cleaner keeps a
+// block: Options.Threshold, else the trained model's rule for its style or
+// the pipelines' 0.5; ExpectedF1 when the model decides per page.
+func (c *Cleaner) Threshold() float64 {
+	if c.labeller != nil {
+		return c.threshold
+	}
+	return c.filterThreshold
+}
+
 // Styles returns the annotation styles the cleaner's trained model knows,
 // label.MainStyle first; nil for a filter pipeline.
 func (c *Cleaner) Styles() []string {

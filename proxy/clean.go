@@ -143,6 +143,13 @@ func (p *Proxy) cleanPage(ctx context.Context, r *http.Request, resp *http.Respo
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	if b := p.cfg.Budget; b != nil {
+		cost := sluice.CleanCost(len(data))
+		if err := b.Acquire(ctx, cost); err != nil {
+			return nil, err
+		}
+		defer b.Release(cost)
+	}
 	pageURL := *r.URL
 	pageURL.User = nil
 	res, err := pg.cleaner.Clean(ctx, sluice.Input{Data: data, ContentType: resp.Header.Get("Content-Type"), URL: pageURL.String()})

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/parallel"
 )
 
 // Chooser picks the cleaner of one proxied page, for example from a filter
@@ -73,6 +74,12 @@ type Config struct {
 	// absolute-form https:// requests (not CONNECT tunnels, whose TLS is
 	// the client's). Default: the system's roots.
 	TLS *tls.Config
+
+	// Budget, if set, admits pages to cleaning by their estimated memory
+	// cost (sluice.CleanCost), shared with whatever else in the process
+	// cleans (the server's API, a corpus run). Default: only the limit on
+	// pages cleaned at once.
+	Budget *parallel.Budget
 
 	// Fallback serves the requests that are not proxy requests (origin-form
 	// "GET /path"), for example the server's API. Default: they are

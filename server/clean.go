@@ -176,20 +176,25 @@ func (s *Server) admitAndClean(ctx context.Context, cl *sluice.Cleaner, rf rende
 // clean cleans req's page with cl and renders it.
 func (s *Server) clean(ctx context.Context, cl *sluice.Cleaner, rf rendererFor, req *cleanRequest) (*bytes.Buffer, []string, *APIError) {
 	res, err := cl.Clean(ctx, sluice.Input{Data: req.HTML, ContentType: req.ContentType, URL: req.URL})
-	switch {
-	case err == nil:
-	case ctx.Err() != nil:
-		return nil, nil, newError(statusClientClosed, "canceled", "the request was canceled")
-	case errors.Is(err, ingest.ErrEmpty):
-		return nil, nil, newError(http.StatusBadRequest, "empty_input", "the page has no content: "+err.Error())
-	default:
-		return nil, nil, newError(http.StatusUnprocessableEntity, "not_html", "the page could not be cleaned: "+err.Error())
+	if err != nil {
+		return nil, nil, cleanError(ctx, err)
 	}
 	var out bytes.Buffer
 	if err := rf.r.Render(&out, res.Page); err != nil {
 		return nil, nil, newError(http.StatusInternalServerError, "render", "rendering the page: "+err.Error())
 	}
 	return &out, res.Warnings, nil
+}
+
+// cleanError is the answer to a page Clean failed on.
+func cleanError(ctx context.Context, err error) *APIError {
+	switch {
+	case ctx.Err() != nil:
+		return newError(statusClientClosed, "canceled", "the request was canceled")
+	case errors.Is(err, ingest.ErrEmpty):
+		return newError(http.StatusBadRequest, "empty_input", "the page has no content: "+err.Error())
+	}
+	return newError(http.StatusUnprocessableEntity, "not_html", "the page could not be cleaned: "+err.Error())
 }
 
 // rendererFor is the renderer a request asked for, with what its answer

@@ -81,6 +81,7 @@ type filterSetJSON struct {
 	Version     int       `json:"version"`
 	Format      string    `json:"format"`
 	Description string    `json:"description,omitempty"`
+	Filter      string    `json:"filter,omitempty"` // the pipeline's expression; "" for a model set
 	Summary     string    `json:"summary,omitempty"`
 	Text        string    `json:"text,omitempty"`
 	Created     time.Time `json:"created"`
@@ -101,7 +102,7 @@ func (s *Server) setJSON(fs *store.FilterSet, withText bool) filterSetJSON {
 		j.Error = err.Error()
 		return j
 	}
-	j.Description, j.Summary = set.Description, set.Summary()
+	j.Description, j.Filter, j.Summary = set.Description, set.Filter, set.Summary()
 	return j
 }
 

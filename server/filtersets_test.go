@@ -46,7 +46,7 @@ func TestFilterSetCRUD(t *testing.T) {
 	if a.status != http.StatusCreated || a.header.Get("Location") != "/v1/filter-sets/strict" {
 		t.Fatalf("create: status %d, Location %q, %s", a.status, a.header.Get("Location"), a.body)
 	}
-	if fs := decodeSet(t, a); fs.Name != "strict" || fs.Version != 1 || fs.Format != "toml" || fs.Text != strictSet || fs.Summary == "" {
+	if fs := decodeSet(t, a); fs.Name != "strict" || fs.Version != 1 || fs.Format != "toml" || fs.Text != strictSet || fs.Summary == "" || fs.Filter != "lqf>targetnode" {
 		t.Errorf("created: %+v", fs)
 	}
 	do(t, "POST", base, "application/toml", []byte(strictSet)).apiError(t, http.StatusConflict, "exists")

@@ -37,6 +37,14 @@ those it had to interrupt.
   GET  /healthz         up, with the memory in use
   GET  /metrics         Prometheus metrics
   GET  /v1/openapi.json the API's OpenAPI 3 description
+  GET  /               the web workbench: open http://127.0.0.1:8080/ in a
+                        browser; its Inspect view (/inspect, POST
+                        /v1/inspect) shows what sluice keeps and drops on
+                        the page itself, with a threshold slider and a
+                        choice of filter sets. It fetches pages by address
+                        under the proxy's rules (no loopback or private
+                        addresses unless --fetch-allow-private), for clients
+                        on loopback or with the token.
 
 Answers come in every format of sluice clean (text, cleaneval, markdown,
 json with per-block labels, scores and source spans, html). Errors are JSON:
@@ -96,7 +104,7 @@ type serveCmd struct {
 	maxBody, db, dataRoot                                          string
 	admission, shutdown                                            time.Duration
 	jobs                                                           int
-	proxy, allowPrivate                                            bool
+	proxy, allowPrivate, fetchAllowPrivate                         bool
 
 	memoryBytes int64
 	cfg         server.Config
@@ -127,6 +135,7 @@ func (c *serveCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "with --proxy: let it reach loopback, private and link-local addresses (tests, intranets; metadata addresses stay refused)")
 	fs.StringVar(&c.db, "db", "", "keep filter sets and evaluation runs in the SQLite `FILE` (default $XDG_DATA_HOME/sluice/sluice.db, else ~/.local/share/sluice/sluice.db; none: no store)")
 	fs.StringVar(&c.dataRoot, "data-root", ".", "evaluate only data sets inside `DIR` (relative paths are taken from it)")
+	fs.BoolVar(&c.fetchAllowPrivate, "fetch-allow-private", false, "let the workbench's Inspect view fetch pages from loopback, private and link-local addresses (tests, intranets; --allow-private implies it)")
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, how long the requests in flight may take to finish")
 	return fs
 }
@@ -179,6 +188,7 @@ func (c *serveCmd) validate(args []string) error {
 	c.cfg.Timeouts.Shutdown = c.shutdown
 	c.cfg.Logger = slog.New(h)
 	c.cfg.Budget = parallel.NewBudget(c.memoryBytes - 128<<20)
+	c.cfg.Fetch = proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate || c.fetchAllowPrivate})
 	if c.allowPrivate && !c.proxy {
 		return errors.New("--allow-private is a rule of the proxy: give --proxy too")
 	}
@@ -255,7 +265,7 @@ func (c *serveCmd) mountProxy() error {
 	if err != nil {
 		return err
 	}
-	cfg := proxy.Config{Cleaner: cl, FilterSet: cl.Filter(), AllowPrivate: c.allowPrivate, Logger: c.cfg.Logger}
+	cfg := proxy.Config{Cleaner: cl, FilterSet: cl.Filter(), AllowPrivate: c.allowPrivate, Logger: c.cfg.Logger, Budget: c.cfg.Budget}
 	if _, err := proxy.New(cfg); err != nil { // checked now, built with the API below
 		return fmt.Errorf("--proxy: %w", err)
 	}

@@ -1,0 +1,127 @@
+package server
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strconv"
+
+	"github.com/sluice-project/sluice"
+)
+
+// web holds the workbench's templates and static files (plain CSS and
+// JavaScript: no build step, nothing loaded from elsewhere).
+//
+//go:embed web
+var web embed.FS
+
+// pageCSP is the Content-Security-Policy of the workbench's pages: their
+// own scripts and styles only. Inline styles are allowed for the Inspect
+// view's frame, whose srcdoc document inherits this policy (the framed
+// page's own style attributes); the frame has no scripts at all (sandbox
+// without allow-scripts, and its own stricter policy).
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+	"connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// preset is a filter choice of the Inspect view's picker.
+type preset struct {
+	Value, Label string
+}
+
+// presets are the filter sets the Inspect view offers besides the stored
+// ones: the model in its styles, the default pipeline and some of
+// CombinE's combinations.
+var presets = []preset{
+	{"model", "model (main content)"},
+	{"model:cleaneval", "model, CleanEval style (all running text)"},
+	{sluice.DefaultFilter, sluice.DefaultFilter + " (default pipeline)"},
+	{"lqf>bte", "lqf>bte (CombinE: link quota, then BTE)"},
+	{"lqf>dsc", "lqf>dsc (CombinE: link quota, then DSC)"},
+	{"union(bte,accb)", "union(bte,accb) (CombinE: either keeps)"},
+	{"vote(bte,dsc,accb)", "vote(bte,dsc,accb) (CombinE: majority)"},
+	{"targetnode", "targetnode (WC Cleaner's target node)"},
+}
+
+// workbench serves the pages of the web workbench.
+type workbench struct {
+	home, inspect *template.Template
+	data          pageData
+}
+
+// pageData is what the templates are given.
+type pageData struct {
+	Page     string // the current page, for the navigation
+	Presets  []preset
+	Default  string // the server's default filter
+	MaxBytes int64
+	MaxSize  string // MaxBytes for people
+	Fetch    bool   // pages may be fetched by address
+}
+
+// workbenchRoutes are the routes of the web workbench: the home page, the
+// Inspect view, its JSON endpoint and the static files.
+func (s *Server) workbenchRoutes() ([]Route, error) {
+	wb := &workbench{data: pageData{Presets: presets, MaxBytes: s.cfg.MaxBodyBytes, Fetch: s.cfg.Fetch != nil}}
+	wb.data.MaxSize = strconv.FormatInt(s.cfg.MaxBodyBytes>>10, 10) + " KiB"
+	if s.cfg.MaxBodyBytes%(1<<20) == 0 {
+		wb.data.MaxSize = strconv.FormatInt(s.cfg.MaxBodyBytes>>20, 10) + " MiB"
+	}
+	wb.data.Default = s.cfg.Defaults.Filter
+	if wb.data.Default == "" {
+		wb.data.Default = modelFilter
+		if st := s.cfg.Defaults.Style; st != "" {
+			wb.data.Default += ":" + st
+		}
+	}
+	var err error
+	if wb.home, err = template.ParseFS(web, "web/templates/layout.html", "web/templates/home.html"); err != nil {
+		return nil, err
+	}
+	if wb.inspect, err = template.ParseFS(web, "web/templates/layout.html", "web/templates/inspect.html"); err != nil {
+		return nil, err
+	}
+	static, err := fs.Sub(web, "web/static")
+	if err != nil {
+		return nil, err
+	}
+	files := http.StripPrefix("/web/", http.FileServerFS(static))
+	return []Route{
+		{Method: http.MethodGet, Path: "/{$}", Handler: wb.page(wb.home, "home")},
+		{Method: http.MethodGet, Path: "/inspect", Handler: wb.page(wb.inspect, "inspect")},
+		{Method: http.MethodPost, Path: "/v1/inspect", Handler: http.HandlerFunc(s.serveInspect)},
+		{Method: http.MethodGet, Path: "/web/{file...}", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.PathValue("file") == "" {
+				WriteError(w, r, http.StatusNotFound, "not_found", "no file named")
+				return
+			}
+			w.Header().Set("Cache-Control", "no-cache")
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			files.ServeHTTP(w, r)
+		})},
+	}, nil
+}
+
+// page serves a template as an HTML page with the workbench's headers.
+func (wb *workbench) page(t *template.Template, name string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d := wb.data
+		d.Page = name
+		var buf bytes.Buffer
+		if err := t.ExecuteTemplate(&buf, "layout", d); err != nil {
+			panic(err) // the templates are the package's own: a bug
+		}
+		h := w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Content-Length", strconv.Itoa(buf.Len()))
+		h.Set("Content-Security-Policy", pageCSP)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		if r.Method != http.MethodHead {
+			w.Write(buf.Bytes())
+		}
+	})
+}
