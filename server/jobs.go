@@ -211,6 +211,9 @@ func (j *jobRunner) close() {
 	for _, id := range queued {
 		j.cancelJob(id, errShutdown)
 	}
+	if len(queued) > 0 {
+		j.log.Warn("queued jobs interrupted by shutdown", "jobs", queued)
+	}
 }
 
 // wait lets the running job finish until ctx is done, then interrupts it

@@ -201,7 +201,7 @@ func TestShutdownInterruptsJobs(t *testing.T) {
 			t.Errorf("run %d after shutdown: %+v, %v", id, r, err)
 		}
 	}
-	if !strings.Contains(logs.String(), "job interrupted by shutdown") {
+	if !strings.Contains(logs.String(), "job interrupted by shutdown") || !strings.Contains(logs.String(), "queued jobs interrupted by shutdown") {
 		t.Errorf("the log does not name the interrupted job:\n%s", logs)
 	}
 
