@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -320,5 +321,51 @@ func TestModels(t *testing.T) {
 	}
 	if _, err := db.Model(ctx, "none"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("no such model: %v", err)
+	}
+}
+
+// TestConcurrentWrites: writers on several connections at once (and two
+// handles on one file, as two processes would have) wait for each other
+// instead of failing, and every save gets its own version.
+func TestConcurrentWrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "busy.db")
+	a, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	const n = 40
+	errs := make(chan error, n)
+	for i := range n {
+		db := a
+		if i%2 == 1 {
+			db = b
+		}
+		go func() {
+			_, _, err := db.PutFilterSet(ctx, "shared", "toml", fmt.Sprintf("save %d", i))
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	vs, err := a.FilterSetVersions(ctx, "shared")
+	if err != nil || len(vs) != n {
+		t.Fatalf("%d versions (%v), want %d", len(vs), err, n)
+	}
+	seen := map[string]bool{}
+	for i, v := range vs {
+		if v.Version != i+1 || seen[v.Text] {
+			t.Errorf("version %d: %+v", i+1, v)
+		}
+		seen[v.Text] = true
 	}
 }
