@@ -98,6 +98,11 @@ func TestEvaluateJob(t *testing.T) {
 	}
 	t.Logf("strict on the tiny set: P %.3f R %.3f F1 %.3f", res.Score.Micro.Precision, res.Score.Micro.Recall, res.Score.Micro.F1)
 	do(t, "POST", job+"/cancel", "", nil).apiError(t, http.StatusConflict, "job_over")
+	a := do(t, "POST", ts.url+"/v1/filter-sets/strict/evaluate", "application/json", []byte(`{"data": "tiny", "limit": 2}`))
+	j = waitJob(t, ts.url+a.header.Get("Location"), func(j jobJSON) bool { return j.Status == "done" })
+	if json.Unmarshal(j.Result, &res); res.Pages != 2 || j.Progress.Total != 2 {
+		t.Errorf("limit 2: %d pages scored, progress %+v", res.Pages, j.Progress)
+	}
 	do(t, "GET", ts.url+"/v1/jobs/999", "", nil).apiError(t, http.StatusNotFound, "not_found")
 	do(t, "GET", ts.url+"/v1/jobs/abc", "", nil).apiError(t, http.StatusNotFound, "not_found")
 }
