@@ -27,21 +27,23 @@ import (
 //	GET    /v1/filter-sets/{name}/versions  every version
 //	POST   /v1/filter-sets/{name}/evaluate  evaluate it on a data set (jobs.go)
 
-// storeRoutes are the routes of the store; none without one.
+// storeRoutes are the routes of the store; none without one. They are all
+// management routes, reads too: stored sets and jobs (which name paths on
+// the server) are the operator's, so beyond loopback they need the token.
 func (s *Server) storeRoutes() []Route {
 	if s.cfg.Store == nil {
 		return nil
 	}
 	h := func(f http.HandlerFunc) http.Handler { return f }
 	return []Route{
-		{Method: http.MethodGet, Path: "/v1/filter-sets", Handler: h(s.listFilterSets)},
+		{Method: http.MethodGet, Path: "/v1/filter-sets", Management: true, Handler: h(s.listFilterSets)},
 		{Method: http.MethodPost, Path: "/v1/filter-sets", Management: true, Handler: h(s.createFilterSet)},
-		{Method: http.MethodGet, Path: "/v1/filter-sets/{name}", Handler: h(s.getFilterSet)},
+		{Method: http.MethodGet, Path: "/v1/filter-sets/{name}", Management: true, Handler: h(s.getFilterSet)},
 		{Method: http.MethodPut, Path: "/v1/filter-sets/{name}", Management: true, Handler: h(s.putFilterSet)},
 		{Method: http.MethodDelete, Path: "/v1/filter-sets/{name}", Management: true, Handler: h(s.deleteFilterSet)},
-		{Method: http.MethodGet, Path: "/v1/filter-sets/{name}/versions", Handler: h(s.filterSetVersions)},
+		{Method: http.MethodGet, Path: "/v1/filter-sets/{name}/versions", Management: true, Handler: h(s.filterSetVersions)},
 		{Method: http.MethodPost, Path: "/v1/filter-sets/{name}/evaluate", Management: true, Handler: h(s.evaluateFilterSet)},
-		{Method: http.MethodGet, Path: "/v1/jobs/{id}", Handler: h(s.getJob)},
+		{Method: http.MethodGet, Path: "/v1/jobs/{id}", Management: true, Handler: h(s.getJob)},
 		{Method: http.MethodPost, Path: "/v1/jobs/{id}/cancel", Management: true, Handler: h(s.cancelJob)},
 	}
 }

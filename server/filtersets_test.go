@@ -176,7 +176,7 @@ func TestCleanWithFilterSet(t *testing.T) {
 	do(t, "POST", plain.url+"/v1/clean?filter_set=strict", "text/html", page).apiError(t, http.StatusBadRequest, "bad_filter_set")
 }
 
-// TestFilterSetToken: writes need the token, reads do not; a server with
+// TestFilterSetToken: reads and writes need the token; a server with
 // a store has management routes, so it needs a token beyond loopback.
 func TestFilterSetToken(t *testing.T) {
 	db := testStore(t)
@@ -190,9 +190,12 @@ func TestFilterSetToken(t *testing.T) {
 	do(t, "DELETE", base+"/strict", "", nil).apiError(t, http.StatusUnauthorized, "unauthorized")
 	do(t, "POST", base+"/strict/evaluate", "application/json", []byte(`{"data": "x"}`)).apiError(t, http.StatusUnauthorized, "unauthorized")
 	do(t, "POST", ts.url+"/v1/jobs/1/cancel", "", nil).apiError(t, http.StatusUnauthorized, "unauthorized")
+	for _, path := range []string{base, base + "/strict", base + "/strict/versions", ts.url + "/v1/jobs/1"} {
+		do(t, "GET", path, "", nil).apiError(t, http.StatusUnauthorized, "unauthorized")
+	}
 	for _, path := range []string{"", "/strict", "/strict/versions"} {
-		if a := do(t, "GET", base+path, "", nil); a.status != 200 {
-			t.Errorf("GET %s without the token: status %d", path, a.status)
+		if a := do(t, "GET", base+path, "", nil, "Authorization", "Bearer s3cret"); a.status != 200 {
+			t.Errorf("GET %s with the token: status %d", path, a.status)
 		}
 	}
 
