@@ -18,6 +18,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/parallel"
+	"github.com/sluice-project/sluice/projects"
 	"github.com/sluice-project/sluice/proxy"
 	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/store"
@@ -111,6 +112,7 @@ type serveCmd struct {
 	srv         *server.Server
 	closeProxy  func() // with --proxy: ends its tunnels
 	store       *store.DB
+	projects    *projects.Service // with the store: projects and training
 }
 
 func cmdServe(args []string, stdout, stderr io.Writer) int {
@@ -231,6 +233,12 @@ func (c *serveCmd) openStore() error {
 		return fmt.Errorf("--db: %w", err)
 	}
 	c.store, c.cfg.Store, c.cfg.DataRoot = db, db, c.dataRoot
+	c.projects, err = projects.New(projects.Config{Store: db, Model: c.cfg.Model, Logger: c.cfg.Logger, Budget: c.cfg.Budget})
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("--db: %w", err)
+	}
+	c.cfg.Routes = append(c.cfg.Routes, c.projects.Routes()...)
 	return nil
 }
 
@@ -297,9 +305,32 @@ func (c *serveCmd) run(ctx context.Context) int {
 			c.closeProxy()
 		}
 	}()
-	if err := c.srv.Serve(ctx, ln); err != nil {
+	trained := c.stopTraining(ctx)
+	err = c.srv.Serve(ctx, ln)
+	stop() // a Serve that failed early stops the training too
+	<-trained
+	if err != nil {
 		fmt.Fprintf(c.stderr, "sluice serve: %v\n", err)
 		return exitFailed
 	}
 	return exitOK
+}
+
+// stopTraining shuts the training runs down when ctx is done, alongside
+// the server's own shutdown: the running one gets --shutdown-timeout to
+// finish, then is interrupted. The channel is closed when that is over.
+func (c *serveCmd) stopTraining(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	if c.projects == nil {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), c.shutdown)
+		defer cancel()
+		c.projects.Shutdown(sctx)
+	}()
+	return done
 }
