@@ -54,7 +54,7 @@ their estimated memory cost within --memory; a request that waits longer
 than --admission-wait for its place is answered 503 with Retry-After.
 
 The server listens on loopback by default. Management endpoints (filter
-sets, projects, training, as they come) need --token (or $SLUICE_TOKEN) as
+sets, projects, training) need --token (or $SLUICE_TOKEN) as
 "Authorization: Bearer TOKEN"; the server refuses to listen on another
 address without one. Logs go to standard error, one line per request with
 its id (X-Request-Id, the client's or a new one).
@@ -73,6 +73,17 @@ $XDG_DATA_HOME/sluice/sluice.db, else ~/.local/share/sluice/sluice.db;
                                           background
   GET    /v1/jobs/ID                      the job's status, progress, P/R/F
   POST   /v1/clean?filter_set=NAME        clean with a stored set
+
+and annotation projects (Victor's annotation tool, docs/server.md):
+
+  GET|POST /v1/projects, GET|DELETE /v1/projects/ID
+  GET|POST /v1/projects/ID/pages          the pages with their progress; add one
+  GET    /v1/projects/ID/pages/PAGE       its blocks, pre-labelled by the model
+  PUT    /v1/projects/ID/pages/PAGE/labels {"labels": ["o", "h", "p", ...]}
+  GET    /v1/projects/ID/export?format=victor|dataset   a tar.gz (or zip)
+  POST   /v1/train                        {"project": ID, "name": "news-1"}:
+                                          train a model in the background
+  GET    /v1/train/ID, /v1/models         the run's progress; the models
 
 With --proxy the same address is also an HTTP forward proxy (CombinE's
 filtering proxy): point a browser's HTTP proxy at it, and text/html pages
