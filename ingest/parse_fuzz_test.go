@@ -21,6 +21,9 @@ func addSeeds(f *testing.F, globs ...string) {
 	f.Add([]byte("<text id=\"u\" title=\"t\" encoding=\"utf-8\"><p>x</p></text>"))
 	f.Add([]byte("<title>unclosed<body><p>x"))
 	f.Add([]byte("<div><div><div><p>a<br>b</div>"))
+	f.Add([]byte("<style>p{x:y}<p>a</p><script src=s>x<textarea>y"))
+	f.Add([]byte("<script>if (a<b) {}</head><body><noframes><p>x</p>"))
+	f.Add([]byte("<p>a\x00b</p>"))
 }
 
 func FuzzParse(f *testing.F) {
