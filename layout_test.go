@@ -36,7 +36,8 @@ var packageRank = map[string]int{
 	"":      5, "render": 5, "score": 5, "dataset": 5,
 	"evaluate": 6, "corpus": 6, "filterset": 6, "proxy": 6,
 	"train": 7, "server": 7,
-	"cmd/sluice": 8,
+	"workbench":  8,
+	"cmd/sluice": 9,
 }
 
 // modulePath is the import path of the module.

@@ -99,11 +99,6 @@ type Config struct {
 	// with the API as the fallback for requests that are not proxy
 	// requests. Default: the API's handler itself.
 	Front func(api http.Handler) http.Handler
-	// Fetch fetches the pages the workbench's Inspect view is given by
-	// address (POST /v1/inspect?fetch=URL), for clients on loopback or
-	// with the token: proxy.NewFetchClient, which applies the proxy's
-	// destination rules. Nil: pages are not fetched.
-	Fetch *http.Client
 }
 
 // Defaults are the cleaning options a request gets for what it leaves out.
@@ -240,11 +235,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.metrics = newMetrics(reg, s.budget)
 	s.mux.Handle("/", http.HandlerFunc(s.notFound))
-	routes, err := s.workbenchRoutes()
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range append(append(s.builtinRoutes(), routes...), cfg.Routes...) {
+	for _, r := range append(s.builtinRoutes(), cfg.Routes...) {
 		if err := s.Handle(r); err != nil {
 			return nil, err
 		}

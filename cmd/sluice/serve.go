@@ -21,6 +21,7 @@ import (
 	"github.com/sluice-project/sluice/proxy"
 	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/store"
+	"github.com/sluice-project/sluice/workbench"
 )
 
 const serveHelp = `
@@ -188,7 +189,6 @@ func (c *serveCmd) validate(args []string) error {
 	c.cfg.Timeouts.Shutdown = c.shutdown
 	c.cfg.Logger = slog.New(h)
 	c.cfg.Budget = parallel.NewBudget(c.memoryBytes - 128<<20)
-	c.cfg.Fetch = proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate || c.fetchAllowPrivate})
 	if c.allowPrivate && !c.proxy {
 		return errors.New("--allow-private is a rule of the proxy: give --proxy too")
 	}
@@ -201,6 +201,11 @@ func (c *serveCmd) validate(args []string) error {
 		return err
 	}
 	if c.srv, err = server.New(c.cfg); err != nil {
+		c.closeStore()
+		return err
+	}
+	fetch := proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate || c.fetchAllowPrivate})
+	if err := workbench.Register(c.srv, workbench.Config{Fetch: fetch}); err != nil {
 		c.closeStore()
 		return err
 	}

@@ -1,4 +1,4 @@
-package server
+package workbench
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/sluice-project/sluice/proxy"
+	"github.com/sluice-project/sluice/server"
 )
 
 // browser starts headless Chromium (Debian's chromium package) for one
@@ -153,7 +154,7 @@ func TestBrowserInspect(t *testing.T) {
 	// The test's upstream is on loopback: let the fetcher reach 127.0.0.1
 	// alone, as --fetch-allow-private would (private ranges stay refused).
 	fetch := proxy.NewFetchClient(proxy.FetchOptions{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
-	ts := startServer(t, Config{Fetch: fetch})
+	ts := startServer(t, server.Config{}, Config{Fetch: fetch})
 
 	must := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
