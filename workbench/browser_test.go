@@ -71,6 +71,18 @@ func shoot(t *testing.T, ctx context.Context, dir, name string) {
 	}
 }
 
+// full saves a screenshot of the whole page as dir/name.png.
+func full(t *testing.T, ctx context.Context, dir, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // jsString evaluates a JavaScript expression to a string.
 func jsString(t *testing.T, ctx context.Context, expr string) string {
 	t.Helper()

@@ -72,10 +72,10 @@ const modelFilter = "model"
 
 // workbench serves the pages of the web workbench.
 type workbench struct {
-	srv           *server.Server
-	fetch         *http.Client
-	home, inspect *template.Template
-	data          pageData
+	srv                       *server.Server
+	fetch                     *http.Client
+	home, inspect, filterSets *template.Template
+	data                      pageData
 }
 
 // pageData is what the templates are given.
@@ -86,6 +86,7 @@ type pageData struct {
 	MaxBytes int64
 	MaxSize  string // MaxBytes for people
 	Fetch    bool   // pages may be fetched by address
+	Store    bool   // the server keeps filter sets
 }
 
 // Register adds the workbench's routes to srv (before it serves).
@@ -104,10 +105,12 @@ func Register(srv *server.Server, cfg Config) error {
 
 // Routes are the routes of the web workbench on srv: the home page, the
 // Inspect view and its JSON endpoint, the Filter sets view, and the
-// static files.
+// static files. None is a management route: the Filter sets page is a
+// shell whose script reads and changes the sets through the server's
+// /v1/filter-sets routes, with the token when the server has one.
 func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 	sc := srv.Config()
-	wb := &workbench{srv: srv, fetch: cfg.Fetch, data: pageData{Presets: presets, MaxBytes: sc.MaxBodyBytes, Fetch: cfg.Fetch != nil}}
+	wb := &workbench{srv: srv, fetch: cfg.Fetch, data: pageData{Presets: presets, MaxBytes: sc.MaxBodyBytes, Fetch: cfg.Fetch != nil, Store: sc.Store != nil}}
 	wb.data.MaxSize = strconv.FormatInt(sc.MaxBodyBytes>>10, 10) + " KiB"
 	if sc.MaxBodyBytes%(1<<20) == 0 {
 		wb.data.MaxSize = strconv.FormatInt(sc.MaxBodyBytes>>20, 10) + " MiB"
@@ -119,12 +122,11 @@ func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 			wb.data.Default += ":" + st
 		}
 	}
-	var err error
-	if wb.home, err = template.ParseFS(web, "web/templates/layout.html", "web/templates/home.html"); err != nil {
-		return nil, err
-	}
-	if wb.inspect, err = template.ParseFS(web, "web/templates/layout.html", "web/templates/inspect.html"); err != nil {
-		return nil, err
+	for t, name := range map[**template.Template]string{&wb.home: "home", &wb.inspect: "inspect", &wb.filterSets: "filtersets"} {
+		var err error
+		if *t, err = template.ParseFS(web, "web/templates/layout.html", "web/templates/"+name+".html"); err != nil {
+			return nil, err
+		}
 	}
 	static, err := fs.Sub(web, "web/static")
 	if err != nil {
@@ -135,6 +137,7 @@ func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 		{Method: http.MethodGet, Path: "/{$}", Handler: wb.page(wb.home, "home")},
 		{Method: http.MethodGet, Path: "/inspect", Handler: wb.page(wb.inspect, "inspect")},
 		{Method: http.MethodPost, Path: "/v1/inspect", Handler: http.HandlerFunc(wb.serveInspect)},
+		{Method: http.MethodGet, Path: "/filter-sets", Handler: wb.page(wb.filterSets, "filter-sets")},
 		{Method: http.MethodGet, Path: "/web/{file...}", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.PathValue("file") == "" {
 				server.WriteError(w, r, http.StatusNotFound, "not_found", "no file named")
