@@ -11,7 +11,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/sluice-project/sluice/server"
-	"github.com/sluice-project/sluice/store"
 )
 
 // smallDataSet writes a data set in the CleanEval layout (html/ and
@@ -44,17 +43,6 @@ func smallDataSet(t *testing.T, root, name string) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// openStore opens a store in the test's temporary folder.
-func openStore(t *testing.T) *store.DB {
-	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "sluice.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
 }
 
 // The filter sets the browser test writes: one with two problems (an

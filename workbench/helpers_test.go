@@ -8,10 +8,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sluice-project/sluice/server"
+	"github.com/sluice-project/sluice/store"
 )
 
 // examplePage is the README's example page.
@@ -88,4 +90,15 @@ func (a answer) apiError(t testing.TB, status int, code string) server.APIError 
 		t.Errorf("error %+v: no message, or not the request id of the header", e)
 	}
 	return e
+}
+
+// openStore opens a store in the test's temporary folder.
+func openStore(t *testing.T) *store.DB {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "sluice.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

@@ -37,6 +37,23 @@ func TestWorkbenchPages(t *testing.T) {
 	ts.do(t, "GET", "/nothing-here", "", nil).apiError(t, 404, "not_found")
 }
 
+// TestFilterSetsPage: the Filter sets view is a shell for its script with
+// a store, and says there is none without.
+func TestFilterSetsPage(t *testing.T) {
+	for _, c := range []struct {
+		cfg  server.Config
+		want string
+	}{
+		{server.Config{}, "keeps no filter sets"},
+		{server.Config{Store: openStore(t)}, `<script src="/web/filtersets.js">`},
+	} {
+		a := startServer(t, c.cfg, Config{}).do(t, "GET", "/filter-sets", "", nil)
+		if a.status != 200 || !strings.Contains(string(a.body), c.want) || !strings.Contains(a.header.Get("Content-Security-Policy"), "script-src 'self'") {
+			t.Errorf("store %v: status %d, want %q in %.300s", c.cfg.Store != nil, a.status, c.want, a.body)
+		}
+	}
+}
+
 // TestRoutesDocumented: the server's API description has the workbench's
 // routes.
 func TestRoutesDocumented(t *testing.T) {

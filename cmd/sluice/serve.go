@@ -46,6 +46,9 @@ those it had to interrupt.
                         under the proxy's rules (no loopback or private
                         addresses unless --fetch-allow-private), for clients
                         on loopback or with the token.
+  GET  /filter-sets     the workbench's Filter sets view (with the store):
+                        write, check, version, delete and compare filter
+                        sets on a data set
 
 Answers come in every format of sluice clean (text, cleaneval, markdown,
 json with per-block labels, scores and source spans, html). Errors are JSON:
