@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/jobs"
 )
 
 // What the parts of the service built on a Server (package workbench, the
@@ -76,3 +77,9 @@ func CleanError(ctx context.Context, err error) *APIError { return cleanError(ct
 // Authorized reports whether r may use a management route: the server
 // has no token, or r carries it.
 func (s *Server) Authorized(r *http.Request) bool { return s.authorized(r) }
+
+// Jobs returns the runner of the server's background jobs (nil without a
+// store): a route of a package above this one records a run in the store,
+// submits its work there and answers with the run's id, which
+// GET /v1/jobs/{id} then describes.
+func (s *Server) Jobs() *jobs.Runner { return s.jobs }

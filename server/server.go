@@ -38,6 +38,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sluice-project/sluice/jobs"
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/store"
 )
@@ -182,8 +183,8 @@ type Server struct {
 	frozen bool // Handler was called: no more routes
 	mgmt   bool // some route is a management route
 
-	dataRoot string     // Config.DataRoot, absolute, symbolic links resolved
-	jobs     *jobRunner // nil without a store
+	dataRoot string       // Config.DataRoot, absolute, symbolic links resolved
+	jobs     *jobs.Runner // nil without a store
 	// pageHook, when set (tests), is called before each page of an
 	// evaluation job.
 	pageHook func(ctx context.Context)
@@ -323,9 +324,9 @@ func (s *Server) shutdown(hs *http.Server, served chan error, cancel context.Can
 	s.log.Info("shutting down", "in_flight", n, "deadline", s.cfg.Timeouts.Shutdown.String())
 	sctx, scancel := context.WithTimeout(context.Background(), s.cfg.Timeouts.Shutdown)
 	defer scancel()
-	s.jobs.close()
+	s.jobs.Close()
 	err := hs.Shutdown(sctx)
-	s.jobs.wait(sctx)
+	s.jobs.Wait(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		for _, r := range s.inflight.list() {
 			s.log.Warn("interrupted by shutdown", "request_id", r.id, "route", r.route, "method", r.method, "path", r.path, "running", time.Since(r.start).Round(time.Millisecond).String())
