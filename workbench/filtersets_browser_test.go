@@ -123,7 +123,7 @@ func TestBrowserFilterSets(t *testing.T) {
 	if bars := jsString(t, ctx, `String(document.querySelectorAll('#chart svg rect').length)`); bars != "8" { // 2 sets × 3 scores, and 2 legend keys
 		t.Errorf("the chart has %s rectangles, want 8", bars)
 	}
-	must("scroll", chromedp.ScrollIntoView(chromedp.ID("compare-title")))
+	must("scroll", chromedp.ScrollIntoView(chromedp.ID("chart")))
 	shoot(t, ctx, dir, "filter-sets-compare")
 	full(t, ctx, dir, "filter-sets")
 

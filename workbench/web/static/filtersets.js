@@ -179,6 +179,7 @@
       inner.append(hint);
     }
     marks.replaceChildren(inner);
+    marks.classList.remove('stale');
     const ol = $('problems');
     ol.replaceChildren();
     for (const p of problems) {
@@ -296,7 +297,7 @@
   text.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); save(); }
   });
-  $('save').addEventListener('click', () => { marks.classList.remove('stale'); save(); });
+  $('save').addEventListener('click', save);
   $('new-set').addEventListener('click', () => {
     setEditor(null, TEMPLATE, 'toml');
     status('A new set: give it a name and a filter, then save.');
