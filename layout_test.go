@@ -36,7 +36,7 @@ var packageRank = map[string]int{
 	"":      5, "render": 5, "score": 5, "dataset": 5,
 	"evaluate": 6, "corpus": 6, "filterset": 6, "proxy": 6,
 	"train": 7, "server": 7,
-	"workbench":  8,
+	"projects": 8, "workbench": 8,
 	"cmd/sluice": 9,
 }
 

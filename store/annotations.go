@@ -137,3 +137,52 @@ func isUnique(err error) bool {
 func isForeignKey(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "FOREIGN KEY constraint failed")
 }
+
+// Project returns the project with id.
+func (d *DB) Project(ctx context.Context, id int64) (*Project, error) {
+	p := &Project{ID: id}
+	var created string
+	err := d.db.QueryRowContext(ctx, "SELECT name, description, created FROM projects WHERE id = ?", id).Scan(&p.Name, &p.Description, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("project %d: %w", id, ErrNotFound)
+	}
+	p.Created = parseTime(created)
+	return p, err
+}
+
+// DeleteProject deletes a project with its pages and their labels;
+// ErrNotFound when there is no such project.
+func (d *DB) DeleteProject(ctx context.Context, id int64) error {
+	return d.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "DELETE FROM projects WHERE id = ?", id)
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("project %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// LabelCounts returns how many blocks of each page of a project have a
+// label, by page id (pages without labels are left out).
+func (d *DB) LabelCounts(ctx context.Context, project int64) (map[int64]int, error) {
+	type count struct {
+		page int64
+		n    int
+	}
+	rows, err := queryAll(ctx, d.db, func(row interface{ Scan(...any) error }) (count, error) {
+		var c count
+		err := row.Scan(&c.page, &c.n)
+		return c, err
+	}, "SELECT l.page_id, COUNT(*) FROM labels l JOIN pages p ON p.id = l.page_id WHERE p.project_id = ? GROUP BY l.page_id", project)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]int, len(rows))
+	for _, c := range rows {
+		out[c.page] = c.n
+	}
+	return out, nil
+}

@@ -74,6 +74,22 @@ var migrations = []string{
 		metrics TEXT NOT NULL DEFAULT '{}', -- JSON
 		created TEXT NOT NULL
 	);`,
+
+	// 3: training runs (POST /v1/train): a model trained from a project.
+	`CREATE TABLE train_runs (
+		id       INTEGER PRIMARY KEY AUTOINCREMENT,
+		project  TEXT NOT NULL,    -- by name: a run outlives its project
+		model    TEXT NOT NULL,    -- the name the model is saved under
+		settings TEXT NOT NULL DEFAULT '{}', -- JSON: stages, iterations...
+		status   TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed', 'canceled', 'interrupted')),
+		progress TEXT NOT NULL DEFAULT '{}', -- JSON, written now and then
+		result   TEXT,             -- JSON, when done
+		error    TEXT NOT NULL DEFAULT '',
+		created  TEXT NOT NULL,
+		started  TEXT,
+		finished TEXT
+	);
+	CREATE INDEX train_runs_status ON train_runs(status);`,
 }
 
 // SchemaVersion returns the version of the database's schema.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -44,7 +45,7 @@ func TestOpenMigratesEmpty(t *testing.T) {
 	if err != nil || v != LatestSchema() {
 		t.Fatalf("schema version %d (%v), want %d", v, err, LatestSchema())
 	}
-	want := "eval_runs filter_set_versions filter_sets labels models pages projects schema_migrations"
+	want := "eval_runs filter_set_versions filter_sets labels models pages projects schema_migrations train_runs"
 	if got := tables(t, db); got != want {
 		t.Errorf("tables %q, want %q", got, want)
 	}
@@ -297,6 +298,64 @@ func TestAnnotations(t *testing.T) {
 	}
 	if ps, _ := db.Projects(ctx); len(ps) != 1 || ps[0].Description != "news pages" {
 		t.Errorf("projects: %+v", ps)
+	}
+	if got, err := db.Project(ctx, p.ID); err != nil || got.Name != "news" || got.Description != "news pages" {
+		t.Errorf("project: %+v, %v", got, err)
+	}
+	if counts, err := db.LabelCounts(ctx, p.ID); err != nil || len(counts) != 1 || counts[pg.ID] != 2 {
+		t.Errorf("label counts: %v, %v", counts, err)
+	}
+	if err := db.DeleteProject(ctx, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteProject(ctx, p.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("deleting it again: %v, want ErrNotFound", err)
+	}
+	if _, err := db.Page(ctx, pg.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a page of a deleted project: %v, want ErrNotFound", err)
+	}
+	if ls, _ := db.Labels(ctx, pg.ID); len(ls) != 0 {
+		t.Errorf("labels of a deleted project's page: %+v", ls)
+	}
+}
+
+func TestTrainRuns(t *testing.T) {
+	db := openTemp(t)
+	ctx := context.Background()
+	a, err := db.CreateTrainRun(ctx, "news", "news-1", json.RawMessage(`{"stages":["crf"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := db.CreateTrainRun(ctx, "news", "news-2", nil)
+	if err := db.StartTrainRun(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.TrainRunProgress(ctx, a.ID, json.RawMessage(`{"iteration":3}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.FinishTrainRun(ctx, a.ID, RunDone, json.RawMessage(`{"pages":2}`), ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.FinishTrainRun(ctx, a.ID, RunFailed, nil, "again"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("finishing a run over: %v, want ErrNotFound", err)
+	}
+	if n, err := db.InterruptTrainRuns(ctx, "the server died"); n != 1 || err != nil {
+		t.Errorf("interrupted %d (%v), want 1", n, err)
+	}
+	r, err := db.TrainRun(ctx, a.ID)
+	if err != nil || r.Status != RunDone || string(r.Progress) != `{"iteration":3}` || string(r.Result) != `{"pages":2}` ||
+		string(r.Settings) != `{"stages":["crf"]}` || r.Started.IsZero() || r.Finished.IsZero() {
+		t.Errorf("run a: %+v, %v", r, err)
+	}
+	r, _ = db.TrainRun(ctx, b.ID)
+	if r.Status != RunInterrupted || r.Error != "the server died" || string(r.Settings) != "{}" {
+		t.Errorf("run b: %+v", r)
+	}
+	if runs, err := db.TrainRuns(ctx); err != nil || len(runs) != 2 || runs[0].ID != b.ID {
+		t.Errorf("runs: %+v, %v", runs, err)
+	}
+	if _, err := db.TrainRun(ctx, 99); !errors.Is(err, ErrNotFound) {
+		t.Errorf("no such run: %v", err)
 	}
 }
 

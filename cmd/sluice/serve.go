@@ -18,6 +18,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/parallel"
+	"github.com/sluice-project/sluice/projects"
 	"github.com/sluice-project/sluice/proxy"
 	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/store"
@@ -57,7 +58,7 @@ their estimated memory cost within --memory; a request that waits longer
 than --admission-wait for its place is answered 503 with Retry-After.
 
 The server listens on loopback by default. Management endpoints (filter
-sets, projects, training, as they come) need --token (or $SLUICE_TOKEN) as
+sets, projects, training) need --token (or $SLUICE_TOKEN) as
 "Authorization: Bearer TOKEN"; the server refuses to listen on another
 address without one. Logs go to standard error, one line per request with
 its id (X-Request-Id, the client's or a new one).
@@ -76,6 +77,17 @@ $XDG_DATA_HOME/sluice/sluice.db, else ~/.local/share/sluice/sluice.db;
                                           background
   GET    /v1/jobs/ID                      the job's status, progress, P/R/F
   POST   /v1/clean?filter_set=NAME        clean with a stored set
+
+and annotation projects (Victor's annotation tool, docs/server.md):
+
+  GET|POST /v1/projects, GET|DELETE /v1/projects/ID
+  GET|POST /v1/projects/ID/pages          the pages with their progress; add one
+  GET    /v1/projects/ID/pages/PAGE       its blocks, pre-labelled by the model
+  PUT    /v1/projects/ID/pages/PAGE/labels {"labels": ["o", "h", "p", ...]}
+  GET    /v1/projects/ID/export?format=victor|dataset   a tar.gz (or zip)
+  POST   /v1/train                        {"project": ID, "name": "news-1"}:
+                                          train a model in the background
+  GET    /v1/train/ID, /v1/models         the run's progress; the models
 
 With --proxy the same address is also an HTTP forward proxy (CombinE's
 filtering proxy): point a browser's HTTP proxy at it, and text/html pages
@@ -115,6 +127,7 @@ type serveCmd struct {
 	srv         *server.Server
 	closeProxy  func() // with --proxy: ends its tunnels
 	store       *store.DB
+	projects    *projects.Service // with the store: projects and training
 }
 
 func cmdServe(args []string, stdout, stderr io.Writer) int {
@@ -239,6 +252,12 @@ func (c *serveCmd) openStore() error {
 		return fmt.Errorf("--db: %w", err)
 	}
 	c.store, c.cfg.Store, c.cfg.DataRoot = db, db, c.dataRoot
+	c.projects, err = projects.New(projects.Config{Store: db, Model: c.cfg.Model, Logger: c.cfg.Logger, Budget: c.cfg.Budget})
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("--db: %w", err)
+	}
+	c.cfg.Routes = append(c.cfg.Routes, c.projects.Routes()...)
 	return nil
 }
 
@@ -305,9 +324,32 @@ func (c *serveCmd) run(ctx context.Context) int {
 			c.closeProxy()
 		}
 	}()
-	if err := c.srv.Serve(ctx, ln); err != nil {
+	trained := c.stopTraining(ctx)
+	err = c.srv.Serve(ctx, ln)
+	stop() // a Serve that failed early stops the training too
+	<-trained
+	if err != nil {
 		fmt.Fprintf(c.stderr, "sluice serve: %v\n", err)
 		return exitFailed
 	}
 	return exitOK
+}
+
+// stopTraining shuts the training runs down when ctx is done, alongside
+// the server's own shutdown: the running one gets --shutdown-timeout to
+// finish, then is interrupted. The channel is closed when that is over.
+func (c *serveCmd) stopTraining(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	if c.projects == nil {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), c.shutdown)
+		defer cancel()
+		c.projects.Shutdown(sctx)
+	}()
+	return done
 }
