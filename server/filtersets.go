@@ -13,6 +13,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/filterset"
+	"github.com/sluice-project/sluice/jobs"
 	"github.com/sluice-project/sluice/store"
 )
 
@@ -73,7 +74,7 @@ func (s *Server) setupStore() error {
 	if n > 0 {
 		s.log.Warn("evaluation runs left unfinished by a previous server marked interrupted", "runs", n)
 	}
-	s.jobs = newJobRunner(s.cfg.Store, s.log)
+	s.jobs = jobs.NewRunner(s.cfg.Store, s.log)
 	return nil
 }
 

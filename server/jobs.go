@@ -5,244 +5,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/evaluate"
 	"github.com/sluice-project/sluice/filterset"
+	"github.com/sluice-project/sluice/jobs"
 	"github.com/sluice-project/sluice/score"
 	"github.com/sluice-project/sluice/store"
 )
-
-// Background jobs: evaluations of a filter set on a data set, one at a
-// time, recorded in the store as runs (queued, running, then done,
-// failed, canceled or interrupted), with their progress.
-
-// maxQueued bounds the jobs waiting for the running one.
-const maxQueued = 16
-
-// progressEvery is how often a running job's progress is written to the
-// store; GET /v1/jobs/{id} reads the live figure from memory.
-const progressEvery = time.Second
-
-// Causes of a job's cancellation.
-var (
-	errCanceled = errors.New("canceled by a client")
-	errShutdown = errors.New("the server shut down")
-)
-
-// job is a queued or running job.
-type job struct {
-	id     int64
-	work   func(ctx context.Context, progress func(done, total int)) (result []byte, err error)
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	done   atomic.Int64
-	total  atomic.Int64
-}
-
-// jobRunner runs jobs one at a time, in the order they came.
-type jobRunner struct {
-	store *store.DB
-	log   *slog.Logger
-
-	mu      sync.Mutex
-	queue   []*job
-	live    map[int64]*job // queued and running
-	working bool           // a worker goroutine is running
-	closed  bool
-	idle    chan struct{} // closed when the worker stops; nil while none ever ran
-}
-
-func newJobRunner(db *store.DB, log *slog.Logger) *jobRunner {
-	return &jobRunner{store: db, log: log, live: map[int64]*job{}}
-}
-
-// submit queues jb (its run already recorded as queued).
-func (j *jobRunner) submit(jb *job) *APIError {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	switch {
-	case j.closed:
-		return newError(http.StatusServiceUnavailable, "shutting_down", "the server is shutting down and takes no new jobs")
-	case len(j.queue) >= maxQueued:
-		return newError(http.StatusServiceUnavailable, "busy", fmt.Sprintf("%d jobs are already waiting: retry when one is done", maxQueued))
-	}
-	jb.ctx, jb.cancel = context.WithCancelCause(context.Background())
-	j.queue = append(j.queue, jb)
-	j.live[jb.id] = jb
-	if !j.working {
-		j.working = true
-		j.idle = make(chan struct{})
-		go j.work(j.idle)
-	}
-	return nil
-}
-
-// work runs the queue until it is empty or the runner closed.
-func (j *jobRunner) work(idle chan struct{}) {
-	defer close(idle)
-	for {
-		j.mu.Lock()
-		if len(j.queue) == 0 || j.closed {
-			j.working = false
-			j.mu.Unlock()
-			return
-		}
-		jb := j.queue[0]
-		j.queue = j.queue[1:]
-		j.mu.Unlock()
-		j.run(jb)
-	}
-}
-
-// run runs one job and records how it ended.
-func (j *jobRunner) run(jb *job) {
-	defer func() {
-		j.mu.Lock()
-		delete(j.live, jb.id)
-		j.mu.Unlock()
-	}()
-	bg := context.Background()
-	if err := j.store.StartRun(bg, jb.id, 0); err != nil {
-		j.log.Error("job: starting the run", "job", jb.id, "err", err)
-		return
-	}
-	var last time.Time
-	progress := func(done, total int) {
-		jb.done.Store(int64(done))
-		jb.total.Store(int64(total))
-		if time.Since(last) >= progressEvery {
-			last = time.Now()
-			j.store.RunProgress(bg, jb.id, done, total)
-		}
-	}
-	result, err := j.runWork(jb, progress)
-	status, msg := store.RunDone, ""
-	switch cause := context.Cause(jb.ctx); {
-	case err == nil:
-	case errors.Is(cause, errCanceled):
-		status, msg = store.RunCanceled, cause.Error()
-	case errors.Is(cause, errShutdown):
-		status, msg = store.RunInterrupted, cause.Error()
-	default:
-		status, msg = store.RunFailed, err.Error()
-	}
-	if err := j.store.FinishRun(bg, jb.id, status, int(jb.done.Load()), result, msg); err != nil {
-		j.log.Error("job: recording its end", "job", jb.id, "status", status, "err", err)
-		return
-	}
-	j.log.Info("job ended", "job", jb.id, "status", status, "done", jb.done.Load(), "total", jb.total.Load(), "error", msg)
-}
-
-// runWork runs jb's work, a panic an error.
-func (j *jobRunner) runWork(jb *job, progress func(done, total int)) (result []byte, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			j.log.Error("job panicked", "job", jb.id, "panic", v)
-			err = fmt.Errorf("internal error: %v", v)
-		}
-	}()
-	return jb.work(jb.ctx, progress)
-}
-
-// cancelJob cancels a live job with cause; false when it is not live. A
-// queued job is recorded at once.
-func (j *jobRunner) cancelJob(id int64, cause error) bool {
-	j.mu.Lock()
-	jb, ok := j.live[id]
-	queued := false
-	if ok {
-		for i, q := range j.queue {
-			if q == jb {
-				j.queue = append(j.queue[:i], j.queue[i+1:]...)
-				delete(j.live, id)
-				queued = true
-				break
-			}
-		}
-	}
-	j.mu.Unlock()
-	if !ok {
-		return false
-	}
-	jb.cancel(cause)
-	if queued {
-		status := store.RunCanceled
-		if errors.Is(cause, errShutdown) {
-			status = store.RunInterrupted
-		}
-		j.store.FinishRun(context.Background(), id, status, 0, nil, cause.Error())
-	}
-	return true
-}
-
-// progressOf returns a live job's progress.
-func (j *jobRunner) progressOf(id int64) (done, total int, ok bool) {
-	j.mu.Lock()
-	jb, ok := j.live[id]
-	j.mu.Unlock()
-	if !ok {
-		return 0, 0, false
-	}
-	return int(jb.done.Load()), int(jb.total.Load()), true
-}
-
-// close takes no more jobs and records the queued ones interrupted.
-func (j *jobRunner) close() {
-	if j == nil {
-		return
-	}
-	j.mu.Lock()
-	j.closed = true
-	queued := make([]int64, len(j.queue))
-	for i, q := range j.queue {
-		queued[i] = q.id
-	}
-	j.mu.Unlock()
-	for _, id := range queued {
-		j.cancelJob(id, errShutdown)
-	}
-	if len(queued) > 0 {
-		j.log.Warn("queued jobs interrupted by shutdown", "jobs", queued)
-	}
-}
-
-// wait lets the running job finish until ctx is done, then interrupts it
-// and waits for it to be recorded.
-func (j *jobRunner) wait(ctx context.Context) {
-	if j == nil {
-		return
-	}
-	j.mu.Lock()
-	idle := j.idle
-	var running []int64
-	for id := range j.live {
-		running = append(running, id)
-	}
-	j.mu.Unlock()
-	if idle == nil {
-		return
-	}
-	select {
-	case <-idle:
-		return
-	case <-ctx.Done():
-	}
-	for _, id := range running {
-		j.log.Warn("job interrupted by shutdown", "job", id)
-		j.cancelJob(id, errShutdown)
-	}
-	<-idle
-}
 
 // jobJSON is a job in answers.
 type jobJSON struct {
@@ -269,7 +45,7 @@ type jobProgress struct {
 func (s *Server) jobAnswer(r *store.Run) jobJSON {
 	j := jobJSON{ID: r.ID, Kind: "evaluate", Status: string(r.Status), FilterSet: r.FilterSet, Version: r.Version, Data: r.Data,
 		Progress: jobProgress{r.Done, r.Total}, Result: r.Result, Error: r.Error, Created: r.Created}
-	if done, total, ok := s.jobs.progressOf(r.ID); ok && !r.Status.Final() {
+	if done, total, ok := s.jobs.Progress(r.ID); ok && !r.Status.Final() {
 		j.Progress = jobProgress{done, total}
 	}
 	if !r.Started.IsZero() {
@@ -316,7 +92,7 @@ func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := run.ID
-	if !s.jobs.cancelJob(id, errCanceled) {
+	if !s.jobs.Cancel(id, jobs.ErrCanceled) {
 		WriteError(w, r, http.StatusConflict, "job_over", fmt.Sprintf("job %d is %s: only a queued or running job can be canceled", id, run.Status))
 		return
 	}
@@ -376,16 +152,29 @@ func (s *Server) evaluateFilterSet(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, r, storeError(err))
 		return
 	}
-	jb := &job{id: run.ID, work: func(ctx context.Context, progress func(done, total int)) ([]byte, error) {
+	err = s.jobs.Submit(run.ID, func(ctx context.Context, progress func(done, total int)) ([]byte, error) {
 		return s.evaluate(ctx, cl, set, req.Limit, progress)
-	}}
-	if apiErr := s.jobs.submit(jb); apiErr != nil {
+	})
+	if apiErr := submitError(err); apiErr != nil {
 		s.cfg.Store.FinishRun(context.Background(), run.ID, store.RunInterrupted, 0, nil, apiErr.Message)
 		writeAPIError(w, r, apiErr)
 		return
 	}
 	w.Header().Set("Location", "/v1/jobs/"+strconv.FormatInt(run.ID, 10))
 	writeJSON(w, r, http.StatusAccepted, s.jobAnswer(run))
+}
+
+// submitError is the answer to a job the runner refused; nil for none.
+func submitError(err error) *APIError {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, jobs.ErrClosed):
+		return newError(http.StatusServiceUnavailable, "shutting_down", "the server is shutting down and takes no new jobs")
+	case errors.Is(err, jobs.ErrBusy):
+		return newError(http.StatusServiceUnavailable, "busy", fmt.Sprintf("%d jobs are already waiting: retry when one is done", jobs.MaxQueued))
+	}
+	return newError(http.StatusInternalServerError, "internal", err.Error())
 }
 
 // readEvaluateRequest reads the JSON body of an evaluation.

@@ -38,6 +38,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sluice-project/sluice/jobs"
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/store"
 )
@@ -99,11 +100,6 @@ type Config struct {
 	// with the API as the fallback for requests that are not proxy
 	// requests. Default: the API's handler itself.
 	Front func(api http.Handler) http.Handler
-	// Fetch fetches the pages the workbench's Inspect view is given by
-	// address (POST /v1/inspect?fetch=URL), for clients on loopback or
-	// with the token: proxy.NewFetchClient, which applies the proxy's
-	// destination rules. Nil: pages are not fetched.
-	Fetch *http.Client
 }
 
 // Defaults are the cleaning options a request gets for what it leaves out.
@@ -187,8 +183,8 @@ type Server struct {
 	frozen bool // Handler was called: no more routes
 	mgmt   bool // some route is a management route
 
-	dataRoot string     // Config.DataRoot, absolute, symbolic links resolved
-	jobs     *jobRunner // nil without a store
+	dataRoot string       // Config.DataRoot, absolute, symbolic links resolved
+	jobs     *jobs.Runner // nil without a store
 	// pageHook, when set (tests), is called before each page of an
 	// evaluation job.
 	pageHook func(ctx context.Context)
@@ -240,11 +236,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.metrics = newMetrics(reg, s.budget)
 	s.mux.Handle("/", http.HandlerFunc(s.notFound))
-	routes, err := s.workbenchRoutes()
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range append(append(s.builtinRoutes(), routes...), cfg.Routes...) {
+	for _, r := range append(s.builtinRoutes(), cfg.Routes...) {
 		if err := s.Handle(r); err != nil {
 			return nil, err
 		}
@@ -332,9 +324,9 @@ func (s *Server) shutdown(hs *http.Server, served chan error, cancel context.Can
 	s.log.Info("shutting down", "in_flight", n, "deadline", s.cfg.Timeouts.Shutdown.String())
 	sctx, scancel := context.WithTimeout(context.Background(), s.cfg.Timeouts.Shutdown)
 	defer scancel()
-	s.jobs.close()
+	s.jobs.Close()
 	err := hs.Shutdown(sctx)
-	s.jobs.wait(sctx)
+	s.jobs.Wait(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		for _, r := range s.inflight.list() {
 			s.log.Warn("interrupted by shutdown", "request_id", r.id, "route", r.route, "method", r.method, "path", r.path, "running", time.Since(r.start).Round(time.Millisecond).String())

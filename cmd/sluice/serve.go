@@ -22,6 +22,7 @@ import (
 	"github.com/sluice-project/sluice/proxy"
 	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/store"
+	"github.com/sluice-project/sluice/workbench"
 )
 
 const serveHelp = `
@@ -46,6 +47,9 @@ those it had to interrupt.
                         under the proxy's rules (no loopback or private
                         addresses unless --fetch-allow-private), for clients
                         on loopback or with the token.
+  GET  /filter-sets     the workbench's Filter sets view (with the store):
+                        write, check, version, delete and compare filter
+                        sets on a data set
 
 Answers come in every format of sluice clean (text, cleaneval, markdown,
 json with per-block labels, scores and source spans, html). Errors are JSON:
@@ -201,7 +205,6 @@ func (c *serveCmd) validate(args []string) error {
 	c.cfg.Timeouts.Shutdown = c.shutdown
 	c.cfg.Logger = slog.New(h)
 	c.cfg.Budget = parallel.NewBudget(c.memoryBytes - 128<<20)
-	c.cfg.Fetch = proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate || c.fetchAllowPrivate})
 	if c.allowPrivate && !c.proxy {
 		return errors.New("--allow-private is a rule of the proxy: give --proxy too")
 	}
@@ -214,6 +217,11 @@ func (c *serveCmd) validate(args []string) error {
 		return err
 	}
 	if c.srv, err = server.New(c.cfg); err != nil {
+		c.closeStore()
+		return err
+	}
+	fetch := proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate || c.fetchAllowPrivate})
+	if err := workbench.Register(c.srv, workbench.Config{Fetch: fetch}); err != nil {
 		c.closeStore()
 		return err
 	}

@@ -1,4 +1,17 @@
-package server
+// Package workbench is the web workbench of sluice serve: server-rendered
+// pages (html/template) and small plain scripts, embedded, that a person
+// uses at a browser. It adds its routes to a server.Server and uses only
+// the server's exported API:
+//
+//	srv, err := server.New(cfg)
+//	err = workbench.Register(srv, workbench.Config{Fetch: proxy.NewFetchClient(proxy.FetchOptions{})})
+//
+// The views: the home page (/), Inspect (/inspect and POST /v1/inspect:
+// what sluice keeps and drops on the page itself) and Filter sets
+// (/filter-sets, over the server's /v1/filter-sets and /v1/jobs routes).
+// Pages carry a strict Content-Security-Policy: their own scripts and
+// styles only.
+package workbench
 
 import (
 	"bytes"
@@ -9,6 +22,7 @@ import (
 	"strconv"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/server"
 )
 
 // web holds the workbench's templates and static files (plain CSS and
@@ -44,10 +58,24 @@ var presets = []preset{
 	{"targetnode", "targetnode (WC Cleaner's target node)"},
 }
 
+// Config configures the workbench.
+type Config struct {
+	// Fetch fetches the pages the Inspect view is given by address (POST
+	// /v1/inspect?fetch=URL), for clients on loopback or with the
+	// server's token: proxy.NewFetchClient, which applies the proxy's
+	// destination rules. Nil: pages are not fetched.
+	Fetch *http.Client
+}
+
+// modelFilter is the filter name of the trained model in requests.
+const modelFilter = "model"
+
 // workbench serves the pages of the web workbench.
 type workbench struct {
-	home, inspect *template.Template
-	data          pageData
+	srv                       *server.Server
+	fetch                     *http.Client
+	home, inspect, filterSets *template.Template
+	data                      pageData
 }
 
 // pageData is what the templates are given.
@@ -58,42 +86,61 @@ type pageData struct {
 	MaxBytes int64
 	MaxSize  string // MaxBytes for people
 	Fetch    bool   // pages may be fetched by address
+	Store    bool   // the server keeps filter sets
 }
 
-// workbenchRoutes are the routes of the web workbench: the home page, the
-// Inspect view, its JSON endpoint and the static files.
-func (s *Server) workbenchRoutes() ([]Route, error) {
-	wb := &workbench{data: pageData{Presets: presets, MaxBytes: s.cfg.MaxBodyBytes, Fetch: s.cfg.Fetch != nil}}
-	wb.data.MaxSize = strconv.FormatInt(s.cfg.MaxBodyBytes>>10, 10) + " KiB"
-	if s.cfg.MaxBodyBytes%(1<<20) == 0 {
-		wb.data.MaxSize = strconv.FormatInt(s.cfg.MaxBodyBytes>>20, 10) + " MiB"
+// Register adds the workbench's routes to srv (before it serves).
+func Register(srv *server.Server, cfg Config) error {
+	routes, err := Routes(srv, cfg)
+	if err != nil {
+		return err
 	}
-	wb.data.Default = s.cfg.Defaults.Filter
+	for _, r := range routes {
+		if err := srv.Handle(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Routes are the routes of the web workbench on srv: the home page, the
+// Inspect view and its JSON endpoint, the Filter sets view, and the
+// static files. None is a management route: the Filter sets page is a
+// shell whose script reads and changes the sets through the server's
+// /v1/filter-sets routes, with the token when the server has one.
+func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
+	sc := srv.Config()
+	wb := &workbench{srv: srv, fetch: cfg.Fetch, data: pageData{Presets: presets, MaxBytes: sc.MaxBodyBytes, Fetch: cfg.Fetch != nil, Store: sc.Store != nil}}
+	wb.data.MaxSize = strconv.FormatInt(sc.MaxBodyBytes>>10, 10) + " KiB"
+	if sc.MaxBodyBytes%(1<<20) == 0 {
+		wb.data.MaxSize = strconv.FormatInt(sc.MaxBodyBytes>>20, 10) + " MiB"
+	}
+	wb.data.Default = sc.Defaults.Filter
 	if wb.data.Default == "" {
 		wb.data.Default = modelFilter
-		if st := s.cfg.Defaults.Style; st != "" {
+		if st := sc.Defaults.Style; st != "" {
 			wb.data.Default += ":" + st
 		}
 	}
-	var err error
-	if wb.home, err = template.ParseFS(web, "web/templates/layout.html", "web/templates/home.html"); err != nil {
-		return nil, err
-	}
-	if wb.inspect, err = template.ParseFS(web, "web/templates/layout.html", "web/templates/inspect.html"); err != nil {
-		return nil, err
+	for t, name := range map[**template.Template]string{&wb.home: "home", &wb.inspect: "inspect", &wb.filterSets: "filtersets"} {
+		var err error
+		if *t, err = template.ParseFS(web, "web/templates/layout.html", "web/templates/"+name+".html"); err != nil {
+			return nil, err
+		}
 	}
 	static, err := fs.Sub(web, "web/static")
 	if err != nil {
 		return nil, err
 	}
 	files := http.StripPrefix("/web/", http.FileServerFS(static))
-	return []Route{
+	return []server.Route{
 		{Method: http.MethodGet, Path: "/{$}", Handler: wb.page(wb.home, "home")},
 		{Method: http.MethodGet, Path: "/inspect", Handler: wb.page(wb.inspect, "inspect")},
-		{Method: http.MethodPost, Path: "/v1/inspect", Handler: http.HandlerFunc(s.serveInspect)},
+		{Method: http.MethodPost, Path: "/v1/inspect", Handler: http.HandlerFunc(wb.serveInspect)},
+		{Method: http.MethodGet, Path: "/filter-sets", Handler: wb.page(wb.filterSets, "filter-sets")},
 		{Method: http.MethodGet, Path: "/web/{file...}", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.PathValue("file") == "" {
-				WriteError(w, r, http.StatusNotFound, "not_found", "no file named")
+				server.WriteError(w, r, http.StatusNotFound, "not_found", "no file named")
 				return
 			}
 			w.Header().Set("Cache-Control", "no-cache")

@@ -1,4 +1,4 @@
-package server
+package workbench
 
 import (
 	"bytes"
@@ -18,8 +18,20 @@ import (
 	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/proxy"
+	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/structure"
 )
+
+// inspectRequest is a POST /v1/inspect request once read: the page and
+// the cleaning options.
+type inspectRequest struct {
+	HTML        []byte
+	ContentType string // of the page, for its charset
+	URL         string
+	Filter      string
+	Style       string
+	Threshold   float64
+}
 
 // inspectParams are the query parameters of POST /v1/inspect.
 var inspectParams = []string{"fetch", "filter", "style", "threshold", "url"}
@@ -60,95 +72,95 @@ type InspectBlock struct {
 // fetch parameter's address fetched under the proxy's rules; it is cleaned
 // with the query's filter, style and threshold and answered as an
 // InspectAnswer.
-func (s *Server) serveInspect(w http.ResponseWriter, r *http.Request) {
-	req, target, apiErr := s.inspectRequest(w, r)
+func (wb *workbench) serveInspect(w http.ResponseWriter, r *http.Request) {
+	req, target, apiErr := wb.inspectRequest(w, r)
 	if apiErr == nil && target != "" {
-		apiErr = s.fetchPage(r, target, req)
+		apiErr = wb.fetchPage(r, target, req)
 	}
 	if apiErr != nil {
-		writeAPIError(w, r, apiErr)
+		server.WriteAPIError(w, r, apiErr)
 		return
 	}
-	cl, apiErr := s.cleaner(req)
+	cl, apiErr := wb.srv.Cleaner(server.CleanOptions{Filter: req.Filter, Style: req.Style, Threshold: req.Threshold})
 	if apiErr != nil {
-		writeAPIError(w, r, apiErr)
+		server.WriteAPIError(w, r, apiErr)
 		return
 	}
-	ans, apiErr := s.inspect(r.Context(), cl, req)
+	ans, apiErr := wb.inspectPage(r.Context(), cl, req)
 	if apiErr != nil {
 		if r.Context().Err() == nil {
-			writeAPIError(w, r, apiErr)
+			server.WriteAPIError(w, r, apiErr)
 		}
 		return
 	}
-	writeJSON(w, r, http.StatusOK, ans)
+	server.WriteJSON(w, r, http.StatusOK, ans)
 }
 
 // inspectRequest reads the query and the body of POST /v1/inspect; the
 // address to fetch, when given, is returned instead of a page.
-func (s *Server) inspectRequest(w http.ResponseWriter, r *http.Request) (*cleanRequest, string, *APIError) {
+func (wb *workbench) inspectRequest(w http.ResponseWriter, r *http.Request) (*inspectRequest, string, *server.APIError) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return nil, "", newError(http.StatusBadRequest, "bad_query", fmt.Sprintf("query string: %v", err))
+		return nil, "", server.NewError(http.StatusBadRequest, "bad_query", fmt.Sprintf("query string: %v", err))
 	}
 	for k := range q {
 		if !slices.Contains(inspectParams, k) {
-			return nil, "", newError(http.StatusBadRequest, "unknown_parameter", fmt.Sprintf("unknown query parameter %q", k), WithValid(inspectParams))
+			return nil, "", server.NewError(http.StatusBadRequest, "unknown_parameter", fmt.Sprintf("unknown query parameter %q", k), server.WithValid(inspectParams))
 		}
 	}
-	req := &cleanRequest{URL: q.Get("url"), Filter: q.Get("filter"), Style: q.Get("style")}
-	if req.Threshold, err = parseThreshold(q.Get("threshold")); err != nil {
-		return nil, "", newError(http.StatusBadRequest, "bad_threshold", err.Error())
+	req := &inspectRequest{URL: q.Get("url"), Filter: q.Get("filter"), Style: q.Get("style")}
+	if req.Threshold, err = server.ParseThreshold(q.Get("threshold")); err != nil {
+		return nil, "", server.NewError(http.StatusBadRequest, "bad_threshold", err.Error())
 	}
 	if target := q.Get("fetch"); target != "" {
 		return req, target, nil
 	}
-	body, apiErr := s.readBody(w, r)
+	body, apiErr := wb.srv.ReadBody(w, r)
 	if apiErr != nil {
 		return nil, "", apiErr
 	}
 	req.ContentType = r.Header.Get("Content-Type")
-	if mt, _, err := mime.ParseMediaType(req.ContentType); req.ContentType != "" && (err != nil || !slices.Contains(rawTypes, mt)) {
-		return nil, "", newError(http.StatusUnsupportedMediaType, "unsupported_media_type",
-			fmt.Sprintf("Content-Type %q: send the page as the raw body (text/html, or application/octet-stream for a file)", req.ContentType), WithValid(rawTypes))
+	if mt, _, err := mime.ParseMediaType(req.ContentType); req.ContentType != "" && (err != nil || !slices.Contains(server.RawTypes(), mt)) {
+		return nil, "", server.NewError(http.StatusUnsupportedMediaType, "unsupported_media_type",
+			fmt.Sprintf("Content-Type %q: send the page as the raw body (text/html, or application/octet-stream for a file)", req.ContentType), server.WithValid(server.RawTypes()))
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, "", newError(http.StatusBadRequest, "empty_input", "the page is empty: paste its HTML, choose a file or give an address")
+		return nil, "", server.NewError(http.StatusBadRequest, "empty_input", "the page is empty: paste its HTML, choose a file or give an address")
 	}
 	req.HTML = body
 	return req, "", nil
 }
 
 // fetchPage fetches target with Config.Fetch into req.
-func (s *Server) fetchPage(r *http.Request, target string, req *cleanRequest) *APIError {
-	if s.cfg.Fetch == nil {
-		return newError(http.StatusNotImplemented, "fetch_disabled", "this server does not fetch pages by address (server.Config.Fetch is not set): paste the page or upload it")
+func (wb *workbench) fetchPage(r *http.Request, target string, req *inspectRequest) *server.APIError {
+	if wb.fetch == nil {
+		return server.NewError(http.StatusNotImplemented, "fetch_disabled", "this server does not fetch pages by address (workbench.Config.Fetch is not set): paste the page or upload it")
 	}
-	if !s.mayFetch(r) {
-		return newError(http.StatusForbidden, "fetch_forbidden", "fetching by address is for clients on loopback, or with the server's token: paste the page or upload it")
+	if !wb.mayFetch(r) {
+		return server.NewError(http.StatusForbidden, "fetch_forbidden", "fetching by address is for clients on loopback, or with the server's token: paste the page or upload it")
 	}
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return newError(http.StatusBadRequest, "bad_url", fmt.Sprintf("%q is not an http:// or https:// address", target))
+		return server.NewError(http.StatusBadRequest, "bad_url", fmt.Sprintf("%q is not an http:// or https:// address", target))
 	}
 	hreq, err := http.NewRequestWithContext(r.Context(), http.MethodGet, u.String(), nil)
 	if err != nil {
-		return newError(http.StatusBadRequest, "bad_url", fmt.Sprintf("%q: %v", target, err))
+		return server.NewError(http.StatusBadRequest, "bad_url", fmt.Sprintf("%q: %v", target, err))
 	}
 	hreq.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
-	resp, err := s.cfg.Fetch.Do(hreq)
+	resp, err := wb.fetch.Do(hreq)
 	if err != nil {
 		return fetchError(u, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return newError(http.StatusBadGateway, "fetch_status", fmt.Sprintf("%s answered %s", u.Redacted(), resp.Status))
+		return server.NewError(http.StatusBadGateway, "fetch_status", fmt.Sprintf("%s answered %s", u.Redacted(), resp.Status))
 	}
 	if req.HTML, err = io.ReadAll(resp.Body); err != nil {
 		return fetchError(u, err)
 	}
 	if len(bytes.TrimSpace(req.HTML)) == 0 {
-		return newError(http.StatusBadGateway, "empty_input", fmt.Sprintf("%s answered an empty page", u.Redacted()))
+		return server.NewError(http.StatusBadGateway, "empty_input", fmt.Sprintf("%s answered an empty page", u.Redacted()))
 	}
 	req.ContentType = resp.Header.Get("Content-Type")
 	if req.URL == "" {
@@ -158,7 +170,7 @@ func (s *Server) fetchPage(r *http.Request, target string, req *cleanRequest) *A
 }
 
 // fetchError names what went wrong fetching u.
-func fetchError(u *url.URL, err error) *APIError {
+func fetchError(u *url.URL, err error) *server.APIError {
 	var ref *proxy.Refusal
 	var ne net.Error
 	switch {
@@ -167,34 +179,34 @@ func fetchError(u *url.URL, err error) *APIError {
 		if ref.Rule.Liftable() {
 			hint = "private, loopback and link-local addresses are fetched only when sluice serve runs with --fetch-allow-private"
 		}
-		return newError(http.StatusForbidden, "fetch_refused", fmt.Sprintf("refused to fetch %s: %s is a %s address: %s", u.Redacted(), ref.Addr, ref.Rule, hint))
+		return server.NewError(http.StatusForbidden, "fetch_refused", fmt.Sprintf("refused to fetch %s: %s is a %s address: %s", u.Redacted(), ref.Addr, ref.Rule, hint))
 	case errors.Is(err, proxy.ErrFetchTooLarge):
-		return newError(http.StatusRequestEntityTooLarge, "fetch_too_large", fmt.Sprintf("fetching %s: %v", u.Redacted(), err))
+		return server.NewError(http.StatusRequestEntityTooLarge, "fetch_too_large", fmt.Sprintf("fetching %s: %v", u.Redacted(), err))
 	case errors.As(err, &ne) && ne.Timeout():
-		return newError(http.StatusGatewayTimeout, "fetch_timeout", fmt.Sprintf("%s did not answer in time", u.Redacted()))
+		return server.NewError(http.StatusGatewayTimeout, "fetch_timeout", fmt.Sprintf("%s did not answer in time", u.Redacted()))
 	}
-	return newError(http.StatusBadGateway, "fetch_failed", fmt.Sprintf("fetching %s: %v", u.Redacted(), err))
+	return server.NewError(http.StatusBadGateway, "fetch_failed", fmt.Sprintf("fetching %s: %v", u.Redacted(), err))
 }
 
 // mayFetch reports whether r may have the server fetch a page: from
 // loopback, or with the token when there is one.
-func (s *Server) mayFetch(r *http.Request) bool {
+func (wb *workbench) mayFetch(r *http.Request) bool {
 	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil && ap.Addr().Unmap().IsLoopback() {
 		return true
 	}
-	return s.cfg.Token != "" && s.authorized(r)
+	return wb.srv.Config().Token != "" && wb.srv.Authorized(r)
 }
 
-// inspect admits req's page, cleans it with cl and describes the result.
-func (s *Server) inspect(ctx context.Context, cl *sluice.Cleaner, req *cleanRequest) (*InspectAnswer, *APIError) {
+// inspectPage admits req's page, cleans it with cl and describes the result.
+func (wb *workbench) inspectPage(ctx context.Context, cl *sluice.Cleaner, req *inspectRequest) (*InspectAnswer, *server.APIError) {
 	cost := sluice.CleanCost(len(req.HTML)) * 2 // the frame and the answer besides
-	if apiErr := s.admit(ctx, cost); apiErr != nil {
+	if apiErr := wb.srv.Admit(ctx, cost); apiErr != nil {
 		return nil, apiErr
 	}
-	defer s.release(cost)
+	defer wb.srv.Release(cost)
 	res, err := cl.Clean(ctx, sluice.Input{Data: req.HTML, ContentType: req.ContentType, URL: req.URL})
 	if err != nil {
-		return nil, cleanError(ctx, err)
+		return nil, server.CleanError(ctx, err)
 	}
 	p := res.Page
 	ans := &InspectAnswer{Filter: cl.Filter(), URL: p.Meta.URL, Title: p.Meta.Title, Encoding: p.Meta.Encoding,

@@ -1,4 +1,4 @@
-package server
+package workbench
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/sluice-project/sluice/proxy"
+	"github.com/sluice-project/sluice/server"
 )
 
 // browser starts headless Chromium (Debian's chromium package) for one
@@ -62,6 +63,18 @@ func screenshots(t *testing.T) string {
 func shoot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// full saves a screenshot of the whole page as dir/name.png.
+func full(t *testing.T, ctx context.Context, dir, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
@@ -153,7 +166,7 @@ func TestBrowserInspect(t *testing.T) {
 	// The test's upstream is on loopback: let the fetcher reach 127.0.0.1
 	// alone, as --fetch-allow-private would (private ranges stay refused).
 	fetch := proxy.NewFetchClient(proxy.FetchOptions{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
-	ts := startServer(t, Config{Fetch: fetch})
+	ts := startServer(t, server.Config{}, Config{Fetch: fetch})
 
 	must := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
