@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -48,14 +50,33 @@ func init() {
 // processes (a Cleaner is safe for concurrent use and holds only
 // configuration; the embedded model is parsed once per process by sluice).
 type cleanFn struct {
-	Options sluice.Options
+	// Options are the sluice.Options, JSON-encoded: they hold a field
+	// (Pipeline, a ready filter) that Beam cannot encode, which must be
+	// nil here (Build checks it).
+	Options []byte
 
 	cleaner *sluice.Cleaner
 	text    render.Renderer
 }
 
+// newCleanFn returns the DoFn cleaning with o.
+func newCleanFn(o sluice.Options) (*cleanFn, error) {
+	if o.Pipeline != nil {
+		return nil, errors.New("pipeline: cleaner options: a ready Pipeline cannot travel to the workers; give the filter as an expression (Filter)")
+	}
+	data, err := json.Marshal(o)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: cleaner options: %w", err)
+	}
+	return &cleanFn{Options: data}, nil
+}
+
 func (fn *cleanFn) Setup() error {
-	c, err := sluice.New(fn.Options)
+	var o sluice.Options
+	if err := json.Unmarshal(fn.Options, &o); err != nil {
+		return fmt.Errorf("pipeline: cleaner options: %w", err)
+	}
+	c, err := sluice.New(o)
 	if err != nil {
 		return err
 	}

@@ -95,6 +95,10 @@ func Build(s beam.Scope, o Options) error {
 	if _, err := sluice.New(o.Cleaner); err != nil {
 		return fmt.Errorf("pipeline: cleaner options: %w", err)
 	}
+	clean, err := newCleanFn(o.Cleaner)
+	if err != nil {
+		return err
+	}
 	for _, path := range []string{o.Input, o.Output} {
 		if err := checkScheme(path); err != nil {
 			return err
@@ -111,7 +115,7 @@ func Build(s beam.Scope, o Options) error {
 	if o.Rebalance {
 		pages = beam.Reshuffle(s, pages)
 	}
-	lines := beam.ParDo(s, &cleanFn{Options: o.Cleaner}, pages)
+	lines := beam.ParDo(s, clean, pages)
 	WriteSharded(s, o.Output, o.Suffix, o.Shards, lines)
 	return nil
 }
