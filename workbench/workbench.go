@@ -75,6 +75,7 @@ type workbench struct {
 	srv                       *server.Server
 	fetch                     *http.Client
 	home, inspect, filterSets *template.Template
+	annotate                  *template.Template
 	data                      pageData
 }
 
@@ -122,7 +123,7 @@ func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 			wb.data.Default += ":" + st
 		}
 	}
-	for t, name := range map[**template.Template]string{&wb.home: "home", &wb.inspect: "inspect", &wb.filterSets: "filtersets"} {
+	for t, name := range map[**template.Template]string{&wb.home: "home", &wb.inspect: "inspect", &wb.filterSets: "filtersets", &wb.annotate: "annotate"} {
 		var err error
 		if *t, err = template.ParseFS(web, "web/templates/layout.html", "web/templates/"+name+".html"); err != nil {
 			return nil, err
@@ -133,7 +134,7 @@ func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 		return nil, err
 	}
 	files := http.StripPrefix("/web/", http.FileServerFS(static))
-	return []server.Route{
+	return append([]server.Route{
 		{Method: http.MethodGet, Path: "/{$}", Handler: wb.page(wb.home, "home")},
 		{Method: http.MethodGet, Path: "/inspect", Handler: wb.page(wb.inspect, "inspect")},
 		{Method: http.MethodPost, Path: "/v1/inspect", Handler: http.HandlerFunc(wb.serveInspect)},
@@ -147,7 +148,7 @@ func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 			w.Header().Set("X-Content-Type-Options", "nosniff")
 			files.ServeHTTP(w, r)
 		})},
-	}, nil
+	}, newAnnotator(wb).routes()...), nil
 }
 
 // page serves a template as an HTML page with the workbench's headers.
