@@ -23,13 +23,14 @@ import (
 // page by address to add it.
 
 // annotateFrameStyle is added to the frame's styles: each block marked
-// with its label's colour (data-l, set by the view's script), the current
-// one outlined. The colours are those of the view's list (annotate.css).
+// with its label's colour (data-l, set by the view's script), striped
+// while the label is the model's (data-m), the current one outlined. The colours are those of the view's list (annotate.css).
 const annotateFrameStyle = `<style>[data-b]{opacity:1!important;filter:none!important;text-decoration:none!important;` +
 	`background:none!important;outline:none!important;border-radius:2px}` +
 	`[data-l=heading]{background:#d9c9ff!important}[data-l=paragraph]{background:#c3ebd0!important}` +
 	`[data-l=list]{background:#bfe1ff!important}[data-l=continuation]{background:#ffe6a6!important}` +
 	`[data-l=other]{background:#e6e6e6!important;color:#777!important}` +
+	`[data-b][data-m]{background-image:repeating-linear-gradient(135deg,transparent 0 5px,rgba(255,255,255,.6) 5px 8px)!important}` +
 	`[data-b].sl-cur{outline:3px solid #c5221f!important;outline-offset:1px}</style>`
 
 // FrameAnswer is the answer of GET /v1/annotate/projects/{id}/pages/{page}/frame.

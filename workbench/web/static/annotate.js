@@ -22,6 +22,11 @@
   const status = (msg) => { $('status').textContent = msg; };
   const kib = (n) => n < 1024 ? n + ' bytes' : (n / 1024).toFixed(1) + ' KiB';
   const pid = () => project && project.id;
+  // when is a time as YYYY-MM-DD HH:MM, local.
+  function when(t) {
+    const d = new Date(t), p = (n) => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  }
 
   // request sends a request with the token, if any; an error answer
   // throws an Error with its status and message.
@@ -123,6 +128,9 @@
       return li;
     }));
     $('no-pages').hidden = pages.length > 0 || !project;
+    const open = pages[pageIdx];
+    $('page-title').textContent = open ? `Page ${pageIdx + 1} of ${pages.length}: ${open.url || open.name}` : 'No page open';
+    renderPageProgress();
     const p = (project && progress) || { pages: 0, pages_complete: 0, blocks: 0, labelled: 0 };
     $('project-bar').max = Math.max(p.blocks, 1);
     $('project-bar').value = p.labelled;
@@ -221,7 +229,6 @@
       labels = blocks.map((b) => ({ label: b.label || b.prelabel, mine: !!b.label, dirty: false }));
       const first = labels.findIndex((l) => !l.mine);
       cur = first < 0 ? 0 : first;
-      $('page-title').textContent = `Page ${i + 1} of ${pages.length}: ${p.url || p.name}`;
       renderBlocks();
       $('frame').srcdoc = f.frame;
       renderProject();
@@ -268,6 +275,7 @@
     for (const s of frameSpans(i)) {
       s.removeAttribute('class');
       s.dataset.l = l.label;
+      if (l.mine) delete s.dataset.m; else s.dataset.m = '';
       s.title = `block ${i}: ${says}`;
       if (i === cur) s.classList.add('sl-cur');
     }
@@ -476,7 +484,7 @@
       th.scope = 'row';
       th.textContent = m.name;
       tr.append(th);
-      for (const v of [m.stages, mt.pages, mt.blocks, new Date(m.created).toLocaleString()]) {
+      for (const v of [m.stages, mt.pages, when(m.created)]) {
         const td = document.createElement('td');
         td.textContent = v === undefined ? '' : v;
         tr.append(td);
