@@ -7,8 +7,10 @@
 //	err = workbench.Register(srv, workbench.Config{Fetch: proxy.NewFetchClient(proxy.FetchOptions{})})
 //
 // The views: the home page (/), Inspect (/inspect and POST /v1/inspect:
-// what sluice keeps and drops on the page itself) and Filter sets
-// (/filter-sets, over the server's /v1/filter-sets and /v1/jobs routes).
+// what sluice keeps and drops on the page itself), Filter sets
+// (/filter-sets, over the server's /v1/filter-sets and /v1/jobs routes)
+// and Annotate (/annotate, over the routes of package projects, which the
+// server must have for it to work; annotate.go).
 // Pages carry a strict Content-Security-Policy: their own scripts and
 // styles only.
 package workbench
@@ -105,10 +107,12 @@ func Register(srv *server.Server, cfg Config) error {
 }
 
 // Routes are the routes of the web workbench on srv: the home page, the
-// Inspect view and its JSON endpoint, the Filter sets view, and the
-// static files. None is a management route: the Filter sets page is a
-// shell whose script reads and changes the sets through the server's
-// /v1/filter-sets routes, with the token when the server has one.
+// Inspect view and its JSON endpoint, the Filter sets view, the Annotate
+// view and its two routes, and the static files. The pages are not
+// management routes: the Filter sets and Annotate pages are shells whose
+// scripts read and change state through the API's management routes, with
+// the token when the server has one. The Annotate view's frame and fetch
+// routes are management routes (a project's pages are its owner's).
 func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 	sc := srv.Config()
 	wb := &workbench{srv: srv, fetch: cfg.Fetch, data: pageData{Presets: presets, MaxBytes: sc.MaxBodyBytes, Fetch: cfg.Fetch != nil, Store: sc.Store != nil}}
