@@ -53,13 +53,17 @@ func newAnnotator(wb *workbench) *annotator {
 	return &annotator{wb: wb, segment: sync.OnceValues(func() (*sluice.Cleaner, error) { return sluice.New(sluice.Options{}) })}
 }
 
-// routes are the Annotate view's page and its two management routes.
+// routes are the Annotate view's page and, on a server with a store, its
+// two management routes (a server without one has no management routes,
+// and may listen beyond loopback without a token).
 func (a *annotator) routes() []server.Route {
-	return []server.Route{
-		{Method: http.MethodGet, Path: "/annotate", Handler: a.wb.page(a.wb.annotate, "annotate")},
-		{Method: http.MethodGet, Path: "/v1/annotate/projects/{id}/pages/{page}/frame", Management: true, Handler: http.HandlerFunc(a.serveFrame)},
-		{Method: http.MethodPost, Path: "/v1/annotate/fetch", Management: true, Handler: http.HandlerFunc(a.serveFetch)},
+	rs := []server.Route{{Method: http.MethodGet, Path: "/annotate", Handler: a.wb.page(a.wb.annotate, "annotate")}}
+	if a.wb.srv.Config().Store == nil {
+		return rs
 	}
+	return append(rs,
+		server.Route{Method: http.MethodGet, Path: "/v1/annotate/projects/{id}/pages/{page}/frame", Management: true, Handler: http.HandlerFunc(a.serveFrame)},
+		server.Route{Method: http.MethodPost, Path: "/v1/annotate/fetch", Management: true, Handler: http.HandlerFunc(a.serveFetch)})
 }
 
 // pathID reads a numeric path wildcard.
@@ -72,10 +76,6 @@ func pathID(r *http.Request, name string) (int64, bool) {
 // stored page rewritten for the view's sandboxed frame.
 func (a *annotator) serveFrame(w http.ResponseWriter, r *http.Request) {
 	db := a.wb.srv.Config().Store
-	if db == nil {
-		server.WriteError(w, r, http.StatusNotImplemented, "no_store", "this server keeps no projects: start it with --db FILE")
-		return
-	}
 	proj, ok1 := pathID(r, "id")
 	id, ok2 := pathID(r, "page")
 	if !ok1 || !ok2 {

@@ -93,6 +93,7 @@
     $('model-name').value = project.name + '-' + new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
     await refreshPages();
     loadModels();
+    resumeRun();
     const first = pages.findIndex((p) => !p.complete);
     if (pages.length) openPage(first < 0 ? 0 : first, false);
   }
@@ -470,6 +471,19 @@
       }
       setTimeout(() => poll(id), 400);
     } catch (e) { fail('Following the training', e); $('train').disabled = false; }
+  }
+
+  // resumeRun follows a training run of the project still going (after a
+  // reload of the page, say).
+  async function resumeRun() {
+    try {
+      const runs = (await api('GET', '/v1/train')).runs;
+      const r = runs.find((x) => x.project === project.name && ['queued', 'running'].includes(x.status));
+      if (!r) return;
+      $('train').disabled = true;
+      $('train-progress').hidden = false;
+      poll(r.id);
+    } catch (e) { fail('Listing the training runs', e); }
   }
 
   async function loadModels(fresh) {
