@@ -7,8 +7,10 @@
 //	err = workbench.Register(srv, workbench.Config{Fetch: proxy.NewFetchClient(proxy.FetchOptions{})})
 //
 // The views: the home page (/), Inspect (/inspect and POST /v1/inspect:
-// what sluice keeps and drops on the page itself) and Filter sets
-// (/filter-sets, over the server's /v1/filter-sets and /v1/jobs routes).
+// what sluice keeps and drops on the page itself), Filter sets
+// (/filter-sets, over the server's /v1/filter-sets and /v1/jobs routes)
+// and Annotate (/annotate, over the routes of package projects, which the
+// server must have for it to work; annotate.go).
 // Pages carry a strict Content-Security-Policy: their own scripts and
 // styles only.
 package workbench
@@ -75,6 +77,7 @@ type workbench struct {
 	srv                       *server.Server
 	fetch                     *http.Client
 	home, inspect, filterSets *template.Template
+	annotate                  *template.Template
 	data                      pageData
 }
 
@@ -104,10 +107,12 @@ func Register(srv *server.Server, cfg Config) error {
 }
 
 // Routes are the routes of the web workbench on srv: the home page, the
-// Inspect view and its JSON endpoint, the Filter sets view, and the
-// static files. None is a management route: the Filter sets page is a
-// shell whose script reads and changes the sets through the server's
-// /v1/filter-sets routes, with the token when the server has one.
+// Inspect view and its JSON endpoint, the Filter sets view, the Annotate
+// view and its two routes, and the static files. The pages are not
+// management routes: the Filter sets and Annotate pages are shells whose
+// scripts read and change state through the API's management routes, with
+// the token when the server has one. The Annotate view's frame and fetch
+// routes are management routes (a project's pages are its owner's).
 func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 	sc := srv.Config()
 	wb := &workbench{srv: srv, fetch: cfg.Fetch, data: pageData{Presets: presets, MaxBytes: sc.MaxBodyBytes, Fetch: cfg.Fetch != nil, Store: sc.Store != nil}}
@@ -122,7 +127,7 @@ func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 			wb.data.Default += ":" + st
 		}
 	}
-	for t, name := range map[**template.Template]string{&wb.home: "home", &wb.inspect: "inspect", &wb.filterSets: "filtersets"} {
+	for t, name := range map[**template.Template]string{&wb.home: "home", &wb.inspect: "inspect", &wb.filterSets: "filtersets", &wb.annotate: "annotate"} {
 		var err error
 		if *t, err = template.ParseFS(web, "web/templates/layout.html", "web/templates/"+name+".html"); err != nil {
 			return nil, err
@@ -133,7 +138,7 @@ func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 		return nil, err
 	}
 	files := http.StripPrefix("/web/", http.FileServerFS(static))
-	return []server.Route{
+	return append([]server.Route{
 		{Method: http.MethodGet, Path: "/{$}", Handler: wb.page(wb.home, "home")},
 		{Method: http.MethodGet, Path: "/inspect", Handler: wb.page(wb.inspect, "inspect")},
 		{Method: http.MethodPost, Path: "/v1/inspect", Handler: http.HandlerFunc(wb.serveInspect)},
@@ -147,7 +152,7 @@ func Routes(srv *server.Server, cfg Config) ([]server.Route, error) {
 			w.Header().Set("X-Content-Type-Options", "nosniff")
 			files.ServeHTTP(w, r)
 		})},
-	}, nil
+	}, newAnnotator(wb).routes()...), nil
 }
 
 // page serves a template as an HTML page with the workbench's headers.

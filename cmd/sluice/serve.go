@@ -50,6 +50,9 @@ those it had to interrupt.
   GET  /filter-sets     the workbench's Filter sets view (with the store):
                         write, check, version, delete and compare filter
                         sets on a data set
+  GET  /annotate        the workbench's Annotate view (with the store):
+                        Victor's annotation tool, keys h p l c o; export
+                        and train on a project
 
 Answers come in every format of sluice clean (text, cleaneval, markdown,
 json with per-block labels, scores and source spans, html). Errors are JSON:
