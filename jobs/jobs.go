@@ -1,6 +1,7 @@
 // Package jobs runs the background jobs of sluice serve (evaluations of
-// filter sets, training as it comes) one at a time, with their progress,
-// cancellation and shutdown, recording each as a run in the store.
+// filter sets; training from annotation projects, on a runner of its own)
+// one at a time, with their progress, cancellation and shutdown,
+// recording each as a run in the store.
 //
 //	r := jobs.NewRunner(db, logger)
 //	run, err := db.CreateRun(ctx, ...) // queued
@@ -21,7 +22,8 @@ import (
 	"github.com/sluice-project/sluice/store"
 )
 
-// MaxQueued bounds the jobs waiting for the running one.
+// MaxQueued bounds the jobs waiting for the running one, unless
+// NewRunnerQueue says otherwise.
 const MaxQueued = 16
 
 // progressEvery is how often a running job's progress is written to the
@@ -68,8 +70,9 @@ type job struct {
 // (done, failed, canceled or interrupted). Close and Wait do nothing on
 // a nil *Runner (a server without a store).
 type Runner struct {
-	store Recorder
-	log   *slog.Logger
+	store     Recorder
+	log       *slog.Logger
+	maxQueued int
 
 	mu      sync.Mutex
 	queue   []*job
@@ -79,20 +82,27 @@ type Runner struct {
 	idle    chan struct{} // closed when the worker stops; nil while none ever ran
 }
 
-// NewRunner returns a runner recording its runs with rec.
+// NewRunner returns a runner recording its runs with rec, at most
+// MaxQueued jobs waiting.
 func NewRunner(rec Recorder, log *slog.Logger) *Runner {
-	return &Runner{store: rec, log: log, live: map[int64]*job{}}
+	return NewRunnerQueue(rec, log, MaxQueued)
+}
+
+// NewRunnerQueue returns a runner recording its runs with rec, at most
+// maxQueued jobs waiting.
+func NewRunnerQueue(rec Recorder, log *slog.Logger, maxQueued int) *Runner {
+	return &Runner{store: rec, log: log, maxQueued: maxQueued, live: map[int64]*job{}}
 }
 
 // Submit queues the job of run id (already recorded as queued): ErrClosed
-// once the runner is closed, ErrBusy when MaxQueued jobs wait.
+// once the runner is closed, ErrBusy when the most jobs it lets wait do.
 func (j *Runner) Submit(id int64, work Work) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	switch {
 	case j.closed:
 		return ErrClosed
-	case len(j.queue) >= MaxQueued:
+	case len(j.queue) >= j.maxQueued:
 		return ErrBusy
 	}
 	jb := &job{id: id, work: work}

@@ -88,3 +88,35 @@ func TestRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnerQueue: NewRunnerQueue bounds the queue as it is told.
+func TestRunnerQueue(t *testing.T) {
+	rec := &ends{status: map[int64]store.RunStatus{}, done: make(chan int64, 8)}
+	r := NewRunnerQueue(rec, slog.New(slog.NewTextHandler(io.Discard, nil)), 1)
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	blocking := func(ctx context.Context, progress func(done, total int)) ([]byte, error) {
+		started <- struct{}{}
+		select {
+		case <-release:
+			return nil, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if err := r.Submit(1, blocking); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	if err := r.Submit(2, blocking); err != nil {
+		t.Fatalf("the one job allowed to wait: %v", err)
+	}
+	if err := r.Submit(3, blocking); err != ErrBusy {
+		t.Errorf("a second job waiting: %v, want ErrBusy", err)
+	}
+	close(release)
+	r.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r.Wait(ctx)
+}

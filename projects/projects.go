@@ -29,6 +29,7 @@ import (
 	"sync"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/jobs"
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/store"
@@ -68,7 +69,8 @@ type Service struct {
 	mu     sync.Mutex
 	blocks map[blockKey]int // block counts of pages segmented before
 
-	runner *runner
+	runner *jobs.Runner   // runs the training jobs
+	rec    *trainRecorder // their record, with their live progress
 	// trainHook, when set (tests), is called as a training job starts.
 	trainHook func(ctx context.Context)
 }
@@ -107,7 +109,8 @@ func New(cfg Config) (*Service, error) {
 		cfg.Logger.Warn("training runs left live by a stopped server marked interrupted", "runs", n)
 	}
 	s := &Service{cfg: cfg, log: cfg.Logger, cl: cl, blocks: map[blockKey]int{}}
-	s.runner = newRunner(cfg.Store, cfg.Logger)
+	s.rec = newTrainRecorder(cfg.Store)
+	s.runner = jobs.NewRunnerQueue(s.rec, cfg.Logger, maxQueued)
 	return s, nil
 }
 
@@ -148,7 +151,8 @@ func handler(h func(http.ResponseWriter, *http.Request) error) http.Handler {
 // interrupted; it lets the running one finish until ctx is done, then
 // interrupts it and waits until that is recorded.
 func (s *Service) Shutdown(ctx context.Context) {
-	s.runner.shutdown(ctx)
+	s.runner.Close()
+	s.runner.Wait(ctx)
 }
 
 // segment reads and segments a page as training does, once it has its

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/sluice-project/sluice/jobs"
 	"github.com/sluice-project/sluice/store"
 )
 
@@ -28,7 +29,7 @@ type runJSON struct {
 func (s *Service) runAnswer(r *store.TrainRun) runJSON {
 	a := runJSON{ID: r.ID, Kind: "train", Status: string(r.Status), Project: r.Project, Model: r.Model, Settings: r.Settings,
 		Progress: r.Progress, Result: r.Result, Error: r.Error, Created: r.Created}
-	if p, ok := s.runner.progressOf(r.ID); ok && !r.Status.Final() {
+	if p, ok := s.rec.progress(r.ID); ok && !r.Status.Final() {
 		a.Progress, _ = json.Marshal(p)
 	}
 	if !r.Started.IsZero() {
@@ -87,7 +88,7 @@ func (s *Service) cancelTraining(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if !s.runner.cancel(run.ID, errCanceled) {
+	if !s.runner.Cancel(run.ID, jobs.ErrCanceled) {
 		return newError(http.StatusConflict, "job_over", "training run %d is %s: only a queued or running run can be canceled", run.ID, run.Status)
 	}
 	if run, err = s.cfg.Store.TrainRun(r.Context(), run.ID); err != nil {

@@ -129,10 +129,10 @@ func (s *Service) startTraining(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	jb := &job{id: run.ID, work: func(ctx context.Context, report func(trainProgress)) (json.RawMessage, error) {
+	err = s.submit(run.ID, func(ctx context.Context, report func(trainProgress)) (json.RawMessage, error) {
 		return s.train(ctx, proj, req, fc, report)
-	}}
-	if err := s.runner.submit(jb); err != nil {
+	})
+	if err != nil {
 		s.cfg.Store.FinishTrainRun(context.Background(), run.ID, store.RunInterrupted, nil, err.Error())
 		return err
 	}

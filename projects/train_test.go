@@ -77,6 +77,14 @@ func TestTrain(t *testing.T) {
 	if err != nil || len(res.Page.Blocks) != 3 {
 		t.Fatalf("cleaning with the model: %v", err)
 	}
+	// By name, over HTTP: POST /v1/clean with "model": "rivers-1" cleans
+	// with it.
+	body, _ := json.Marshal(map[string]any{"html": testPages[2].html, "model": "rivers-1", "format": "json"})
+	if a := ts.do(t, "POST", "/v1/clean", "application/json", body).want(t, 200); a.header.Get("Sluice-Model") != "rivers-1" {
+		t.Errorf("clean with the model by name: Sluice-Model %q", a.header.Get("Sluice-Model"))
+	} else if labels := strings.Count(string(a.body), `"label"`); labels == 0 {
+		t.Errorf("clean with the model by name kept nothing: %s", a.body)
+	}
 
 	// The name is taken now.
 	if a := ts.do(t, "POST", "/v1/train", "", map[string]any{"project": proj, "name": "rivers-1"}); a.status != 409 || a.code(t) != "exists" {

@@ -10,6 +10,7 @@ import (
 // cleanerKey is what makes two requests' cleaners differ.
 type cleanerKey struct {
 	set       int64  // a stored filter set's version id (store.FilterSet.VersionID); 0 for none
+	model     int64  // a stored model's id (store.Model.ID); 0 for none
 	filter    string // "" for the trained model
 	style     string
 	threshold float64

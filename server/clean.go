@@ -43,12 +43,7 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, r, apiErr)
 		return
 	}
-	var cl *sluice.Cleaner
-	if req.FilterSet != "" {
-		cl, apiErr = s.setCleaner(r.Context(), req)
-	} else {
-		cl, apiErr = s.cleaner(req)
-	}
+	cl, apiErr := s.requestCleaner(r.Context(), req)
 	if apiErr != nil {
 		writeAPIError(w, r, apiErr)
 		return
@@ -71,6 +66,9 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 	if req.setVersion != "" {
 		h.Set("Sluice-Filter-Set", req.setVersion)
 	}
+	if req.Model != "" {
+		h.Set("Sluice-Model", req.Model)
+	}
 	for i, wr := range warnings {
 		if i == maxWarnings {
 			h.Add("Sluice-Warning", fmt.Sprintf("%d more warnings", len(warnings)-i))
@@ -80,6 +78,18 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(http.StatusOK)
 	w.Write(out.Bytes())
+}
+
+// requestCleaner returns the cleaner req asks for: that of a stored
+// model, of a stored filter set, or of its filter, style and threshold.
+func (s *Server) requestCleaner(ctx context.Context, req *cleanRequest) (*sluice.Cleaner, *APIError) {
+	switch {
+	case req.Model != "":
+		return s.modelCleaner(ctx, req)
+	case req.FilterSet != "":
+		return s.setCleaner(ctx, req)
+	}
+	return s.cleaner(req)
 }
 
 // maxWarnings is the most Sluice-Warning headers an answer carries.

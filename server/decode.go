@@ -25,6 +25,7 @@ type cleanRequest struct {
 	Format      string
 	Filter      string
 	FilterSet   string // the name of a stored filter set
+	Model       string // the name of a stored model
 	Style       string
 	Threshold   float64
 	Dropped     bool // json format: list the dropped blocks too
@@ -39,6 +40,7 @@ type jsonRequest struct {
 	Format         string        `json:"format"`
 	Filter         string        `json:"filter"`
 	FilterSet      string        `json:"filter_set"`
+	Model          string        `json:"model"`
 	Style          string        `json:"style"`
 	Threshold      jsonThreshold `json:"threshold"`
 	IncludeDropped bool          `json:"include_dropped"`
@@ -93,7 +95,7 @@ func checkThreshold(v float64) error {
 }
 
 // queryParams are the query parameters POST /v1/clean takes.
-var queryParams = []string{"filter", "filter_set", "format", "include_dropped", "style", "threshold", "url"}
+var queryParams = []string{"filter", "filter_set", "format", "include_dropped", "model", "style", "threshold", "url"}
 
 // rawTypes are the media types of a raw page body; an absent Content-Type
 // is taken as application/octet-stream (RFC 9110, 8.3).
@@ -145,7 +147,7 @@ func (req *cleanRequest) readQuery(rawQuery string) *APIError {
 	}
 	var err error
 	req.URL, req.Format, req.Filter, req.Style = q.Get("url"), q.Get("format"), q.Get("filter"), q.Get("style")
-	req.FilterSet = q.Get("filter_set")
+	req.FilterSet, req.Model = q.Get("filter_set"), q.Get("model")
 	if req.Threshold, err = parseThreshold(q.Get("threshold")); err != nil {
 		return newError(http.StatusBadRequest, "bad_threshold", err.Error())
 	}
@@ -203,6 +205,7 @@ func (req *cleanRequest) readJSON(body []byte) *APIError {
 	set(&req.Format, jr.Format)
 	set(&req.Filter, jr.Filter)
 	set(&req.FilterSet, jr.FilterSet)
+	set(&req.Model, jr.Model)
 	set(&req.Style, jr.Style)
 	if jr.Threshold != 0 {
 		req.Threshold = float64(jr.Threshold)
@@ -256,7 +259,7 @@ func keyOffset(body []byte, quoted string, def int64) int64 {
 }
 
 // jsonFields are the fields of the JSON body.
-var jsonFields = []string{"filter", "filter_set", "format", "html", "include_dropped", "style", "threshold", "url"}
+var jsonFields = []string{"filter", "filter_set", "format", "html", "include_dropped", "model", "style", "threshold", "url"}
 
 // typeName names a Go kind as the JSON type it reads.
 func typeName(kind string) string {

@@ -51,16 +51,32 @@ func ParseThreshold(s string) (float64, error) { return parseThreshold(s) }
 type CleanOptions struct {
 	// Filter is a filter expression, "model" or "model:STYLE"; "" for the
 	// server's default, with its style and threshold.
-	Filter    string
+	Filter string
+	// FilterSet names a stored filter set (its latest version decides),
+	// Model a stored model; each excludes Filter and the other, as in
+	// POST /v1/clean.
+	FilterSet string
+	Model     string
 	Style     string
 	Threshold float64
 }
 
 // Cleaner returns the cleaner of o, built once and cached as those of
 // POST /v1/clean are; the error is the answer to give (bad_filter,
-// unknown_style...).
+// unknown_style...). A stored filter set or model is read without a
+// deadline: use CleanerOf in a request's handler.
 func (s *Server) Cleaner(o CleanOptions) (*sluice.Cleaner, *APIError) {
-	return s.cleaner(&cleanRequest{Filter: o.Filter, Style: o.Style, Threshold: o.Threshold})
+	cl, _, apiErr := s.CleanerOf(context.Background(), o)
+	return cl, apiErr
+}
+
+// CleanerOf is Cleaner, reading a stored filter set or model with ctx, and
+// also names the stored filter set's version used ("NAME@VERSION"; "" for
+// none).
+func (s *Server) CleanerOf(ctx context.Context, o CleanOptions) (*sluice.Cleaner, string, *APIError) {
+	req := &cleanRequest{Filter: o.Filter, FilterSet: o.FilterSet, Model: o.Model, Style: o.Style, Threshold: o.Threshold}
+	cl, apiErr := s.requestCleaner(ctx, req)
+	return cl, req.setVersion, apiErr
 }
 
 // Admit waits for cost bytes of the memory budget, then for a cleaning

@@ -51,6 +51,21 @@ func (d *DB) Model(ctx context.Context, name string) (*Model, error) {
 	return m, err
 }
 
+// ModelInfo returns the model called name without its file: what a
+// caller needs to know whether a model it has loaded is still the one
+// stored under the name (the id is never reused).
+func (d *DB) ModelInfo(ctx context.Context, name string) (*Model, error) {
+	m := &Model{Name: name}
+	var metrics, created string
+	err := d.db.QueryRowContext(ctx, "SELECT id, stages, metrics, created FROM models WHERE name = ?", name).
+		Scan(&m.ID, &m.Stages, &metrics, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("model %q: %w", name, ErrNotFound)
+	}
+	m.Metrics, m.Created = json.RawMessage(metrics), parseTime(created)
+	return m, err
+}
+
 // Models returns the models by name, without their files.
 func (d *DB) Models(ctx context.Context) ([]Model, error) {
 	return queryAll(ctx, d.db, func(row interface{ Scan(...any) error }) (Model, error) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +17,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/proxy"
-	"github.com/sluice-project/sluice/server"
 )
 
 // browser starts headless Chromium (Debian's chromium package) for one
@@ -150,10 +151,32 @@ func keptCount(t *testing.T, ctx context.Context) (n, of int) {
 	return n, of
 }
 
+// pickStored picks the picker's stored choice (param "filter_set" or
+// "model") called name with the arrow keys, once the stored choices are in.
+func pickStored(t *testing.T, ctx context.Context, param, name string) {
+	t.Helper()
+	waitJS(t, ctx, "the stored choices", `document.getElementById('filter').dataset.loaded === 'true'`)
+	moves := jsString(t, ctx, fmt.Sprintf(`(() => { const s = document.getElementById('filter');
+		const i = [...s.options].findIndex((o) => o.dataset.param === %q && o.value === %q);
+		return String(i < 0 ? -1 : i - s.selectedIndex); })()`, param, name))
+	n, err := strconv.Atoi(moves)
+	if err != nil || n < 0 {
+		t.Fatalf("the picker has no %s %q after the selected choice (%s)", param, name, moves)
+	}
+	steps := []chromedp.Action[chromedp.Void]{chromedp.Focus(chromedp.ID("filter"))}
+	for range n {
+		steps = append(steps, chromedp.KeyEvent(kb.ArrowDown))
+	}
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("picking %s %q: %v", param, name, err)
+	}
+}
+
 // TestBrowserInspect drives the Inspect view in headless Chromium: paste
 // a page, see its blocks marked in the frame, move the threshold with the
-// keyboard, pick another filter, fetch by address, and be refused a
-// private address and a file too large, with screenshots of each step.
+// keyboard, pick another filter, pick a stored filter set and a stored
+// model from the list, fetch by address, and be refused a private address
+// and a file too large, with screenshots of each step.
 func TestBrowserInspect(t *testing.T) {
 	ctx := browser(t)
 	dir := screenshots(t)
@@ -166,7 +189,7 @@ func TestBrowserInspect(t *testing.T) {
 	// The test's upstream is on loopback: let the fetcher reach 127.0.0.1
 	// alone, as --fetch-allow-private would (private ranges stay refused).
 	fetch := proxy.NewFetchClient(proxy.FetchOptions{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
-	ts := startServer(t, server.Config{}, Config{Fetch: fetch})
+	ts := storedServer(t, Config{Fetch: fetch})
 
 	must := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
@@ -213,6 +236,27 @@ func TestBrowserInspect(t *testing.T) {
 	waitJS(t, ctx, "the other filter's answer", `document.getElementById('meta').textContent.includes('decided by lqf>targetnode')`)
 	waitMarks(t, ctx, "lqf>targetnode", func(k, d int) bool { return k > 0 && d > 0 })
 	shoot(t, ctx, dir, "inspect-filter")
+
+	// The stored set, picked from the list with the keyboard: its
+	// parameter applies (BTE keeping every block, against 10 of 24 with
+	// the defaults).
+	pickStored(t, ctx, "filter_set", "wide")
+	waitJS(t, ctx, "the stored set's answer", `document.getElementById('meta').textContent.includes('filter set wide@1')`)
+	if n, of := keptCount(t, ctx); n != of || of == 0 {
+		t.Errorf("filter set wide: %d of %d blocks kept, want all", n, of)
+	}
+	shoot(t, ctx, dir, "inspect-filter-set")
+	// The stored model, next in the list: it keeps what it keeps in process.
+	pickStored(t, ctx, "model", "m1")
+	waitJS(t, ctx, "the stored model's answer", `document.getElementById('meta').textContent.includes('stored model m1')`)
+	m1, err := sluice.New(sluice.Options{Model: legacyModel(t, "m1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := keptCount(t, ctx); n != keptInProcess(t, m1, article) {
+		t.Errorf("stored model m1: %d blocks kept, %d in process", n, keptInProcess(t, m1, article))
+	}
+	shoot(t, ctx, dir, "inspect-model")
 
 	// By address: the local upstream.
 	must("fetch", chromedp.Click(chromedp.CSS(`input[value=fetch]`)), chromedp.WaitVisible(chromedp.ID("fetch")),

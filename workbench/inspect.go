@@ -29,12 +29,14 @@ type inspectRequest struct {
 	ContentType string // of the page, for its charset
 	URL         string
 	Filter      string
+	FilterSet   string // a stored filter set's name
+	Model       string // a stored model's name
 	Style       string
 	Threshold   float64
 }
 
 // inspectParams are the query parameters of POST /v1/inspect.
-var inspectParams = []string{"fetch", "filter", "style", "threshold", "url"}
+var inspectParams = []string{"fetch", "filter", "filter_set", "model", "style", "threshold", "url"}
 
 // InspectAnswer is the answer of POST /v1/inspect: every block of the page
 // with its label, score and source span, and the page rewritten for the
@@ -42,6 +44,10 @@ var inspectParams = []string{"fetch", "filter", "style", "threshold", "url"}
 type InspectAnswer struct {
 	// Filter names what decided ("model", "model:cleaneval", an expression).
 	Filter string `json:"filter"`
+	// FilterSet is the stored filter set that decided, NAME@VERSION;
+	// Model the stored model.
+	FilterSet string `json:"filter_set,omitempty"`
+	Model     string `json:"model,omitempty"`
 	// Threshold is the score at and above which a block was kept; absent
 	// when the model decided per page (Rule "ef").
 	Threshold *float64 `json:"threshold,omitempty"`
@@ -81,12 +87,16 @@ func (wb *workbench) serveInspect(w http.ResponseWriter, r *http.Request) {
 		server.WriteAPIError(w, r, apiErr)
 		return
 	}
-	cl, apiErr := wb.srv.Cleaner(server.CleanOptions{Filter: req.Filter, Style: req.Style, Threshold: req.Threshold})
+	opts := server.CleanOptions{Filter: req.Filter, FilterSet: req.FilterSet, Model: req.Model, Style: req.Style, Threshold: req.Threshold}
+	cl, setVersion, apiErr := wb.srv.CleanerOf(r.Context(), opts)
 	if apiErr != nil {
 		server.WriteAPIError(w, r, apiErr)
 		return
 	}
 	ans, apiErr := wb.inspectPage(r.Context(), cl, req)
+	if ans != nil {
+		ans.FilterSet, ans.Model = setVersion, req.Model
+	}
 	if apiErr != nil {
 		if r.Context().Err() == nil {
 			server.WriteAPIError(w, r, apiErr)
@@ -108,7 +118,7 @@ func (wb *workbench) inspectRequest(w http.ResponseWriter, r *http.Request) (*in
 			return nil, "", server.NewError(http.StatusBadRequest, "unknown_parameter", fmt.Sprintf("unknown query parameter %q", k), server.WithValid(inspectParams))
 		}
 	}
-	req := &inspectRequest{URL: q.Get("url"), Filter: q.Get("filter"), Style: q.Get("style")}
+	req := &inspectRequest{URL: q.Get("url"), Filter: q.Get("filter"), FilterSet: q.Get("filter_set"), Model: q.Get("model"), Style: q.Get("style")}
 	if req.Threshold, err = server.ParseThreshold(q.Get("threshold")); err != nil {
 		return nil, "", server.NewError(http.StatusBadRequest, "bad_threshold", err.Error())
 	}

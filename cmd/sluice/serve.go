@@ -91,6 +91,7 @@ and annotation projects (Victor's annotation tool, docs/server.md):
   POST   /v1/train                        {"project": ID, "name": "news-1"}:
                                           train a model in the background
   GET    /v1/train/ID, /v1/models         the run's progress; the models
+  POST   /v1/clean?model=NAME             clean with a stored model
 
 With --proxy the same address is also an HTTP forward proxy (CombinE's
 filtering proxy): point a browser's HTTP proxy at it, and text/html pages

@@ -10,6 +10,7 @@
   let result = null;  // the last answer of /v1/inspect
   let labels = [];    // the label of each block as shown
   let frameTimer = 0;
+  let latest = 0;     // the number of the last request sent: older answers are dropped
 
   function showError(msg) {
     const box = $('error');
@@ -38,7 +39,10 @@
   // error message.
   function request() {
     const q = new URLSearchParams();
-    q.set('filter', filterSel.value);
+    // A stored filter set or model is sent by name (filter_set, model), so
+    // that its own parameters and settings apply; a preset is a filter.
+    const opt = filterSel.selectedOptions[0];
+    q.set((opt && opt.dataset.param) || 'filter', filterSel.value);
     switch (sourceKind()) {
       case 'fetch': {
         const u = $('fetch').value.trim();
@@ -65,6 +69,7 @@
     const req = request();
     if (req.error) { showError(req.error); return; }
     showError('');
+    const seq = ++latest;
     $('run').disabled = true;
     $('busy').textContent = 'Cleaning…';
     try {
@@ -73,6 +78,7 @@
       const resp = await fetch('/v1/inspect?' + req.q, init);
       let data = null;
       try { data = await resp.json(); } catch (e) { /* not JSON */ }
+      if (seq !== latest) return; // a later choice was sent meanwhile: its answer decides
       if (!resp.ok) {
         const msg = data && data.error ? data.error.message : `the server answered ${resp.status}`;
         showError('Could not inspect the page: ' + msg);
@@ -80,10 +86,12 @@
       }
       show(data);
     } catch (e) {
-      showError('Could not reach the server: ' + e.message);
+      if (seq === latest) showError('Could not reach the server: ' + e.message);
     } finally {
-      $('run').disabled = false;
-      $('busy').textContent = '';
+      if (seq === latest) {
+        $('run').disabled = false;
+        $('busy').textContent = '';
+      }
     }
   }
 
@@ -100,7 +108,8 @@
     $('threshold-note').textContent = data.rule === 'ef'
       ? 'Decided by the model\'s expected-F1 rule for this page; moving the slider decides here by score alone.'
       : `Threshold of ${data.filter}; moving the slider decides here by score (the server's rule may rescue a page that keeps too little).`;
-    const meta = [data.title && `“${data.title}”`, data.url, `${data.blocks.length} blocks`, `encoding ${data.encoding}`, `decided by ${data.filter}`];
+    const meta = [data.title && `“${data.title}”`, data.url, `${data.blocks.length} blocks`, `encoding ${data.encoding}`, `decided by ${data.filter}`,
+      data.filter_set && `filter set ${data.filter_set}`, data.model && `stored model ${data.model}`];
     $('meta').textContent = meta.filter(Boolean).join(' · ');
     const warn = $('warnings');
     warn.replaceChildren(...data.warnings.map((w) => { const li = document.createElement('li'); li.textContent = w; return li; }));
@@ -211,19 +220,30 @@
   filterSel.addEventListener('change', () => { if (result) run(); });
   form.addEventListener('submit', (e) => { e.preventDefault(); run(); });
 
-  // Stored filter sets, when the server has them (a 404 means it has none).
-  fetch('/v1/filter-sets').then((r) => (r.ok ? r.json() : null)).then((data) => {
-    const sets = Array.isArray(data) ? data : data && (data.filter_sets || data.sets || data.items);
-    if (!Array.isArray(sets)) return;
-    const group = document.createElement('optgroup');
-    group.label = 'Stored filter sets';
-    for (const s of sets) {
-      const expr = s && (s.filter || s.expression);
-      if (!s || typeof s.name !== 'string' || typeof expr !== 'string') continue;
-      const o = group.appendChild(document.createElement('option'));
-      o.value = expr;
-      o.textContent = `${s.name} (${expr})`;
-    }
-    if (group.children.length) filterSel.appendChild(group);
-  }).catch(() => {});
+  // The stored filter sets and models, by name, when the server answers
+  // for them: a server without a store (404) or one that wants a token
+  // this tab does not have (401) adds nothing to the picker.
+  function stored(path, key, param, label, describe) {
+    const token = sessionStorage.getItem('sluice-token');
+    const init = token ? { headers: { Authorization: 'Bearer ' + token } } : {};
+    return fetch(path, init).then((r) => (r.ok ? r.json() : null)).then((data) => {
+      const items = data && Array.isArray(data[key]) ? data[key] : [];
+      const group = document.createElement('optgroup');
+      group.label = label;
+      for (const it of items) {
+        if (!it || typeof it.name !== 'string') continue;
+        const o = group.appendChild(document.createElement('option'));
+        o.value = it.name;
+        o.dataset.param = param;
+        o.textContent = describe(it);
+      }
+      if (group.children.length) filterSel.appendChild(group);
+    }).catch(() => {});
+  }
+  // A set's summary starts with its name ("news: lqf>bte lqf.threshold=0.4").
+  const setLabel = (s) => (typeof s.summary === 'string' && s.summary.startsWith(s.name) ? s.summary : `${s.name} (${s.filter || 'stored set'})`);
+  const modelLabel = (m) => `${m.name} (stored model${m.stages ? ': ' + m.stages : ''})`;
+  stored('/v1/filter-sets', 'filter_sets', 'filter_set', 'Stored filter sets', setLabel)
+    .then(() => stored('/v1/models', 'models', 'model', 'Stored models', modelLabel))
+    .then(() => { filterSel.dataset.loaded = 'true'; });
 })();
