@@ -51,6 +51,7 @@ func ExampleLookup_unknown() {
 	//	markdown   CommonMark
 	//	json       one JSON object per document
 	//	html       minimal HTML document
+	//	parser     one sentence a line, lists flattened, for parsers
 }
 
 func ExampleStream() {

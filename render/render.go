@@ -1,5 +1,5 @@
 // Package render writes labelled pages out in the formats users ask for:
-// CleanEval text, plain text, Markdown, JSON and HTML.
+// CleanEval text, plain text, Markdown, JSON, HTML and text for parsers.
 //
 // Renderers never re-decide content. The decide stage has given every block
 // a page.Label; a renderer groups the kept blocks into segments (see
@@ -10,6 +10,7 @@
 //	markdown.go   CommonMark with escaping
 //	json.go       one JSON object per document (JSON Lines in a stream)
 //	html.go       a minimal, clean HTML document
+//	parser.go     one sentence a line for parsers (package parsertext)
 //
 // Use Lookup to get a Renderer by name and Stream to write several documents
 // to one output with the separator each format defines.
@@ -24,6 +25,7 @@ import (
 	"sync"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/parsertext"
 )
 
 // Renderer writes one labelled page in one output format. Renderers hold no
@@ -51,6 +53,8 @@ type Options struct {
 	// IncludeDropped makes the json format list every block, the dropped
 	// ones (label "other") included, instead of only the kept blocks.
 	IncludeDropped bool
+	// Parser configures the parser format (package parsertext).
+	Parser parsertext.Options
 }
 
 // Segment is a run of kept blocks that forms one CleanEval segment: a
@@ -199,6 +203,7 @@ var formats = [...]format{
 	{"markdown", []string{"md"}, "CommonMark", func(Options) Renderer { return Markdown{} }},
 	{"json", nil, "one JSON object per document", func(o Options) Renderer { return &JSON{IncludeDropped: o.IncludeDropped} }},
 	{"html", []string{"htm"}, "minimal HTML document", func(Options) Renderer { return HTML{} }},
+	{"parser", nil, "one sentence a line, lists flattened, for parsers", func(o Options) Renderer { return Parser{Options: o.Parser} }},
 }
 
 // Formats returns the names of the output formats, in a fixed order.

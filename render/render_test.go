@@ -351,7 +351,7 @@ func TestLookup(t *testing.T) {
 			t.Errorf("error does not mention %s: %v", f, err)
 		}
 	}
-	if got, want := Formats(), []string{"cleaneval", "text", "markdown", "json", "html"}; !reflect.DeepEqual(got, want) {
+	if got, want := Formats(), []string{"cleaneval", "text", "markdown", "json", "html", "parser"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Formats() = %v, want %v", got, want)
 	}
 }

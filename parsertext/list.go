@@ -1,0 +1,148 @@
+package parsertext
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// flattenMedian is Kitten's limit: a list introduced by a colon whose
+// median item is shorter than this many characters becomes one sentence.
+const flattenMedian = 60
+
+// minLinkWords is the fewest words an item of a link list keeps.
+const minLinkWords = 5
+
+// bullet matches a hand-written bullet at the start of an item: a symbol,
+// or a number, letter or small roman numeral followed by ')' or '.', and
+// then white space.
+var bullet = regexp.MustCompile(`^(?:[*\-–—•·▪◦‣○●■□➢➤→>+]+|\(?(?:\d{1,3}|[a-zA-Z]|[ivxlc]{1,6})[).])\s+`)
+
+// stripBullet removes a hand-written bullet from the start of s.
+func stripBullet(s string) string {
+	if loc := bullet.FindStringIndex(s); loc != nil {
+		return strings.TrimSpace(s[loc[1]:])
+	}
+	return s
+}
+
+// emit turns pieces into texts (each one or more sentences). A paragraph
+// or heading ending with a colon is held back as the introduction of a
+// list that follows it.
+func emit(pcs []piece, lang *language, removed func(string)) []string {
+	var out []string
+	intro := ""
+	flush := func() {
+		if intro != "" {
+			out = append(out, terminate(intro))
+			intro = ""
+		}
+	}
+	for i := range pcs {
+		pc := &pcs[i]
+		if pc.kind != kList {
+			flush()
+			if strings.HasSuffix(pc.text, ":") {
+				intro = pc.text
+				continue
+			}
+			out = append(out, terminate(pc.text))
+			continue
+		}
+		items := listItems(pc, removed)
+		if len(items) == 0 {
+			continue
+		}
+		if intro == "" || pc.nested {
+			flush()
+			for _, it := range items {
+				out = append(out, terminate(it))
+			}
+			continue
+		}
+		out = flatten(out, intro, items, lang)
+		intro = ""
+	}
+	flush()
+	return out
+}
+
+// listItems returns the texts of the items of list pc that are kept:
+// bullets stripped, the short items of a link list removed.
+func listItems(pc *piece, removed func(string)) []string {
+	linkList := true
+	for _, it := range pc.items {
+		linkList = linkList && it.links
+	}
+	out := make([]string, 0, len(pc.items))
+	for _, it := range pc.items {
+		t := stripBullet(it.text)
+		if linkList && len(strings.Fields(t)) < minLinkWords {
+			if removed != nil {
+				removed(it.text)
+			}
+			continue
+		}
+		if t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// flatten appends the sentences of a one-level list with its introduction
+// intro, which ends with a colon (Kitten 3.2.3).
+func flatten(out []string, intro string, items []string, lang *language) []string {
+	clause := strings.TrimSpace(strings.TrimSuffix(intro, ":"))
+	if lang.triggers[lastWord(clause)] {
+		for _, it := range items {
+			out = append(out, terminate(clause+" "+it))
+		}
+		return out
+	}
+	if median(items) >= flattenMedian {
+		out = append(out, intro)
+		for _, it := range items {
+			out = append(out, terminate(it))
+		}
+		return out
+	}
+	var sb strings.Builder
+	sb.WriteString(intro)
+	for i, it := range items {
+		sb.WriteByte(' ')
+		if i == len(items)-1 {
+			sb.WriteString(terminate(it))
+			break
+		}
+		sb.WriteString(it)
+		if !strings.ContainsAny(it[len(it)-1:], ".?!;,") {
+			sb.WriteByte(',')
+		}
+	}
+	return append(out, sb.String())
+}
+
+// lastWord returns the last word of s, lower case, without punctuation
+// around it.
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.ToLower(strings.Trim(f[len(f)-1], `.,;:!?"'()[]«»“”`))
+}
+
+// median returns the median length in characters of items.
+func median(items []string) int {
+	n := make([]int, len(items))
+	for i, it := range items {
+		n[i] = utf8.RuneCountInString(it)
+	}
+	slices.Sort(n)
+	if len(n) == 0 {
+		return 0
+	}
+	return n[len(n)/2]
+}

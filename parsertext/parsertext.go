@@ -1,0 +1,180 @@
+// Package parsertext turns the kept content of a labelled page into text
+// that syntactic parsers and question-answering systems can read, one
+// sentence at a time, following Kitten (sections 3.2 and 3.3):
+//
+//   - lists (ul, ol, dl): items of link lists with fewer than five words
+//     are removed (see Options.Removed); hand-written bullets ("*", "-",
+//     "•", "1)", "a.", "iv)") are stripped from item starts; a one-level
+//     list introduced by a clause ending in a colon is flattened into one
+//     sentence, items joined by commas, when its median item is shorter
+//     than 60 characters, else each item becomes a sentence; when that
+//     clause ends in a trigger word (a preposition, an auxiliary, "not":
+//     lang/triggers) it is repeated before each item instead (list.go);
+//   - sentences: a full stop ends a heading or paragraph that has no
+//     terminal punctuation; the pieces of one sentence cut by <br> are
+//     joined, whether the decide stage labelled the later piece a
+//     continuation (heuristic path) or a new paragraph (model path);
+//     text inside <select> and <option> is dropped; then the text is split
+//     into sentences (sentence.go).
+//
+// Word lists are per language, chosen from Options.Lang or the page's lang
+// attribute; see lang.go to add one.
+package parsertext
+
+import (
+	"strings"
+
+	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/page"
+)
+
+// Options configures Sentences. The zero value is the default.
+type Options struct {
+	// Lang is the language whose word lists are used (a BCP 47 tag such as
+	// "fr" or "en-GB"). Default: the page's Meta.Lang, else English.
+	Lang string
+	// Removed, when set, is called with the text of each link-list item
+	// that is removed, so that callers can log them (Kitten 3.2.1).
+	Removed func(item string)
+}
+
+// kind is what a piece of the page is.
+type kind uint8
+
+const (
+	kText kind = iota
+	kHeading
+	kList
+)
+
+// piece is a heading, a paragraph or a list, in reading order.
+type piece struct {
+	kind   kind
+	text   string // of a heading or paragraph
+	list   int32  // node of the outermost list element, for kList
+	items  []item // for kList
+	nested bool   // the list holds another list
+}
+
+// item is one li, dt or dd of a list.
+type item struct {
+	node  int32
+	text  string
+	links bool // every block of the item is (almost) all link text
+}
+
+// Sentences returns the kept text of p as sentences, in reading order.
+func Sentences(p *page.Page, opts Options) []string {
+	tag := opts.Lang
+	if tag == "" {
+		tag = p.Meta.Lang
+	}
+	lang := loadLanguage(tag)
+	var out []string
+	for _, t := range emit(collect(p), lang, opts.Removed) {
+		out = splitSentences(out, t, lang)
+	}
+	return out
+}
+
+// place is where a block sits in the lists of the page.
+type place struct {
+	item   int32 // nearest li, dt or dd; -1 outside lists
+	list   int32 // outermost ul, ol or dl; -1 outside lists
+	depth  int   // number of list elements around the block
+	option bool  // inside select, option or optgroup
+}
+
+// locate walks the ancestors of node once.
+func locate(p *page.Page, node int32) place {
+	pl := place{item: -1, list: -1}
+	p.Ancestors(node, func(i int32, nd *page.Node) bool {
+		switch nd.Atom {
+		case atom.Li, atom.Dt, atom.Dd:
+			if pl.item < 0 {
+				pl.item = i
+			}
+		case atom.Ul, atom.Ol, atom.Dl:
+			pl.list = i
+			pl.depth++
+			if pl.item < 0 {
+				pl.item = i
+			}
+		case atom.Select, atom.Option, atom.Optgroup, atom.Datalist:
+			pl.option = true
+		}
+		return true
+	})
+	return pl
+}
+
+// collect groups the kept blocks of p into pieces.
+func collect(p *page.Page) []piece {
+	var out []piece
+	prev := -1 // the previous kept block
+	for i := range p.Blocks {
+		b := &p.Blocks[i]
+		if !b.Label.Kept() {
+			continue
+		}
+		pl := locate(p, b.Node)
+		text := strings.Join(strings.Fields(b.Text), " ")
+		if pl.option || text == "" {
+			continue
+		}
+		adjacent := prev == i-1
+		prev = i
+		if pl.list >= 0 {
+			out = addToList(out, pl, b, text)
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].kind != kList && joins(b, out[n-1].text, adjacent) {
+			out[n-1].text += " " + text
+			continue
+		}
+		k := kText
+		if b.Label == page.Heading {
+			k = kHeading
+		}
+		out = append(out, piece{kind: k, text: text})
+	}
+	return out
+}
+
+// joins reports whether block b goes on with the piece of text before it:
+// the decide stage said so (Continuation), or b directly follows it, only
+// <br> separates them and the earlier piece does not end a sentence
+// (Kitten's Figure 9).
+func joins(b *page.Block, before string, adjacent bool) bool {
+	if b.Label == page.Continuation {
+		return true
+	}
+	if !adjacent {
+		return false
+	}
+	s := b.Split
+	return s.Block == 0 && s.HR == 0 && s.P == 0 && s.BR > 0 && !b.Pre && !endsSentence(before)
+}
+
+// addToList adds block b of a list to the last piece, or opens a list.
+func addToList(out []piece, pl place, b *page.Block, text string) []piece {
+	n := len(out)
+	if n == 0 || out[n-1].kind != kList || out[n-1].list != pl.list {
+		out = append(out, piece{kind: kList, list: pl.list})
+		n++
+	}
+	pc := &out[n-1]
+	if pl.depth > 1 {
+		pc.nested = true
+	}
+	links := b.Chars > 0 && 10*b.LinkChars >= 9*b.Chars
+	if m := len(pc.items); m > 0 && pc.items[m-1].node == pl.item {
+		it := &pc.items[m-1]
+		it.text += " " + text
+		it.links = it.links && links
+		return out
+	}
+	pc.items = append(pc.items, item{node: pl.item, text: text, links: links})
+	return out
+}

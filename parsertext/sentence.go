@@ -1,0 +1,106 @@
+package parsertext
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The sentence splitter is deliberately simple (Kitten 3.3 asks only that
+// a parser gets one sentence at a time):
+//
+//   - a sentence ends after '.', '!', '?' or '…' (with any closing quotes
+//     and brackets after it) when white space and then an upper-case
+//     letter, a digit or an opening quote or bracket follow;
+//   - except after '.' that ends a known abbreviation of the page's
+//     language (lang/abbreviations) or a single letter ("J. Smith");
+//   - a CJK full stop, exclamation or question mark ('。', '！', '？',
+//     '．') ends a sentence whatever follows.
+
+// closers may follow terminal punctuation inside its sentence.
+const closers = `"')]}»”’」』）`
+
+// openers may start a sentence before its first letter.
+const openers = `"'([{«“‘「『（¿¡`
+
+// cjkStop reports whether r ends a sentence with nothing after it.
+func cjkStop(r rune) bool { return r == '。' || r == '！' || r == '？' || r == '．' }
+
+// latinStop reports whether r may end a sentence before a space.
+func latinStop(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '…' }
+
+// endsSentence reports whether s ends with terminal punctuation, closing
+// quotes and brackets aside.
+func endsSentence(s string) bool {
+	s = strings.TrimRight(s, " \t\n"+closers)
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return latinStop(r) || cjkStop(r)
+}
+
+// terminate returns s ending in terminal punctuation: s itself when it
+// has some, else s with a trailing ',', ';' or ':' replaced by a full
+// stop, else s with a full stop added. Brackets and dashes are kept.
+func terminate(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || endsSentence(s) {
+		return s
+	}
+	s = strings.TrimRight(s, ",;: ")
+	if s == "" {
+		return s
+	}
+	return s + "."
+}
+
+// splitSentences appends the sentences of text to out.
+func splitSentences(out []string, text string, lang *language) []string {
+	start := 0
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		i += n
+		if !latinStop(r) && !cjkStop(r) {
+			continue
+		}
+		end := i
+		for end < len(text) {
+			c, m := utf8.DecodeRuneInString(text[end:])
+			if !strings.ContainsRune(closers, c) && !latinStop(c) && !cjkStop(c) {
+				break
+			}
+			end += m
+		}
+		if cjkStop(r) || (nextStarts(text[end:]) && !(r == '.' && abbreviation(text[start:i], lang))) {
+			if s := strings.TrimSpace(text[start:end]); s != "" {
+				out = append(out, s)
+			}
+			start, i = end, end
+		}
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// nextStarts reports whether rest (what follows terminal punctuation)
+// is white space and then the start of a sentence.
+func nextStarts(rest string) bool {
+	t := strings.TrimLeft(rest, " \t\n")
+	if len(t) == len(rest) || t == "" {
+		return false
+	}
+	t = strings.TrimLeft(t, openers)
+	r, _ := utf8.DecodeRuneInString(t)
+	return unicode.IsUpper(r) || unicode.IsDigit(r) || unicode.Is(unicode.Han, r)
+}
+
+// abbreviation reports whether s, which ends in '.', ends with an
+// abbreviation or an initial.
+func abbreviation(s string, lang *language) bool {
+	w := s[strings.LastIndexAny(s, " \t\n(")+1:]
+	if lang.abbrevs[strings.ToLower(w)] {
+		return true
+	}
+	r, n := utf8.DecodeRuneInString(w)
+	return n+1 == len(w) && unicode.IsUpper(r)
+}
