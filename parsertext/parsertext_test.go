@@ -1,0 +1,168 @@
+package parsertext
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/internal/pagetest"
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/structure"
+)
+
+// keepAll parses body and keeps every block, labelled by structure, so
+// that the tests do not depend on a model's choices.
+func keepAll(t testing.TB, body string) *page.Page {
+	p := pagetest.Parse(t, "<html><body>"+body+"</body></html>")
+	for i := range p.Blocks {
+		p.Blocks[i].Score = 1
+	}
+	structure.Label(p, structure.Threshold)
+	return p
+}
+
+func check(t *testing.T, body string, opts Options, want ...string) {
+	t.Helper()
+	got := Sentences(keepAll(t, body), opts)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
+// The wedding-dress list of Kitten's Figure 7: short items, one sentence.
+func TestWeddingDressList(t *testing.T) {
+	check(t, `<p>The following list contains a general guideline of different body styles and wedding dress styles to consider:</p>
+<ul><li>Hourglass-shaped brides</li><li>Pear-shaped brides</li><li>Petite brides</li><li>Plus-size brides</li><li>Tall brides</li></ul>`, Options{},
+		"The following list contains a general guideline of different body styles and wedding dress styles to consider: Hourglass-shaped brides, Pear-shaped brides, Petite brides, Plus-size brides, Tall brides.")
+}
+
+// The college list of Kitten's Figure 8: the clause ends in "to", a
+// trigger word, so it is repeated before each item.
+func TestCollegeList(t *testing.T) {
+	check(t, `<p>Before selecting a college, parents need to:</p><ol>
+<li>determine how much funding can be available from conventional sources such as savings, income from the family budget, trusts, and part-time jobs, if more money is needed</li>
+<li>explore the availability of scholarships, low-interest student and parent loans, second mortgages, and conventional loans</li>
+<li>examine their own life insurance policies and retirement programs to ensure that college funds will be available in the event of their death</li></ol>`, Options{},
+		"Before selecting a college, parents need to determine how much funding can be available from conventional sources such as savings, income from the family budget, trusts, and part-time jobs, if more money is needed.",
+		"Before selecting a college, parents need to explore the availability of scholarships, low-interest student and parent loans, second mortgages, and conventional loans.",
+		"Before selecting a college, parents need to examine their own life insurance policies and retirement programs to ensure that college funds will be available in the event of their death.")
+}
+
+// French trigger words come from the page's language.
+func TestFrenchTrigger(t *testing.T) {
+	p := pagetest.Parse(t, `<html lang="fr"><body><p>Les enfants peuvent jouer avec:</p><ul><li>des ballons</li><li>des cordes</li></ul></body></html>`)
+	for i := range p.Blocks {
+		p.Blocks[i].Score = 1
+	}
+	structure.Label(p, structure.Threshold)
+	got := Sentences(p, Options{})
+	want := []string{"Les enfants peuvent jouer avec des ballons.", "Les enfants peuvent jouer avec des cordes."}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Long items each become a sentence, with the full stop added or fixed.
+func TestLongItems(t *testing.T) {
+	long := strings.Repeat("word ", 14)
+	check(t, `<p>Three things matter here:</p><ul><li>`+long+`one;</li><li>`+long+`two</li><li>`+long+`three!</li></ul>`, Options{},
+		"Three things matter here:", long+"one.", long+"two.", long+"three!")
+}
+
+func TestBullets(t *testing.T) {
+	for _, b := range []string{"* ", "- ", "• ", "· ", "1) ", "1. ", "a) ", "iv. ", "(2) "} {
+		check(t, `<ul><li>`+b+`Apples are red</li></ul>`, Options{}, "Apples are red.")
+	}
+	check(t, `<ul><li>-5 degrees at night</li></ul>`, Options{}, "-5 degrees at night.")
+}
+
+func TestLinkList(t *testing.T) {
+	var removed []string
+	check(t, `<ul><li><a href="/">Home</a></li><li><a href="/c">Cite</a></li>
+<li><a href="/x">A long link with many words in it</a></li></ul><p>Body text here.</p>`,
+		Options{Removed: func(s string) { removed = append(removed, s) }},
+		"A long link with many words in it.", "Body text here.")
+	if want := []string{"Home", "Cite"}; !reflect.DeepEqual(removed, want) {
+		t.Errorf("removed %q, want %q", removed, want)
+	}
+	// A list with one plain item is not a link list.
+	check(t, `<ul><li><a href="/">Home</a></li><li>Plain</li></ul>`, Options{}, "Home.", "Plain.")
+}
+
+func TestNestedListNotFlattened(t *testing.T) {
+	check(t, `<p>Fruit:</p><ul><li>Apples<ul><li>Red</li></ul></li><li>Pears</li></ul>`, Options{},
+		"Fruit.", "Apples.", "Red.", "Pears.")
+}
+
+func TestFullStops(t *testing.T) {
+	check(t, `<h1>Our history</h1><p>Founded in 1901</p><p>Still here today!</p><h2>Contact:</h2><p>Write to us</p>`, Options{},
+		"Our history.", "Founded in 1901.", "Still here today!", "Contact.", "Write to us.")
+}
+
+// The <br> paragraph of Kitten's Figure 9: six lines, three sentences.
+const figure9 = `<p>Accessible Arts is the peak arts organisation in NSW<br>promoting creative expression and participation<br>in arts and cultural activities by people with disabilities.<br>This site provides information<br>on art and disability<br>in NSW.</p>`
+
+func TestBreakParagraph(t *testing.T) {
+	want := []string{
+		"Accessible Arts is the peak arts organisation in NSW promoting creative expression and participation in arts and cultural activities by people with disabilities.",
+		"This site provides information on art and disability in NSW.",
+	}
+	check(t, figure9, Options{}, want...)
+	// The model path: every piece labelled a paragraph of its own.
+	p := keepAll(t, strings.ReplaceAll(figure9, "<br>", "<br><br>"))
+	for i := range p.Blocks {
+		p.Blocks[i].Label = page.Paragraph
+	}
+	if got := Sentences(p, Options{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("model path: got %q, want %q", got, want)
+	}
+}
+
+func TestOptionDropped(t *testing.T) {
+	p := keepAll(t, `<p>Choose a size</p><div>small</div>`)
+	// Pretend ingest kept an option: put the second block under one.
+	n := int32(len(p.Nodes))
+	p.Nodes = append(p.Nodes, page.Node{Tag: "option", Parent: p.Blocks[1].Node})
+	p.Nodes[n].Atom = atom.Option
+	p.Blocks[1].Node = n
+	if got := Sentences(p, Options{}); !reflect.DeepEqual(got, []string{"Choose a size."}) {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestSplit(t *testing.T) {
+	en := loadLanguage("en")
+	for in, want := range map[string][]string{
+		"Mr. Smith went home. He slept.":       {"Mr. Smith went home.", "He slept."},
+		"J. R. Tolkien wrote it. 1954 saw it.": {"J. R. Tolkien wrote it.", "1954 saw it."},
+		"It costs 3.5 dollars. Cheap!":         {"It costs 3.5 dollars.", "Cheap!"},
+		`He said "Stop." Then "Go!" ok.`:       {`He said "Stop."`, `Then "Go!" ok.`},
+		"e.g. this one. And more":              {"e.g. this one.", "And more"},
+		"今天很好。明天也好！":                           {"今天很好。", "明天也好！"},
+	} {
+		if got := splitSentences(nil, in, en); !reflect.DeepEqual(got, want) {
+			t.Errorf("split %q = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Bad input: deep and long lists take bounded time and do not panic.
+func TestBadLists(t *testing.T) {
+	deep := strings.Repeat("<ul><li>x ", 1000) + strings.Repeat("</li></ul>", 1000)
+	if got := Sentences(keepAll(t, deep), Options{}); len(got) == 0 {
+		t.Error("deep list: no text")
+	}
+	var sb strings.Builder
+	sb.WriteString("<p>Items:</p><ul>")
+	for i := range 100_000 {
+		fmt.Fprintf(&sb, "<li>item %d</li>", i)
+	}
+	sb.WriteString("</ul>")
+	got := Sentences(keepAll(t, sb.String()), Options{})
+	if len(got) != 1 || !strings.HasSuffix(got[0], "item 99999.") {
+		t.Errorf("long list: %d sentences", len(got))
+	}
+}
