@@ -57,7 +57,7 @@ By default blocks are labelled by the embedded trained model (a CRF over
 block features); --filter uses a heuristic pipeline instead, and
 --filter-set FILE a stored one (a pipeline with per-filter parameters, or a
 model with a style and threshold: see "sluice filters --help").
-Formats: cleaneval, text, markdown, json, html. Filters: see "sluice filters".
+Formats: cleaneval, text, markdown, json, html, parser (one sentence a line). Filters: see "sluice filters".
 Exit status: 0 when every input was cleaned, 1 when any failed (each failure
 is reported on standard error with the input's name), 2 for a usage error.
 `
@@ -90,7 +90,7 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs := newFlagSet("clean", cleanHelp, c.stderr)
-	fs.StringVar(&c.format, "format", "text", "output `format`: cleaneval, text, markdown, json or html")
+	fs.StringVar(&c.format, "format", "text", "output `format`: cleaneval, text, markdown, json, html or parser")
 	fs.StringVar(&c.format, "f", "text", "short for --format")
 	fs.StringVar(&c.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\"; the best measured is "+sluice.DefaultFilter+")")
 	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
