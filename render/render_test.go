@@ -133,6 +133,7 @@ var goldenCases = []struct {
 	{"fish.md", "markdown", Options{}},
 	{"fish.json", "json", Options{}},
 	{"fish-all.json", "json", Options{IncludeDropped: true}},
+	{"fish.parser", "parser", Options{}},
 	{"fish.html", "html", Options{}},
 }
 
