@@ -27,27 +27,44 @@ func stripBullet(s string) string {
 	return s
 }
 
-// emit turns pieces into texts (each one or more sentences). A paragraph
+// text is one output text of emit: one or more sentences, or
+// preformatted lines when pre is set.
+type text struct {
+	text string
+	pre  bool
+}
+
+// emit turns pieces into texts. A paragraph
 // or heading ending with a colon is held back as the introduction of a
 // list that follows it.
-func emit(pcs []piece, lang *language, removed func(string)) []string {
-	var out []string
+func emit(pcs []piece, lang *language, removed func(string)) []text {
+	var out []text
+	add := func(s ...string) {
+		for _, x := range s {
+			out = append(out, text{text: x})
+		}
+	}
 	intro := ""
 	flush := func() {
 		if intro != "" {
-			out = append(out, terminate(intro))
+			add(terminate(intro))
 			intro = ""
 		}
 	}
 	for i := range pcs {
 		pc := &pcs[i]
+		if pc.kind == kPre {
+			flush()
+			out = append(out, text{text: pc.text, pre: true})
+			continue
+		}
 		if pc.kind != kList {
 			flush()
 			if strings.HasSuffix(pc.text, ":") {
 				intro = pc.text
 				continue
 			}
-			out = append(out, terminate(pc.text))
+			add(terminate(pc.text))
 			continue
 		}
 		items := listItems(pc, removed)
@@ -57,11 +74,11 @@ func emit(pcs []piece, lang *language, removed func(string)) []string {
 		if intro == "" || pc.nested {
 			flush()
 			for _, it := range items {
-				out = append(out, terminate(it))
+				add(terminate(it))
 			}
 			continue
 		}
-		out = flatten(out, intro, items, lang)
+		add(flatten(nil, intro, items, lang)...)
 		intro = ""
 	}
 	flush()

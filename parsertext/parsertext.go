@@ -46,6 +46,7 @@ const (
 	kText kind = iota
 	kHeading
 	kList
+	kPre // preformatted lines, written as they are
 )
 
 // piece is a heading, a paragraph or a list, in reading order.
@@ -73,7 +74,11 @@ func Sentences(p *page.Page, opts Options) []string {
 	lang := loadLanguage(tag)
 	var out []string
 	for _, t := range emit(collect(p), lang, opts.Removed) {
-		out = splitSentences(out, t, lang)
+		if t.pre {
+			out = append(out, strings.Split(t.text, "\n")...)
+			continue
+		}
+		out = splitSentences(out, t.text, lang)
 	}
 	return out
 }
@@ -119,6 +124,11 @@ func collect(p *page.Page) []piece {
 			continue
 		}
 		pl := locate(p, b.Node)
+		if b.Pre && !pl.option {
+			out = addPre(out, b)
+			prev = i
+			continue
+		}
 		text := strings.Join(strings.Fields(b.Text), " ")
 		if pl.option || text == "" {
 			continue
@@ -129,7 +139,7 @@ func collect(p *page.Page) []piece {
 			out = addToList(out, pl, b, text)
 			continue
 		}
-		if n := len(out); n > 0 && out[n-1].kind != kList && joins(b, out[n-1].text, adjacent) {
+		if n := len(out); n > 0 && out[n-1].kind < kList && joins(b, out[n-1].text, adjacent) {
 			out[n-1].text += " " + text
 			continue
 		}
@@ -177,4 +187,18 @@ func addToList(out []piece, pl place, b *page.Block, text string) []piece {
 	}
 	pc.items = append(pc.items, item{node: pl.item, text: text, links: links})
 	return out
+}
+
+// addPre adds a preformatted line to the open preformatted piece, or
+// opens one. Blank lines are left out.
+func addPre(out []piece, b *page.Block) []piece {
+	text := strings.TrimRight(b.Text, " \t\n")
+	if strings.TrimSpace(text) == "" {
+		return out
+	}
+	if n := len(out); n > 0 && out[n-1].kind == kPre && b.Label == page.Continuation {
+		out[n-1].text += "\n" + text
+		return out
+	}
+	return append(out, piece{kind: kPre, text: text})
 }

@@ -141,6 +141,7 @@ func TestSplit(t *testing.T) {
 		"It costs 3.5 dollars. Cheap!":         {"It costs 3.5 dollars.", "Cheap!"},
 		`He said "Stop." Then "Go!" ok.`:       {`He said "Stop."`, `Then "Go!" ok.`},
 		"e.g. this one. And more":              {"e.g. this one.", "And more"},
+		"1. Heat the oil. Then stir.":          {"1. Heat the oil.", "Then stir."},
 		"今天很好。明天也好！":                           {"今天很好。", "明天也好！"},
 	} {
 		if got := splitSentences(nil, in, en); !reflect.DeepEqual(got, want) {
@@ -165,4 +166,8 @@ func TestBadLists(t *testing.T) {
 	if len(got) != 1 || !strings.HasSuffix(got[0], "item 99999.") {
 		t.Errorf("long list: %d sentences", len(got))
 	}
+}
+
+func TestPreKept(t *testing.T) {
+	check(t, "<p>Run this</p><pre>make\n  install</pre>", Options{}, "Run this.", "make", "  install")
 }

@@ -101,6 +101,9 @@ func abbreviation(s string, lang *language) bool {
 	if lang.abbrevs[strings.ToLower(w)] {
 		return true
 	}
+	if strings.TrimSpace(s) == w && strings.Trim(w[:len(w)-1], "0123456789") == "" {
+		return true // a step number opening the text: "1. Heat the oil"
+	}
 	r, n := utf8.DecodeRuneInString(w)
 	return n+1 == len(w) && unicode.IsUpper(r)
 }
