@@ -237,6 +237,8 @@ func (s *Server) renderer(req *cleanRequest) (rendererFor, *APIError) {
 		rf.name, rf.contentType = "json", "application/json"
 	case render.HTML:
 		rf.name, rf.contentType = "html", "text/html; charset=utf-8"
+	case render.Parser:
+		rf.name, rf.contentType = "parser", "text/plain; charset=utf-8"
 	default:
 		rf.name, rf.contentType = "other", "application/octet-stream"
 	}

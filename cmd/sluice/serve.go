@@ -55,7 +55,7 @@ those it had to interrupt.
                         and train on a project
 
 Answers come in every format of sluice clean (text, cleaneval, markdown,
-json with per-block labels, scores and source spans, html). Errors are JSON:
+json with per-block labels, scores and source spans, html, parser). Errors are JSON:
 {"error": {"code": ..., "message": ...}}. Pages are admitted to cleaning by
 their estimated memory cost within --memory; a request that waits longer
 than --admission-wait for its place is answered 503 with Retry-After.
@@ -147,7 +147,7 @@ func (c *serveCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.filter, "filter", "", "default filter pipeline `expression` of the requests that name none (default: the trained model)")
 	fs.StringVar(&c.style, "style", "", "default style of the model for the requests that name none: main or cleaneval")
 	fs.Var(&c.threshold, "threshold", "default threshold of the requests that name none (0 to 1, or ef)")
-	fs.StringVar(&c.format, "format", "text", "default output `format`: cleaneval, text, markdown, json or html")
+	fs.StringVar(&c.format, "format", "text", "default output `format`: cleaneval, text, markdown, json, html or parser")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log `format`: text or json")
 	fs.StringVar(&c.maxBody, "max-body", "16M", "largest request body, `SIZE` (K, M, G); larger ones are answered 413")
 	fs.DurationVar(&c.admission, "admission-wait", server.DefaultAdmissionWait, "longest a request waits for memory and a cleaning slot before a 503")
