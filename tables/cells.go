@@ -35,9 +35,9 @@ func (r Role) String() string {
 // then applies Kitten's fix-up rule. It returns nil for a table whose grid
 // is empty or larger than MaxGrid.
 //
-// Empty cells are neutral. Rows at the top holding one non-empty cell
-// alone (or one spanning half the columns or more) are thema, and such rows
-// at the bottom finalImportant. th cells, cells in thead and cells with a
+// Empty cells are neutral. Rows at the top whose only non-empty cell spans
+// half the columns or more, or is text in the first column, are thema, and
+// such rows at the bottom finalImportant. th cells, cells in thead and cells with a
 // scope are headers; a table without any of these gets its first row as
 // headers when that row is not mostly numbers, and its first column as row
 // headers when the top-left cell is empty or the first column holds no
@@ -83,8 +83,8 @@ func (c *typer) row(y int) []int32 {
 }
 
 // lone marks the rows from y in direction dy, up to row stop (excluded),
-// that hold one non-empty cell alone (or spanning half the columns) as role
-// r, and returns the first row not so marked.
+// whose only non-empty cell is spanning (a title) as role r, and returns the
+// first row not so marked.
 func (c *typer) lone(y, dy, stop int, r Role) int {
 	if c.g.cols < 2 {
 		return y
@@ -96,12 +96,23 @@ func (c *typer) lone(y, dy, stop int, r Role) int {
 				full = append(full, i)
 			}
 		}
-		if len(full) != 1 || (c.t.Cells[full[0]].ColSpan*2 < int32(c.g.cols) && len(c.row(y)) > 1 && !c.restEmpty(y, full[0])) {
+		if len(full) != 1 || !c.spanning(y, full[0]) {
 			return y
 		}
 		c.roles[full[0]] = r
 	}
 	return y
+}
+
+// spanning reports whether cell i, the only non-empty cell of row y, reads
+// as a title of the table: it spans half the columns or more, or it is
+// text (not a number) in the first column with the rest of the row empty.
+func (c *typer) spanning(y int, i int32) bool {
+	cl := &c.t.Cells[i]
+	if cl.ColSpan*2 >= int32(c.g.cols) {
+		return true
+	}
+	return cl.Col == 0 && c.restEmpty(y, i) && !numeric(cellText(c.p, cl))
 }
 
 // restEmpty reports whether every slot of row y outside cell i is empty.

@@ -137,3 +137,14 @@ func TestBadTables(t *testing.T) {
 		}
 	}
 }
+
+// TestLoneNumberNotThema: a calendar's first week holding one day is data,
+// not a title of the table.
+func TestLoneNumberNotThema(t *testing.T) {
+	p := parse(t, `<body><table><tr><th>Mo</th><th>Tu</th><th>We</th></tr>
+<tr><td></td><td></td><td>1</td></tr><tr><td>2</td><td>3</td><td>4</td></tr></table></body>`)
+	want := []string{"We: 1.", "Mo: 2 / Tu: 3 / We: 4."}
+	if l := Linearize(p, &p.Tables[0]); strings.Join(l, "|") != strings.Join(want, "|") {
+		t.Errorf("Linearize = %q, want %q", l, want)
+	}
+}
