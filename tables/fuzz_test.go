@@ -23,6 +23,7 @@ func FuzzTables(f *testing.F) {
 		for i := range p.Tables {
 			tb := &p.Tables[i]
 			Measure(p, tb)
+			MeasureCells(p, tb)
 			if roles := TypeCells(p, tb); roles != nil && len(roles) != len(tb.Cells) {
 				t.Fatalf("table %d: %d roles for %d cells", i, len(roles), len(tb.Cells))
 			}

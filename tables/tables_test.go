@@ -148,3 +148,20 @@ func TestLoneNumberNotThema(t *testing.T) {
 		t.Errorf("Linearize = %q, want %q", l, want)
 	}
 }
+
+func TestMeasureCells(t *testing.T) {
+	p := parse(t, dsLite)
+	fs := MeasureCells(p, &p.Tables[0])
+	if len(fs) != len(p.Tables[0].Cells) {
+		t.Fatalf("%d features for %d cells", len(fs), len(p.Tables[0].Cells))
+	}
+	if f := fs[0]; f.ColSpan != 4 || f.RowMerged != 1 || f.Row != 0 || f.Chars != 20 {
+		t.Errorf("thema cell: %+v", f)
+	}
+	if f := fs[1]; f.Chars != 0 || f.ColEmpty != 1.0/6 || f.RowEmpty != 0.25 {
+		t.Errorf("corner cell: %+v", f)
+	}
+	if f := fs[len(fs)-1]; !f.Numeric || f.Row != 1 || f.Col != 1 || f.Blocks != 1 {
+		t.Errorf("last cell: %+v", f)
+	}
+}
