@@ -101,3 +101,17 @@ func TestTableBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestTableCellCap: a table of more than MaxTableCells cells keeps the
+// first ones and says it was truncated.
+func TestTableCellCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 600 kB table")
+	}
+	row := "<tr>" + strings.Repeat("<td>x", 1000)
+	src := "<body><table>" + strings.Repeat(row, page.MaxTableCells/1000+1) + "</table></body>"
+	tb := segmentString(t, src).Tables[0]
+	if len(tb.Cells) != page.MaxTableCells || !tb.Truncated || tb.Cols != 1000 {
+		t.Errorf("cells %d truncated %v cols %d", len(tb.Cells), tb.Truncated, tb.Cols)
+	}
+}
