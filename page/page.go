@@ -27,6 +27,9 @@ type Page struct {
 	Body int32
 	// Meta is what the input says about itself.
 	Meta Meta
+	// Tables are the grids of the page's leaf tables (tables with no table
+	// inside), in document order, recorded while segmenting.
+	Tables []Table
 }
 
 // Meta is document-level metadata found while ingesting.

@@ -76,11 +76,14 @@ type builder struct {
 
 	inLink, inPre int
 	structs       int32 // structural elements opened so far
+
+	tables []*tableState // the tables open around the current element
 }
 
 func (b *builder) element(n *html.Node, parent int32, depth int32) {
 	a := n.DataAtom
 	idx := b.nodes.add(newNode(n, parent, depth, b.blocks.len()))
+	b.tableStart(n, idx)
 	s0 := b.structs
 	if structural(a) {
 		b.structs++
@@ -123,6 +126,7 @@ func (b *builder) element(n *html.Node, parent int32, depth int32) {
 		b.tagBoundary(a, depth, isInline)
 	}
 	b.closeNode(idx, s0)
+	b.tableEnd(a, idx)
 	if pre {
 		b.inPre--
 	}

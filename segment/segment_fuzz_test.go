@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/page"
 )
 
 func FuzzSegment(f *testing.F) {
@@ -19,6 +20,7 @@ func FuzzSegment(f *testing.F) {
 		}
 	}
 	f.Add([]byte("<body><pre>a\nb</pre><ul><li><a href=x>l</a></li></ul><img alt=y></body>"))
+	f.Add([]byte("<table><caption>c</caption><tr><th colspan=3>a<td rowspan=2>b<tr><td>c<table><tr><td>d</table></table>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := ingest.Parse(data, ingest.DefaultOptions())
 		if err != nil {
@@ -41,5 +43,34 @@ func FuzzSegment(f *testing.F) {
 				t.Fatalf("node %d inconsistent: %+v", i, n)
 			}
 		}
+		checkTables(t, p)
 	})
+}
+
+// checkTables checks that every recorded cell lies in its table's grid,
+// without overlap, and points to blocks of the page.
+func checkTables(t *testing.T, p *page.Page) {
+	for k, tb := range p.Tables {
+		if tb.Rows < 0 || tb.Cols < 0 || tb.Cols > page.MaxTableCols || len(tb.Cells) > page.MaxTableCells {
+			t.Fatalf("table %d: size %dx%d, %d cells", k, tb.Rows, tb.Cols, len(tb.Cells))
+		}
+		seen := map[[2]int32]bool{}
+		for i, c := range tb.Cells {
+			if c.Row < 0 || c.Col < 0 || c.RowSpan < 1 || c.ColSpan < 1 || c.Row+c.RowSpan > tb.Rows || c.Col+c.ColSpan > tb.Cols ||
+				c.First > c.End || int(c.End) > len(p.Blocks) || int(c.Node) >= len(p.Nodes) {
+				t.Fatalf("table %d cell %d inconsistent: %+v in %dx%d", k, i, c, tb.Rows, tb.Cols)
+			}
+			if int(c.RowSpan)*int(c.ColSpan) > 10_000 {
+				continue
+			}
+			for y := c.Row; y < c.Row+c.RowSpan; y++ {
+				for x := c.Col; x < c.Col+c.ColSpan; x++ {
+					if seen[[2]int32{y, x}] {
+						t.Fatalf("table %d: cells overlap at %d,%d", k, y, x)
+					}
+					seen[[2]int32{y, x}] = true
+				}
+			}
+		}
+	}
 }

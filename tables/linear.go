@@ -1,0 +1,129 @@
+package tables
+
+import (
+	"strings"
+
+	"github.com/sluice-project/sluice/page"
+)
+
+// Linearize returns the clauses of table t of page p, one per row holding
+// data, in Kitten's pattern
+//
+//	thema ;; finalImportant ;; colHeader ; rowHeader: data / colHeader ; rowHeader: data .
+//
+// where the thema is the caption and the thema cells, and each data cell
+// comes with the headers above it in its column and before it in its row
+// (either may be missing). It returns nil for a layout table (Classify),
+// which is read as ordinary blocks.
+func Linearize(p *page.Page, t *page.Table) []string {
+	if Classify(p, t) != Data {
+		return nil
+	}
+	return LinearizeRoles(p, t, TypeCells(p, t))
+}
+
+// LinearizeRoles is Linearize with the cells' roles given (by TypeCells or
+// a trained classifier), for a table already known to hold data.
+func LinearizeRoles(p *page.Page, t *page.Table, roles []Role) []string {
+	g, ok := newGrid(t)
+	if !ok || len(roles) != len(t.Cells) {
+		return nil
+	}
+	var prefix strings.Builder
+	for _, r := range [...]Role{Thema, FinalImportant} {
+		var parts []string
+		if r == Thema && t.Caption != "" {
+			parts = append(parts, t.Caption)
+		}
+		for i := range t.Cells {
+			if roles[i] == r {
+				parts = append(parts, cellText(p, &t.Cells[i]))
+			}
+		}
+		if len(parts) > 0 {
+			prefix.WriteString(strings.Join(parts, " "))
+			prefix.WriteString(" ;; ")
+		}
+	}
+	var out []string
+	colHeads := make([][]int32, g.cols)
+	for y := 0; y < g.rows; y++ {
+		var items []string
+		var rowHeads []int32
+		for x := 0; x < g.cols; x++ {
+			i := g.cell(y, x)
+			if i < 0 {
+				continue
+			}
+			switch {
+			case roles[i] == DataCell && int(t.Cells[i].Row) == y && int(t.Cells[i].Col) == x:
+				items = append(items, item(p, t, colHeads[x], rowHeads, i))
+			case roles[i] == Header:
+				rowHeads = push(rowHeads, i)
+				if int(t.Cells[i].Row)+int(t.Cells[i].RowSpan)-1 == y {
+					colHeads[x] = push(colHeads[x], i) // heads the rows below
+				}
+			}
+		}
+		if len(items) == 0 {
+			continue
+		}
+		s := prefix.String() + strings.Join(items, " / ")
+		if !strings.HasSuffix(s, ".") {
+			s += "."
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// maxHeads is the most headers a data cell is read with in each direction:
+// the nearest ones.
+const maxHeads = 4
+
+// push appends header cell i to the list of headers hs, unless it ends it
+// already (a cell spanning several slots), keeping the last maxHeads.
+func push(hs []int32, i int32) []int32 {
+	if len(hs) > 0 && hs[len(hs)-1] == i {
+		return hs
+	}
+	if len(hs) == maxHeads {
+		copy(hs, hs[1:])
+		hs = hs[:maxHeads-1]
+	}
+	return append(hs, i)
+}
+
+// item writes data cell i with its column and row headers:
+// "col ; row: data", "col: data", "row: data" or "data".
+func item(p *page.Page, t *page.Table, colHeads, rowHeads []int32, i int32) string {
+	texts := func(hs []int32) string {
+		var parts []string
+		for _, j := range hs {
+			parts = append(parts, cellText(p, &t.Cells[j]))
+		}
+		return strings.Join(parts, " ")
+	}
+	col, row, data := texts(colHeads), texts(rowHeads), cellText(p, &t.Cells[i])
+	switch {
+	case col != "" && row != "":
+		return col + " ; " + row + ": " + data
+	case col != "":
+		return col + ": " + data
+	case row != "":
+		return row + ": " + data
+	}
+	return data
+}
+
+// cellText returns the text of cell c: its blocks joined by spaces.
+func cellText(p *page.Page, c *page.Cell) string {
+	var sb strings.Builder
+	for b := c.First; b < c.End && int(b) < len(p.Blocks); b++ {
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(p.Blocks[b].Text)
+	}
+	return sb.String()
+}

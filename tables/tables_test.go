@@ -1,0 +1,167 @@
+package tables
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/segment"
+)
+
+func parse(t testing.TB, src string) *page.Page {
+	t.Helper()
+	doc, err := ingest.Parse([]byte(src), ingest.DefaultOptions())
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return segment.Segment(doc, segment.DefaultOptions())
+}
+
+// dsLite is the table of Kitten's Figures 4 and 6, with the thema as a cell
+// spanning the top row, as HTML pages write it (no th, no caption).
+const dsLite = `<body><p>Nintendo handhelds.</p><table border=1>
+<tr><td colspan=4>Dimensions Comparison</td></tr>
+<tr><td></td><td><u>DS Lite</u></td><td>Original DS</td><td>PSP</td></tr>
+<tr><td>Length</td><td>133.0mm</td><td>148.7mm</td><td>170.0mm</td></tr>
+<tr><td>Width</td><td>73.9mm</td><td>84.7mm</td><td>74.0mm</td></tr>
+<tr><td>Depth</td><td>21.5mm</td><td>28.8mm</td><td>23.0mm</td></tr>
+<tr><td>Weight</td><td>218g</td><td>275g</td><td>260g</td></tr>
+</table></body>`
+
+func TestLinearizeDSLite(t *testing.T) {
+	p := parse(t, dsLite)
+	if len(p.Tables) != 1 {
+		t.Fatalf("tables = %d", len(p.Tables))
+	}
+	tb := &p.Tables[0]
+	if k := Classify(p, tb); k != Data {
+		t.Fatalf("Classify = %v (features %+v)", k, Measure(p, tb))
+	}
+	roles := TypeCells(p, tb)
+	var got []string
+	for i, r := range roles {
+		got = append(got, fmt.Sprintf("%s=%s", cellText(p, &tb.Cells[i]), r))
+	}
+	want := "Dimensions Comparison=thema |=neutral DS Lite=header Original DS=header PSP=header " +
+		"|Length=header 133.0mm=data 148.7mm=data 170.0mm=data |Width=header 73.9mm=data 84.7mm=data 74.0mm=data " +
+		"|Depth=header 21.5mm=data 28.8mm=data 23.0mm=data |Weight=header 218g=data 275g=data 260g=data"
+	if s := strings.Join(got, " "); s != strings.ReplaceAll(want, "|", "") {
+		t.Errorf("roles:\n%s\nwant\n%s", s, strings.ReplaceAll(want, "|", ""))
+	}
+	wantLines := []string{
+		"Dimensions Comparison ;; DS Lite ; Length: 133.0mm / Original DS ; Length: 148.7mm / PSP ; Length: 170.0mm.",
+		"Dimensions Comparison ;; DS Lite ; Width: 73.9mm / Original DS ; Width: 84.7mm / PSP ; Width: 74.0mm.",
+		"Dimensions Comparison ;; DS Lite ; Depth: 21.5mm / Original DS ; Depth: 28.8mm / PSP ; Depth: 23.0mm.",
+		"Dimensions Comparison ;; DS Lite ; Weight: 218g / Original DS ; Weight: 275g / PSP ; Weight: 260g.",
+	}
+	if lines := Linearize(p, tb); strings.Join(lines, "\n") != strings.Join(wantLines, "\n") {
+		t.Errorf("Linearize:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(wantLines, "\n"))
+	}
+}
+
+func TestLayoutTablesLeftAlone(t *testing.T) {
+	for name, src := range map[string]string{
+		"page layout": `<body><table><tr><td><a href=/>Home</a> <a href=/a>About</a></td><td>
+<p>A long article paragraph that goes on and on about many things, as the main text of a page does.</p>
+<p>Another paragraph of the article, long enough to be read as prose and not as a value.</p></td></tr>
+<tr><td></td><td>Copyright 2010</td></tr></table></body>`,
+		"form":       `<body><table><tr><td>Name</td><td><input name=n></td></tr><tr><td>Mail</td><td><input name=m></td></tr></table></body>`,
+		"one row":    `<body><table><tr><td>a</td><td>b</td><td>c</td></tr></table></body>`,
+		"one column": `<body><table><tr><td>a</td></tr><tr><td>b</td></tr></table></body>`,
+		"empty":      `<body><table></table></body>`,
+	} {
+		p := parse(t, src)
+		for i := range p.Tables {
+			if k := Classify(p, &p.Tables[i]); k != Layout {
+				t.Errorf("%s: Classify = %v, want layout (%+v)", name, k, Measure(p, &p.Tables[i]))
+			}
+			if l := Linearize(p, &p.Tables[i]); l != nil {
+				t.Errorf("%s: Linearize = %q, want nil", name, l)
+			}
+		}
+	}
+}
+
+func TestHeaderMarkupAndRepeats(t *testing.T) {
+	p := parse(t, `<body><table><caption>Prices</caption>
+<tr><th>Item</th><th>Price</th><th>Stock</th></tr>
+<tr><td>Tea</td><td>3</td><td>10</td></tr>
+<tr><th>Item</th><th>Price</th><th>Stock</th></tr>
+<tr><td>Jam</td><td>4</td><td>2</td></tr>
+<tr><td colspan=3>* prices in euros</td></tr></table></body>`)
+	tb := &p.Tables[0]
+	roles := TypeCells(p, tb)
+	if roles[6] != FinalNonImportant || roles[12] != FinalImportant || roles[0] != Header || roles[3] != DataCell {
+		t.Errorf("roles = %v", roles)
+	}
+	want := "Prices ;; * prices in euros ;; Item: Tea / Price: 3 / Stock: 10."
+	if l := Linearize(p, tb); len(l) != 2 || l[0] != want {
+		t.Errorf("Linearize = %q, want first %q", l, want)
+	}
+}
+
+func TestFixUpLoneDataInHeaderRow(t *testing.T) {
+	p := parse(t, `<body><table><tr><th>Name</th><td>Age</td><th>Town</th></tr>
+<tr><td>Ann</td><td>31</td><td>Oslo</td></tr><tr><td>Bob</td><td>42</td><td>Rome</td></tr></table></body>`)
+	roles := TypeCells(p, &p.Tables[0])
+	if roles[1] != Header {
+		t.Errorf("lone data cell in a header row = %v, want header", roles[1])
+	}
+	if l := Linearize(p, &p.Tables[0]); len(l) != 2 || l[1] != "Name: Bob / Age: 42 / Town: Rome." {
+		t.Errorf("Linearize = %q", l)
+	}
+}
+
+// TestBadTables: huge, long, deep and empty tables take bounded time and
+// give no panic.
+func TestBadTables(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("<body><table><tr><th>n</th><th>v</th></tr>")
+	for i := range 10_000 {
+		fmt.Fprintf(&sb, "<tr><td>r%d</td><td>%d</td></tr>", i, i)
+	}
+	sb.WriteString("</table>")
+	sb.WriteString(`<table><tr><td colspan="100000">a</td></tr><tr><td rowspan=-1>b</td><td colspan=garbage>c</td></tr></table>`)
+	sb.WriteString(strings.Repeat("<table><tr><td>", 500) + "deep" + strings.Repeat("</td></tr></table>", 500))
+	sb.WriteString("<table></table><table><tr></tr></table></body>")
+	p := parse(t, sb.String())
+	for i := range p.Tables {
+		tb := &p.Tables[i]
+		Measure(p, tb)
+		TypeCells(p, tb)
+		l := Linearize(p, tb)
+		if i == 0 && len(l) != 10_000 {
+			t.Errorf("long table: %d clauses, want 10000", len(l))
+		}
+	}
+}
+
+// TestLoneNumberNotThema: a calendar's first week holding one day is data,
+// not a title of the table.
+func TestLoneNumberNotThema(t *testing.T) {
+	p := parse(t, `<body><table><tr><th>Mo</th><th>Tu</th><th>We</th></tr>
+<tr><td></td><td></td><td>1</td></tr><tr><td>2</td><td>3</td><td>4</td></tr></table></body>`)
+	want := []string{"We: 1.", "Mo: 2 / Tu: 3 / We: 4."}
+	if l := Linearize(p, &p.Tables[0]); strings.Join(l, "|") != strings.Join(want, "|") {
+		t.Errorf("Linearize = %q, want %q", l, want)
+	}
+}
+
+func TestMeasureCells(t *testing.T) {
+	p := parse(t, dsLite)
+	fs := MeasureCells(p, &p.Tables[0])
+	if len(fs) != len(p.Tables[0].Cells) {
+		t.Fatalf("%d features for %d cells", len(fs), len(p.Tables[0].Cells))
+	}
+	if f := fs[0]; f.ColSpan != 4 || f.RowMerged != 1 || f.Row != 0 || f.Chars != 20 {
+		t.Errorf("thema cell: %+v", f)
+	}
+	if f := fs[1]; f.Chars != 0 || f.ColEmpty != 1.0/6 || f.RowEmpty != 0.25 {
+		t.Errorf("corner cell: %+v", f)
+	}
+	if f := fs[len(fs)-1]; !f.Numeric || f.Row != 1 || f.Col != 1 || f.Blocks != 1 {
+		t.Errorf("last cell: %+v", f)
+	}
+}
