@@ -1,0 +1,170 @@
+package xhtml_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/xhtml"
+)
+
+// dataRoot is the shared data directory ($SLUICE_DATA or ../shared/data).
+func dataRoot() string {
+	root, err := dataset.Root()
+	if err != nil {
+		return "/work/shared/data"
+	}
+	return root
+}
+
+// strictParse reads x to the end with a strict XML decoder.
+func strictParse(x []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(x))
+	d.Strict = true
+	d.AutoClose = nil
+	d.Entity = nil
+	for {
+		_, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// TestSharedPagesParse normalises every page of every shared data set and
+// parses the result as strict XML (with -short, every 20th page): the
+// */html/* pages (.gz ones decompressed) and l3s-gn1's original pages.
+func TestSharedPagesParse(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(dataRoot(), "*", "html", "*"))
+	l3s, _ := filepath.Glob(filepath.Join(dataRoot(), "l3s-gn1", "original", "*"))
+	files = append(files, l3s...)
+	if len(files) == 0 {
+		t.Skipf("no shared pages under %s", dataRoot())
+	}
+	slices.Sort(files)
+	step := 1
+	if testing.Short() {
+		step = 20
+	}
+	n, skipped := 0, 0
+	var buf bytes.Buffer
+	for i := 0; i < len(files); i += step {
+		src, err := inputs.Read(files[i], nil, 64<<20) // .gz decompressed
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf.Reset()
+		if _, err := xhtml.Normalize(&buf, src, xhtml.Options{}); err != nil {
+			if errors.Is(err, ingest.ErrEmpty) || errors.Is(err, ingest.ErrBinary) {
+				skipped++
+				continue
+			}
+			t.Errorf("%s: %v", files[i], err)
+			continue
+		}
+		if err := strictParse(buf.Bytes()); err != nil {
+			t.Errorf("%s: not strict XML: %v", files[i], err)
+		}
+		n++
+	}
+	t.Logf("%d pages normalised and parsed as strict XML, %d empty or binary", n, skipped)
+}
+
+// FuzzNormalize checks that whatever the input, the output is strict XML.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{
+		`<p>a<b>b</p>c`, `<script>]]></script>`, `<!-- -- -->`, "<p \x00=1 a'b=2>&#128;&#x9f;\x85",
+		`<svg><foreignObject><math><mi xlink:href=1>`, `<table><tr><td><table>`, "\xef\xbb\xbf<html>\xff\xfe",
+		`<a href="&quot;&#0;&#xD800;">`, `<o:p xmlns:o=urn:x>t</o:p>`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var b bytes.Buffer
+		if _, err := xhtml.Normalize(&b, src, xhtml.Options{}); err != nil {
+			return
+		}
+		if err := strictParse(b.Bytes()); err != nil {
+			t.Fatalf("not strict XML: %v\ninput %q\noutput %s", err, src, b.String())
+		}
+	})
+}
+
+// benchPages reads the cleaneval-dev pages.
+func benchPages(b *testing.B) [][]byte {
+	b.Helper()
+	files, _ := filepath.Glob(filepath.Join(dataRoot(), "cleaneval-dev", "html", "*"))
+	if len(files) == 0 {
+		b.Skipf("no cleaneval-dev pages under %s", dataRoot())
+	}
+	slices.Sort(files)
+	var pages [][]byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, data)
+	}
+	return pages
+}
+
+var benchCleaner = sync.OnceValues(func() (*sluice.Cleaner, error) { return sluice.New(sluice.Options{}) })
+
+// BenchmarkNormalize normalises the cleaneval-dev pages; compare its
+// pages/s with BenchmarkClean's (the default cleaner on the same pages).
+func BenchmarkNormalize(b *testing.B) {
+	pages := benchPages(b)
+	bytesIn := 0
+	for _, p := range pages {
+		bytesIn += len(p)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := xhtml.Normalize(io.Discard, p, xhtml.Options{}); err != nil && !errors.Is(err, ingest.ErrEmpty) {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
+	b.ReportMetric(float64(bytesIn*b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
+}
+
+// BenchmarkClean cleans the same pages with the default cleaner.
+func BenchmarkClean(b *testing.B) {
+	pages := benchPages(b)
+	c, err := benchCleaner()
+	if err != nil {
+		b.Fatal(err)
+	}
+	bytesIn := 0
+	for _, p := range pages {
+		bytesIn += len(p)
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := c.Clean(ctx, sluice.Input{Data: p}); err != nil && !errors.Is(err, ingest.ErrEmpty) {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
+	b.ReportMetric(float64(bytesIn*b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
+}
