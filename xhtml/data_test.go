@@ -46,7 +46,8 @@ func strictParse(x []byte) error {
 }
 
 // TestSharedPagesParse normalises every page of every shared data set and
-// parses the result as strict XML (with -short, every 20th page): the
+// parses the result as strict XML (with -short, every 20th page), the
+// content-only output too for one page in ten of those: the
 // */html/* pages (.gz ones decompressed) and l3s-gn1's original pages.
 func TestSharedPagesParse(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dataRoot(), "*", "html", "*"))
@@ -78,6 +79,9 @@ func TestSharedPagesParse(t *testing.T) {
 		}
 		if err := strictParse(buf.Bytes()); err != nil {
 			t.Errorf("%s: not strict XML: %v", files[i], err)
+		}
+		if i%(10*step) == 0 {
+			contentXHTML(t, src) // the content-only output of one page in ten
 		}
 		n++
 	}
@@ -167,4 +171,49 @@ func BenchmarkClean(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
 	b.ReportMetric(float64(bytesIn*b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
+}
+
+// contentXHTML cleans src with the default cleaner and writes its content
+// as XHTML.
+func contentXHTML(t testing.TB, src []byte) []byte {
+	t.Helper()
+	c, err := benchCleaner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Clean(context.Background(), sluice.Input{Data: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := xhtml.Normalize(&buf, src, xhtml.Options{Content: res.Page}); err != nil {
+		t.Fatal(err)
+	}
+	if err := strictParse(buf.Bytes()); err != nil {
+		t.Fatalf("content XHTML is not strict XML: %v\n%s", err, buf.String())
+	}
+	return buf.Bytes()
+}
+
+func TestContent(t *testing.T) {
+	var para bytes.Buffer
+	for range 6 {
+		para.WriteString("<p>The old mill by the river was restored by the village over three long summers, and its wheel now turns again for visitors who come from far away to see it.</p>\n")
+	}
+	src := []byte(`<html><head><title>Mill &amp; wheel</title><script>x()</script></head><body>
+<ul id=nav><li><a href=/>Home</a><li><a href=/a>About</a><li><a href=/c>Contact</a></ul>
+<div id=main><h1>The <em>mill</em> wheel</h1>` + para.String() + `
+<table><tr><th>Year</th><th>Event of the mill restoration in the village</th></tr><tr><td>1901</td><td>The wheel was built by the miller and his sons, who carved each paddle by hand from oak.</td></tr></table>
+</div><div id=footer>Copyright 2024 · <a href=/p>Privacy</a></div></body></html>`)
+	out := string(contentXHTML(t, src))
+	for _, want := range []string{"<title>Mill &amp; wheel</title>", "<h1>The <em>mill</em> wheel</h1>", "<p>The old mill by the river", `<div id="main">`} {
+		if !bytes.Contains([]byte(out), []byte(want)) {
+			t.Errorf("content lacks %q:\n%s", want, out)
+		}
+	}
+	for _, not := range []string{"Contact", "Privacy", "x()"} {
+		if bytes.Contains([]byte(out), []byte(not)) {
+			t.Errorf("content holds %q:\n%s", not, out)
+		}
+	}
 }

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/page"
 )
 
 // Options configures Normalize. The zero value is ready to use.
@@ -33,6 +34,12 @@ type Options struct {
 	// MaxBytes caps the input size as ingest.Options.MaxBytes does; 0
 	// means ingest's default of 16 MB.
 	MaxBytes int
+	// Content, when not nil, is the same page cleaned (a sluice.Result's
+	// Page), and only its content is written: the text whose span in the
+	// input overlaps a kept block's Source span, with the elements around
+	// it in their original markup (headings, lists, tables, links,
+	// emphasis), in a body after a head holding the title.
+	Content *page.Page
 }
 
 // Namespaces written on the elements that start them.
@@ -62,7 +69,13 @@ func Normalize(w io.Writer, src []byte, opts Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return doc.Warnings, Write(w, doc.Root)
+	if opts.Content == nil {
+		return doc.Warnings, Write(w, doc.Root)
+	}
+	x := &writer{b: bufio.NewWriterSize(w, 32<<10), keep: markContent(doc, keptSpans(opts.Content))}
+	x.b.WriteString(Header)
+	x.writeContent(doc)
+	return doc.Warnings, x.b.Flush()
 }
 
 // Write writes the tree under the document node root (as html.Parse
@@ -93,6 +106,7 @@ func Write(w io.Writer, root *html.Node) error {
 type writer struct {
 	b     *bufio.Writer
 	names []string // scratch: the attribute names written on an element
+	keep  keepSet  // the nodes a content-only output writes; nil: all
 }
 
 // namespaceURI maps x/net/html's namespace names to their URIs.
@@ -142,6 +156,9 @@ func (x *writer) element(n *html.Node, parentNS string) {
 // children writes the content of n.
 func (x *writer) children(n *html.Node, ns string) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if x.skip(c) {
+			continue
+		}
 		switch c.Type {
 		case html.ElementNode:
 			x.element(c, ns)

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/inputs"
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/xhtml"
@@ -17,22 +18,22 @@ import (
 const normalizeHelp = `
 Usage: sluice normalize [flags] [FILE|DIR|-]...
 
-Writes each whole page (not only its content) as normalised, UTF-8 XHTML
-1.0 that a strict XML parser accepts, as Kitten's first stage does: parsed
-as HTML5 (tags repaired as browsers do), every element closed, names in
-lower case, attributes quoted and deduplicated, entities as characters
-(&#128;-&#159; as windows-1252 means them), script and style in CDATA,
-text never re-indented. Inputs are as for sluice clean. Several inputs
-without -o are written one after the other, each a document of its own;
-with -o DIR, each goes to DIR/NAME.xhtml, named as clean -o names them.
+Writes each whole page as UTF-8 XHTML 1.0 that a strict XML parser accepts,
+as Kitten's first stage does: parsed as HTML5, every element closed, names
+in lower case, attributes quoted and deduplicated, entities as characters
+(&#128;-&#159; as windows-1252 means them), script and style in CDATA, text
+never re-indented; with --clean, only the content blocks the default
+cleaner keeps, in their original markup. Inputs and -o are as for clean
+(outputs DIR/NAME.xhtml); several inputs without -o are written one
+after the other, each a document of its own.
 
 Examples:
   sluice normalize page.html > page.xhtml
   curl -s https://example.org/ | sluice normalize | xmllint --noout -
   sluice normalize -o xhtml/ -j 4 pages/
+  sluice normalize --clean page.html   # the content only, as XHTML
 
-Exit status: 0 when all inputs were normalised, 1 when any failed, 2 for
-a usage error.
+Exit status: 0 when all inputs were normalised, 1 when any failed, 2 for a usage error.
 `
 
 // normalizeCmd is sluice normalize.
@@ -41,8 +42,9 @@ type normalizeCmd struct {
 	args                []string
 	outDir, contentType string
 	jobs                int
-	quiet               bool
+	quiet, clean        bool
 	out                 *outDir
+	cleaner             *sluice.Cleaner
 }
 
 func cmdNormalize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -55,12 +57,17 @@ func (c *normalizeCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "normalise this many inputs in parallel")
 	fs.BoolVar(&c.quiet, "q", false, "do not print warnings")
+	fs.BoolVar(&c.clean, "clean", false, "write only the content blocks (as the embedded model keeps them), with their markup")
 	return fs
 }
 
 func (c *normalizeCmd) validate(args []string) error {
 	c.args = args
-	if err := checkJobs(c.jobs); err != nil || c.outDir == "" {
+	err := checkJobs(c.jobs)
+	if err == nil && c.clean {
+		c.cleaner, err = sluice.New(sluice.Options{})
+	}
+	if err != nil || c.outDir == "" {
 		return err
 	}
 	return checkOutDir(c.outDir, args)
@@ -137,15 +144,23 @@ type normalized struct {
 
 // normalize reads and normalises one input; a damaged input that still
 // gave bytes is normalised, with a warning.
-func (c *normalizeCmd) normalize(_ context.Context, s inputs.Source) (o normalized, err error) {
+func (c *normalizeCmd) normalize(ctx context.Context, s inputs.Source) (o normalized, err error) {
 	data, err := inputs.Read(s.Path, c.stdin, maxRead)
 	if err != nil && len(data) == 0 {
 		return o, err
 	} else if err != nil {
 		o.warn = append(o.warn, err.Error())
 	}
+	opts := xhtml.Options{ContentType: c.contentType}
+	if c.clean {
+		res, err := c.cleaner.Clean(ctx, sluice.Input{Data: data, ContentType: c.contentType})
+		if err != nil {
+			return o, err
+		}
+		opts.Content = res.Page
+	}
 	var b bytes.Buffer
-	warns, err := xhtml.Normalize(&b, data, xhtml.Options{ContentType: c.contentType})
+	warns, err := xhtml.Normalize(&b, data, opts)
 	o.xhtml, o.warn = b.Bytes(), append(o.warn, warns...)
 	return o, err
 }
