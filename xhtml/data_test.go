@@ -3,7 +3,6 @@ package xhtml_test
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
 	"errors"
 	"io"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/ingest"
 	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/xhtml"
 )
 
@@ -26,23 +26,6 @@ func dataRoot() string {
 		return "/work/shared/data"
 	}
 	return root
-}
-
-// strictParse reads x to the end with a strict XML decoder.
-func strictParse(x []byte) error {
-	d := xml.NewDecoder(bytes.NewReader(x))
-	d.Strict = true
-	d.AutoClose = nil
-	d.Entity = nil
-	for {
-		_, err := d.Token()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
 }
 
 // TestSharedPagesParse normalises every page of every shared data set and
@@ -88,7 +71,8 @@ func TestSharedPagesParse(t *testing.T) {
 	t.Logf("%d pages normalised and parsed as strict XML, %d empty or binary", n, skipped)
 }
 
-// FuzzNormalize checks that whatever the input, the output is strict XML.
+// FuzzNormalize checks that whatever the input, the output is strict XML,
+// the whole page's and the content-only one's.
 func FuzzNormalize(f *testing.F) {
 	for _, s := range []string{
 		`<p>a<b>b</p>c`, `<script>]]></script>`, `<!-- -- -->`, "<p \x00=1 a'b=2>&#128;&#x9f;\x85",
@@ -104,6 +88,19 @@ func FuzzNormalize(f *testing.F) {
 		}
 		if err := strictParse(b.Bytes()); err != nil {
 			t.Fatalf("not strict XML: %v\ninput %q\noutput %s", err, src, b.String())
+		}
+		// Content only, with blocks over arbitrary spans of the input.
+		p := &page.Page{}
+		for i := 0; i+1 < min(len(src), 16); i += 2 {
+			s, e := int(src[i])*len(src)/256, int(src[i+1])*len(src)/256
+			p.Blocks = append(p.Blocks, page.Block{Source: page.Span{Start: s, End: e}, Label: page.Label(i / 2 % 3)})
+		}
+		b.Reset()
+		if _, err := xhtml.Normalize(&b, src, xhtml.Options{Content: p}); err != nil {
+			t.Fatalf("content: %v", err)
+		}
+		if err := strictParse(b.Bytes()); err != nil {
+			t.Fatalf("content: not strict XML: %v\ninput %q\noutput %s", err, src, b.String())
 		}
 	})
 }

@@ -133,7 +133,7 @@ func (x *writer) element(n *html.Node, parentNS string) {
 	x.b.WriteString(n.Data)
 	if ns != parentNS {
 		x.attr("xmlns", ns)
-		if ns == nsSVG {
+		if ns != nsXHTML { // svg and math: xlink:href may come inside
 			x.attr("xmlns:xlink", nsXLink)
 		}
 	}

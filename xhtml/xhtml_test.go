@@ -1,12 +1,15 @@
-package xhtml
+package xhtml_test
 
 import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/sluice-project/sluice/xhtml"
 )
 
 // normalize normalises src and fails the test unless the result parses as
@@ -14,11 +17,11 @@ import (
 func normalize(t testing.TB, src string) string {
 	t.Helper()
 	var b bytes.Buffer
-	if _, err := Normalize(&b, []byte(src), Options{}); err != nil {
-		t.Fatalf("Normalize(%q): %v", src, err)
+	if _, err := xhtml.Normalize(&b, []byte(src), xhtml.Options{}); err != nil {
+		t.Fatalf("xhtml.Normalize(%q): %v", src, err)
 	}
 	if err := strictParse(b.Bytes()); err != nil {
-		t.Fatalf("Normalize(%q) is not strict XML: %v\n%s", src, err, b.String())
+		t.Fatalf("xhtml.Normalize(%q) is not strict XML: %v\n%s", src, err, b.String())
 	}
 	return b.String()
 }
@@ -31,14 +34,35 @@ func strictParse(x []byte) error {
 	d.AutoClose = nil
 	d.Entity = nil
 	for {
-		_, err := d.Token()
+		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
+		if err := checkNamespaces(tok); err != nil {
+			return err
+		}
 	}
+}
+
+// checkNamespaces fails for a prefix that no xmlns:PREFIX declares
+// (encoding/xml leaves it in Name.Space instead of a namespace URI).
+func checkNamespaces(tok xml.Token) error {
+	se, ok := tok.(xml.StartElement)
+	if !ok {
+		return nil
+	}
+	if !strings.Contains(se.Name.Space, "://") {
+		return fmt.Errorf("element %s:%s: namespace not declared", se.Name.Space, se.Name.Local)
+	}
+	for _, a := range se.Attr {
+		if a.Name.Space != "" && a.Name.Space != "xmlns" && !strings.Contains(a.Name.Space, "://") {
+			return fmt.Errorf("attribute %s:%s: prefix not declared", a.Name.Space, a.Name.Local)
+		}
+	}
+	return nil
 }
 
 // body returns the part of out between <body> and </body>.
@@ -82,7 +106,7 @@ func TestRules(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := normalize(t, tc.in)
 			if !strings.Contains(out, tc.want) {
-				t.Errorf("Normalize(%q) =\n%s\nwant it to hold\n%s", tc.in, body(out), tc.want)
+				t.Errorf("xhtml.Normalize(%q) =\n%s\nwant it to hold\n%s", tc.in, body(out), tc.want)
 			}
 		})
 	}
@@ -91,7 +115,7 @@ func TestRules(t *testing.T) {
 func TestHeaderAndNamespace(t *testing.T) {
 	out := normalize(t, `<!DOCTYPE html><html xmlns="urn:other" lang=en><head><meta http-equiv=Content-Type content="text/html; charset=iso-8859-1"><title>T</title></head><body>x</body></html>`)
 	for _, want := range []string{
-		Header + `<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head>`,
+		xhtml.Header + `<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head>`,
 		`<meta http-equiv="Content-Type" content="text/html; charset=utf-8" />`,
 		`<title>T</title>`, "</html>\n",
 	} {
@@ -107,7 +131,7 @@ func TestHeaderAndNamespace(t *testing.T) {
 func TestCharsetDecoded(t *testing.T) {
 	src := []byte("<html><head><meta charset=\"windows-1252\"></head><body><p>caf\xe9 \x93q\x94 \x80</p></body></html>")
 	var b bytes.Buffer
-	if _, err := Normalize(&b, src, Options{}); err != nil {
+	if _, err := xhtml.Normalize(&b, src, xhtml.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -117,8 +141,8 @@ func TestCharsetDecoded(t *testing.T) {
 }
 
 func TestForeignObject(t *testing.T) {
-	out := normalize(t, `<svg><foreignObject><p>x</p></foreignObject></svg><math><mi>x</mi></math>`)
-	for _, want := range []string{`<foreignObject><p xmlns="http://www.w3.org/1999/xhtml">x</p></foreignObject>`, `<math xmlns="http://www.w3.org/1998/Math/MathML"><mi>x</mi></math>`} {
+	out := normalize(t, `<svg><foreignObject><p>x</p></foreignObject></svg><math><mi xlink:href=u>x</mi></math>`)
+	for _, want := range []string{`<foreignObject><p xmlns="http://www.w3.org/1999/xhtml">x</p></foreignObject>`, `<math xmlns="http://www.w3.org/1998/Math/MathML" xmlns:xlink="http://www.w3.org/1999/xlink"><mi xlink:href="u">x</mi></math>`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -126,10 +150,10 @@ func TestForeignObject(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	if _, err := Normalize(io.Discard, []byte("  "), Options{}); err == nil {
+	if _, err := xhtml.Normalize(io.Discard, []byte("  "), xhtml.Options{}); err == nil {
 		t.Error("empty input: no error")
 	}
-	if _, err := Normalize(io.Discard, []byte("\x89PNG\r\n\x1a\nxxxx"), Options{}); err == nil {
+	if _, err := xhtml.Normalize(io.Discard, []byte("\x89PNG\r\n\x1a\nxxxx"), xhtml.Options{}); err == nil {
 		t.Error("binary input: no error")
 	}
 }
