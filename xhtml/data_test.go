@@ -33,13 +33,7 @@ func dataRoot() string {
 // content-only output too for one page in ten of those: the
 // */html/* pages (.gz ones decompressed) and l3s-gn1's original pages.
 func TestSharedPagesParse(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(dataRoot(), "*", "html", "*"))
-	l3s, _ := filepath.Glob(filepath.Join(dataRoot(), "l3s-gn1", "original", "*"))
-	files = append(files, l3s...)
-	if len(files) == 0 {
-		t.Skipf("no shared pages under %s", dataRoot())
-	}
-	slices.Sort(files)
+	files := sharedFiles(t, "*/html/*", "l3s-gn1/original/*")
 	step := 1
 	if testing.Short() {
 		step = 20
@@ -105,16 +99,26 @@ func FuzzNormalize(f *testing.F) {
 	})
 }
 
-// benchPages reads the cleaneval-dev pages.
-func benchPages(b *testing.B) [][]byte {
-	b.Helper()
-	files, _ := filepath.Glob(filepath.Join(dataRoot(), "cleaneval-dev", "html", "*"))
+// sharedFiles lists the files below the shared data root that match the
+// patterns, sorted; tb is skipped when there are none.
+func sharedFiles(tb testing.TB, patterns ...string) []string {
+	tb.Helper()
+	var files []string
+	for _, p := range patterns {
+		m, _ := filepath.Glob(filepath.Join(dataRoot(), p))
+		files = append(files, m...)
+	}
 	if len(files) == 0 {
-		b.Skipf("no cleaneval-dev pages under %s", dataRoot())
+		tb.Skipf("no shared pages under %s", dataRoot())
 	}
 	slices.Sort(files)
+	return files
+}
+
+// benchPages reads the cleaneval-dev pages.
+func benchPages(b *testing.B) [][]byte {
 	var pages [][]byte
-	for _, f := range files {
+	for _, f := range sharedFiles(b, "cleaneval-dev/html/*") {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			b.Fatal(err)
