@@ -245,9 +245,11 @@ func (x *writer) attr(name, val string) {
 
 // validName reports whether s is a name every XML parser accepts: ASCII
 // letters, digits, '_', '-' and '.', starting with a letter or '_' (no
-// colon: a prefix would need a namespace declaration).
+// colon: a prefix would need a namespace declaration), and not starting
+// with "xml", which XML reserves (an element named xmlns reads as a
+// namespace declaration to some parsers).
 func validName(s string) bool {
-	if s == "" {
+	if s == "" || len(s) >= 3 && strings.EqualFold(s[:3], "xml") {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
