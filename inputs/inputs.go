@@ -150,11 +150,11 @@ type tree struct {
 
 func newTree(dir, exclude string) *tree {
 	t := &tree{}
-	t.real, _ = realPath(dir)
+	t.real, _ = RealPath(dir)
 	if exclude != "" {
 		if st, err := os.Stat(exclude); err == nil && st.IsDir() {
 			t.exclude = st
-			t.realExclude, _ = realPath(exclude)
+			t.realExclude, _ = RealPath(exclude)
 		}
 	}
 	return t
@@ -172,14 +172,14 @@ func (t *tree) excluded(p string) bool {
 // follow resolves the link at p: the file it leads to, or why it is left
 // out.
 func (t *tree) follow(p string) (fs.FileInfo, string) {
-	target, err := realPath(p)
+	target, err := RealPath(p)
 	if err != nil {
 		return nil, SkipLinkBroken
 	}
-	if t.real == "" || !within(target, t.real) {
+	if t.real == "" || !Within(target, t.real) {
 		return nil, SkipLinkOutside
 	}
-	if t.realExclude != "" && within(target, t.realExclude) {
+	if t.realExclude != "" && Within(target, t.realExclude) {
 		return nil, SkipLinkOutput
 	}
 	st, err := os.Stat(p)
@@ -194,8 +194,8 @@ func (t *tree) follow(p string) (fs.FileInfo, string) {
 	return st, ""
 }
 
-// realPath is the absolute path of p with every link resolved.
-func realPath(p string) (string, error) {
+// RealPath is the absolute path of p with every link resolved.
+func RealPath(p string) (string, error) {
 	r, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return "", err
@@ -203,9 +203,19 @@ func realPath(p string) (string, error) {
 	return filepath.Abs(r)
 }
 
-// within reports whether path is dir or below it (both clean and
+// EntryPath is the real path of the directory entry at path: its
+// directory's links resolved, not its own.
+func EntryPath(path string) (string, error) {
+	dir, err := RealPath(filepath.Dir(path))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.Base(path)), nil
+}
+
+// Within reports whether path is dir or below it (both clean and
 // absolute).
-func within(path, dir string) bool {
+func Within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -287,7 +287,7 @@ func (c *cleanCmd) write(stream *render.Stream, i int, res *sluice.Result) error
 	case c.out == nil:
 		return c.renderer.Render(c.stdout, res.Page)
 	}
-	return c.out.write(i, c.renderer, res)
+	return c.out.write(i, func(w io.Writer) error { return c.renderer.Render(w, res.Page) })
 }
 
 // outName replaces the input's endings (.html, .html.gz) by ext.

@@ -3,6 +3,7 @@
 // Usage:
 //
 //	sluice clean [flags] [FILE|DIR|-]...
+//	sluice normalize [flags] [FILE|DIR|-]...
 //	sluice eval --gold SET|DIR [flags] OUTDIR
 //	sluice bench [flags]
 //	sluice train [flags] -o MODEL
@@ -37,6 +38,7 @@ Usage:
 
 Commands:
   clean     clean HTML pages (files, directories, .gz, or stdin)
+  normalize write whole pages as well-formed, UTF-8 XHTML 1.0 (strict XML)
   corpus    clean the pages of WARC/ARC archives and directories into a corpus
   eval      score cleaned outputs against a gold standard
   bench     run filter pipelines over the evaluation data sets
@@ -66,6 +68,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "clean":
 		return cmdClean(rest, stdin, stdout, stderr)
+	case "normalize":
+		return cmdNormalize(rest, stdin, stdout, stderr)
 	case "corpus":
 		return cmdCorpus(rest, stdin, stdout, stderr)
 	case "bench":

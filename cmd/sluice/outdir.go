@@ -5,12 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
-	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/inputs"
 	"github.com/sluice-project/sluice/internal/atomicfile"
-	"github.com/sluice-project/sluice/render"
 )
 
 // outDir is the output directory of sluice clean -o: where each input's
@@ -25,7 +22,7 @@ type outDir struct {
 // directories or holds one: its outputs would be read as inputs by the
 // next run. (One inside an input directory is left out of the walk.)
 func checkOutDir(out string, args []string) error {
-	outReal, err := realDir(out)
+	outReal, err := inputs.RealPath(out)
 	if err != nil {
 		return nil // not there yet: nothing of it can be an input
 	}
@@ -36,8 +33,8 @@ func checkOutDir(out string, args []string) error {
 		if st, err := os.Stat(a); err != nil || !st.IsDir() {
 			continue
 		}
-		aReal, err := realDir(a)
-		if err == nil && within(aReal, outReal) {
+		aReal, err := inputs.RealPath(a)
+		if err == nil && inputs.Within(aReal, outReal) {
 			return fmt.Errorf("-o %s: the input directory %s is in it, so the outputs would be read as inputs the next time; choose an output directory outside the inputs (one inside an input directory is fine: it is not read)", out, a)
 		}
 	}
@@ -72,7 +69,7 @@ func (d *outDir) checkInputs(srcs []inputs.Source) []error {
 		if s.Path == "" {
 			continue
 		}
-		if p, err := entryPath(s.Path); err == nil {
+		if p, err := inputs.EntryPath(s.Path); err == nil {
 			taken[p] = s.Name
 		}
 		if p, err := filepath.EvalSymlinks(s.Path); err == nil {
@@ -87,7 +84,7 @@ func (d *outDir) checkInputs(srcs []inputs.Source) []error {
 		if _, err := os.Lstat(path); err != nil {
 			continue
 		}
-		p, err := entryPath(path)
+		p, err := inputs.EntryPath(path)
 		if input, ok := taken[p]; err == nil && ok {
 			errs = append(errs, fmt.Errorf("the output %s would replace the input %s; choose another output directory", path, input))
 		}
@@ -114,42 +111,16 @@ func (d *outDir) close() {
 // write writes the output of source i, whole or not at all (a temporary
 // file renamed), inside the directory: a link at its name is replaced,
 // never written through, and no link leads it out of the directory.
-func (d *outDir) write(i int, r render.Renderer, res *sluice.Result) error {
+func (d *outDir) write(i int, fn func(io.Writer) error) error {
 	name := d.names[i]
 	if dir := filepath.Dir(name); dir != "." {
 		if err := d.root.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("%s: %w (outputs are written only inside %s, never through a link out of it)", filepath.Join(d.path, dir), err, d.path)
 		}
 	}
-	err := atomicfile.Write(d.root, name, 0o644, func(w io.Writer) error { return r.Render(w, res.Page) })
+	err := atomicfile.Write(d.root, name, 0o644, fn)
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(d.path, name), err)
 	}
 	return nil
-}
-
-// realDir is the absolute path of the directory dir, links resolved.
-func realDir(dir string) (string, error) {
-	p, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Abs(p)
-}
-
-// entryPath is the real path of the directory entry at path: its
-// directory's links resolved, not its own.
-func entryPath(path string) (string, error) {
-	dir, err := realDir(filepath.Dir(path))
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, filepath.Base(path)), nil
-}
-
-// within reports whether path is dir or below it (both clean and
-// absolute).
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/parallel"
+	"github.com/sluice-project/sluice/xhtml"
+)
+
+const normalizeHelp = `
+Usage: sluice normalize [flags] [FILE|DIR|-]...
+
+Writes each whole page as UTF-8 XHTML 1.0 that a strict XML parser accepts,
+as Kitten's first stage does: parsed as HTML5, every element closed, names
+in lower case, attributes quoted and deduplicated, entities as characters
+(&#128;-&#159; as windows-1252 means them), script and style in CDATA, text
+never re-indented; with --clean, only the content blocks the default
+cleaner keeps, in their original markup. Inputs and -o are as for clean
+(outputs DIR/NAME.xhtml); several inputs without -o are written one
+after the other, each a document of its own.
+
+Examples:
+  sluice normalize page.html > page.xhtml
+  curl -s https://example.org/ | sluice normalize | xmllint --noout -
+  sluice normalize -o xhtml/ -j 4 pages/
+  sluice normalize --clean page.html   # the content only, as XHTML
+
+Exit status: 0 when all inputs were normalised, 1 when any failed, 2 for a usage error.
+`
+
+// normalizeCmd is sluice normalize.
+type normalizeCmd struct {
+	cmdIO
+	args                []string
+	outDir, contentType string
+	jobs                int
+	quiet, clean        bool
+	out                 *outDir
+	cleaner             *sluice.Cleaner
+}
+
+func cmdNormalize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runCommand("normalize", &normalizeCmd{cmdIO: cmdIO{stdin, stdout, stderr}}, args, stderr)
+}
+
+func (c *normalizeCmd) flagSet() *flag.FlagSet {
+	fs := newFlagSet("normalize", normalizeHelp, c.stderr)
+	fs.StringVar(&c.outDir, "o", "", "write one .xhtml file per input into `DIR` (created if needed)")
+	fs.StringVar(&c.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
+	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "normalise this many inputs in parallel")
+	fs.BoolVar(&c.quiet, "q", false, "do not print warnings")
+	fs.BoolVar(&c.clean, "clean", false, "write only the content blocks (as the embedded model keeps them), with their markup")
+	return fs
+}
+
+func (c *normalizeCmd) validate(args []string) error {
+	c.args = args
+	err := checkJobs(c.jobs)
+	if err == nil && c.clean {
+		c.cleaner, err = sluice.New(sluice.Options{})
+	}
+	if err != nil || c.outDir == "" {
+		return err
+	}
+	return checkOutDir(c.outDir, args)
+}
+
+// run normalises the inputs in parallel and writes them in input order.
+func (c *normalizeCmd) run(ctx context.Context) int {
+	w := inputs.Walker{Exclude: c.outDir, OnSkip: func(p, reason string) { c.warn(p, "skipped: "+reason) }}
+	srcs, errs := w.Expand(c.args)
+	for _, e := range errs {
+		fmt.Fprintf(c.stderr, "sluice normalize: %v\n", e)
+	}
+	if c.outDir != "" {
+		if code := c.openOut(srcs); c.out == nil {
+			return code
+		}
+		defer c.out.close()
+	}
+	failed, i := len(errs), 0
+	for out, err := range parallel.Map(ctx, slices.Values(srcs), c.normalize, parallel.Options[inputs.Source]{Jobs: c.jobs}) {
+		i++
+		for _, w := range out.warn {
+			c.warn(srcs[i-1].Name, w)
+		}
+		switch {
+		case err != nil:
+		case c.out != nil:
+			err = c.out.write(i-1, func(w io.Writer) error { _, err := w.Write(out.xhtml); return err })
+		default:
+			_, err = c.stdout.Write(out.xhtml)
+		}
+		if err != nil {
+			fmt.Fprintf(c.stderr, "sluice normalize: %s: %v\n", srcs[i-1].Name, err)
+			failed++
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(c.stderr, "sluice normalize: %d of %d inputs failed\n", failed, len(srcs)+len(errs))
+		return exitFailed
+	}
+	return exitOK
+}
+
+// warn prints a warning about an input, unless -q.
+func (c *normalizeCmd) warn(name, msg string) {
+	if !c.quiet {
+		fmt.Fprintf(c.stderr, "sluice normalize: %s: warning: %s\n", name, msg)
+	}
+}
+
+// openOut names the outputs and opens the output directory (c.out stays
+// nil when it cannot, and the exit code says why).
+func (c *normalizeCmd) openOut(srcs []inputs.Source) int {
+	out, errs := planOutputs(c.outDir, srcs, ".xhtml")
+	for _, e := range errs {
+		fmt.Fprintf(c.stderr, "sluice normalize: -o %s: %v; nothing written\n", c.outDir, e)
+	}
+	if len(errs) > 0 {
+		return exitUsage
+	}
+	if err := out.open(); err != nil {
+		fmt.Fprintf(c.stderr, "sluice normalize: -o: %v\n", err)
+		return exitFailed
+	}
+	c.out = out
+	return exitOK
+}
+
+// normalized is one input normalised: its XHTML and the warnings.
+type normalized struct {
+	xhtml []byte
+	warn  []string
+}
+
+// normalize reads and normalises one input; a damaged input that still
+// gave bytes is normalised, with a warning.
+func (c *normalizeCmd) normalize(ctx context.Context, s inputs.Source) (o normalized, err error) {
+	data, err := inputs.Read(s.Path, c.stdin, maxRead)
+	if err != nil && len(data) == 0 {
+		return o, err
+	} else if err != nil {
+		o.warn = append(o.warn, err.Error())
+	}
+	opts := xhtml.Options{ContentType: c.contentType}
+	if c.clean {
+		res, err := c.cleaner.Clean(ctx, sluice.Input{Data: data, ContentType: c.contentType})
+		if err != nil {
+			return o, err
+		}
+		opts.Content = res.Page
+	}
+	var b bytes.Buffer
+	warns, err := xhtml.Normalize(&b, data, opts)
+	o.xhtml, o.warn = b.Bytes(), append(o.warn, warns...)
+	return o, err
+}
