@@ -120,7 +120,9 @@ func TestMetrics(t *testing.T) {
 // place; and a request waiting when the server shuts down still finishes.
 func TestAdmission(t *testing.T) {
 	budget := parallel.NewBudget(sluice.CleanCost(4096))
-	ts := startServer(t, Config{Budget: budget, AdmissionWait: 100 * time.Millisecond})
+	// The client below gives up long before AdmissionWait, so that even a
+	// loaded machine sees it leave before it could be refused.
+	ts := startServer(t, Config{Budget: budget, AdmissionWait: time.Second})
 	html := examplePage(t)
 	held := budget.Size()
 	if err := budget.Acquire(context.Background(), held); err != nil {
@@ -132,7 +134,7 @@ func TestAdmission(t *testing.T) {
 		t.Error("503 without Retry-After")
 	}
 	// A client that gives up while waiting holds nothing after.
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	req, _ := http.NewRequestWithContext(ctx, "POST", ts.url+"/v1/clean", strings.NewReader(string(html)))
 	if _, err := http.DefaultClient.Do(req); err == nil {
 		t.Error("a request that timed out on the client succeeded")
