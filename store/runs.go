@@ -77,13 +77,20 @@ func (d *DB) FinishRun(ctx context.Context, id int64, status RunStatus, done int
 // updateRun sets columns of a live run; ErrNotFound when there is no such
 // run or it is over (a final status is never overwritten).
 func (d *DB) updateRun(ctx context.Context, id int64, set string, args ...any) error {
+	return d.updateLive(ctx, "eval_runs", "live run", id, set, args...)
+}
+
+// updateLive sets columns of the live (queued or running) row id of a
+// runs table (eval_runs, train_runs); ErrNotFound, naming the row as what,
+// when there is none or it is over.
+func (d *DB) updateLive(ctx context.Context, table, what string, id int64, set string, args ...any) error {
 	return d.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "UPDATE eval_runs SET "+set+" WHERE id = ? AND status IN ('queued', 'running')", append(args, id)...)
+		res, err := tx.ExecContext(ctx, "UPDATE "+table+" SET "+set+" WHERE id = ? AND status IN ('queued', 'running')", append(args, id)...)
 		if err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("live run %d: %w", id, ErrNotFound)
+			return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
 		}
 		return nil
 	})
@@ -94,9 +101,15 @@ func (d *DB) updateRun(ctx context.Context, id int64, set string, args ...any) e
 // it when it starts: a live run in the file then is one whose process
 // died.
 func (d *DB) InterruptRuns(ctx context.Context, reason string) (int, error) {
+	return d.interruptLive(ctx, "eval_runs", reason)
+}
+
+// interruptLive marks every live row of a runs table interrupted, with the
+// reason as its error, and returns how many there were.
+func (d *DB) interruptLive(ctx context.Context, table, reason string) (int, error) {
 	var n int64
 	err := d.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "UPDATE eval_runs SET status = ?, error = ?, finished = ? WHERE status IN ('queued', 'running')",
+		res, err := tx.ExecContext(ctx, "UPDATE "+table+" SET status = ?, error = ?, finished = ? WHERE status IN ('queued', 'running')",
 			RunInterrupted, reason, now())
 		if err != nil {
 			return fmt.Errorf("store: %w", err)

@@ -66,33 +66,14 @@ func (d *DB) FinishTrainRun(ctx context.Context, id int64, status RunStatus, res
 // updateTrainRun sets columns of a live training run; ErrNotFound when
 // there is none or it is over.
 func (d *DB) updateTrainRun(ctx context.Context, id int64, set string, args ...any) error {
-	return d.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "UPDATE train_runs SET "+set+" WHERE id = ? AND status IN ('queued', 'running')", append(args, id)...)
-		if err != nil {
-			return fmt.Errorf("store: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("live training run %d: %w", id, ErrNotFound)
-		}
-		return nil
-	})
+	return d.updateLive(ctx, "train_runs", "live training run", id, set, args...)
 }
 
 // InterruptTrainRuns marks every live training run interrupted, with the
 // reason as its error, and returns how many there were: at start, a live
 // run in the file is one whose process died.
 func (d *DB) InterruptTrainRuns(ctx context.Context, reason string) (int, error) {
-	var n int64
-	err := d.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "UPDATE train_runs SET status = ?, error = ?, finished = ? WHERE status IN ('queued', 'running')",
-			RunInterrupted, reason, now())
-		if err != nil {
-			return fmt.Errorf("store: %w", err)
-		}
-		n, err = res.RowsAffected()
-		return err
-	})
-	return int(n), err
+	return d.interruptLive(ctx, "train_runs", reason)
 }
 
 // trainRunColumns are the columns scanTrainRun reads.
