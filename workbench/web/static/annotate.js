@@ -7,67 +7,26 @@
 // GET /v1/models). Plain JavaScript, no libraries.
 'use strict';
 (function () {
-  const $ = (id) => document.getElementById(id);
+  const wb = window.sluiceWorkbench;
+  const { $, showError, status, when, fail } = wb;
   const app = $('an-app');
   if (!app) return; // a server without a store
   const LETTERS = { h: 'heading', p: 'paragraph', l: 'list', c: 'continuation', o: 'other' };
   const SHORT = { heading: 'h', paragraph: 'p', list: 'l', continuation: 'c', other: 'o' };
-  let token = sessionStorage.getItem('sluice-token') || '';
   let projects = [], project = null; // the projects, the one chosen
   let pages = [], pageIdx = -1;       // its pages, the one open
   let progress = null;                // the project's progress
   let blocks = [], labels = [], cur = 0; // the open page's blocks, their labels ({label, mine, dirty}), the current one
 
-  const showError = (msg) => { $('error').textContent = msg; $('error').hidden = !msg; };
-  const status = (msg) => { $('status').textContent = msg; };
   const kib = (n) => n < 1024 ? n + ' bytes' : (n / 1024).toFixed(1) + ' KiB';
   const pid = () => project && project.id;
-  // when is a time as YYYY-MM-DD HH:MM, local.
-  function when(t) {
-    const d = new Date(t), p = (n) => String(n).padStart(2, '0');
-    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-  }
-
-  // request sends a request with the token, if any; an error answer
-  // throws an Error with its status and message.
-  async function request(method, path, body, type) {
-    const headers = {};
-    if (token) headers.Authorization = 'Bearer ' + token;
-    if (type) headers['Content-Type'] = type;
-    const resp = await fetch(path, { method, headers, body });
-    if (resp.ok) return resp;
-    let data = null;
-    try { data = await resp.json(); } catch (e) { /* not JSON */ }
-    const e = new Error(data && data.error ? data.error.message : `the server answered ${resp.status} ${resp.statusText}`);
-    e.status = resp.status;
-    if (resp.status === 401) askToken();
-    throw e;
-  }
+  const request = wb.send;
   async function api(method, path, body) {
     const resp = await request(method, path, body === undefined ? undefined : JSON.stringify(body), body === undefined ? '' : 'application/json');
     return resp.status === 204 ? null : resp.json();
   }
 
-  function fail(what, e) {
-    status('');
-    if (e.status !== 401) showError(`${what}: ${e.message}`);
-  }
-
-  function askToken() {
-    $('token-form').hidden = false;
-    showError(token
-      ? 'The server refused the token given (401): check it and give it again.'
-      : 'This server was started with a token and needs it for annotation projects (401 unauthorized): enter it below.');
-    $('token').focus();
-  }
-  $('token-form').addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    token = $('token').value.trim();
-    sessionStorage.setItem('sluice-token', token);
-    $('token-form').hidden = true;
-    showError('');
-    loadProjects();
-  });
+  wb.tokenForm('annotation projects', () => loadProjects());
 
   // --- projects ---
 

@@ -5,71 +5,26 @@
 // and a bar chart drawn here as SVG. Plain JavaScript, no libraries.
 'use strict';
 (function () {
-  const $ = (id) => document.getElementById(id);
+  const wb = window.sluiceWorkbench;
+  const { $, showError, status, when, fail } = wb;
   if (!$('fs-app')) return; // a server without a store
   const text = $('text'), gutter = $('gutter'), marks = $('marks');
   const LINE = 20; // px: the editor's line height (workbench.css)
   const SVG = 'http://www.w3.org/2000/svg';
   const COLORS = ['#0b57d0', '#d35400'];
   const TEMPLATE = 'version = 1\nname = "my-set"\ndescription = "link quota, then the block-tag extractor"\nfilter = "lqf>bte"\n';
-  let token = sessionStorage.getItem('sluice-token') || '';
   let editing = null; // the name of the set in the editor; null for a new one
   let sets = [];
 
-  // when is a time as YYYY-MM-DD HH:MM, local.
-  function when(t) {
-    const d = new Date(t), p = (n) => String(n).padStart(2, '0');
-    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-  }
-
-  function showError(msg) {
-    $('error').textContent = msg;
-    $('error').hidden = !msg;
-  }
-  function status(msg) { $('status').textContent = msg; }
-
   // api sends a request with the token, if any, and returns the decoded
-  // answer; an error answer throws an Error with its status and body.
+  // answer (null for none); an error answer throws (see wb.send).
   async function api(method, path, body, type) {
-    const headers = {};
-    if (token) headers.Authorization = 'Bearer ' + token;
-    if (type) headers['Content-Type'] = type;
-    const resp = await fetch(path, { method, headers, body });
-    let data = null;
-    if (resp.status !== 204) {
-      try { data = await resp.json(); } catch (e) { /* not JSON */ }
-    }
-    if (resp.ok) return data;
-    const e = new Error(data && data.error ? data.error.message : `the server answered ${resp.status} ${resp.statusText}`);
-    e.status = resp.status;
-    e.body = data && data.error;
-    if (resp.status === 401) askToken();
-    throw e;
+    const resp = await wb.send(method, path, body, type);
+    if (resp.status === 204) return null;
+    try { return await resp.json(); } catch (e) { return null; /* not JSON */ }
   }
 
-  // fail shows what went wrong; a 401 has its own message and form.
-  function fail(what, e) {
-    status('');
-    if (e.status === 401) return;
-    showError(`${what}: ${e.message}`);
-  }
-
-  function askToken() {
-    $('token-form').hidden = false;
-    showError(token
-      ? 'The server refused the token given (401): check it and give it again.'
-      : 'This server was started with a token and needs it for filter sets (401 unauthorized): enter it below.');
-    $('token').focus();
-  }
-
-  $('token-form').addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    token = $('token').value.trim();
-    sessionStorage.setItem('sluice-token', token);
-    $('token-form').hidden = true;
-    showError('');
-    refresh();
-  });
+  wb.tokenForm('filter sets', () => refresh());
 
   // --- the list ---
 
