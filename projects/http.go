@@ -54,25 +54,6 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	server.WriteError(w, r, he.status, he.code, he.message, opts...)
 }
 
-// writeJSON answers r with status and v as JSON (HTML characters not
-// escaped).
-func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(err) // only the package's own types are encoded: a bug
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		w.Write(buf.Bytes())
-	}
-}
-
 // checkQuery refuses query parameters not in allowed, and any given twice.
 func checkQuery(r *http.Request, allowed ...string) error {
 	for k, v := range r.URL.Query() {

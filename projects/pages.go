@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/store"
 )
 
@@ -60,7 +61,7 @@ func (s *Service) addPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.remember(*p, n)
 	w.Header().Set("Location", fmt.Sprintf("/v1/projects/%d/pages/%d", proj.ID, p.ID))
-	writeJSON(w, r, http.StatusCreated, pageAnswer(p, proj.ID, n, 0))
+	server.WriteJSON(w, r, http.StatusCreated, pageAnswer(p, proj.ID, n, 0))
 	return nil
 }
 
@@ -122,7 +123,7 @@ func (s *Service) listPages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, r, http.StatusOK, map[string]any{"pages": pages, "progress": prog})
+	server.WriteJSON(w, r, http.StatusOK, map[string]any{"pages": pages, "progress": prog})
 	return nil
 }
 
@@ -196,7 +197,7 @@ func (s *Service) getPage(w http.ResponseWriter, r *http.Request) error {
 		labelled++
 	}
 	d.pageJSON = pageAnswer(p, p.Project, len(blocks), labelled)
-	writeJSON(w, r, http.StatusOK, d)
+	server.WriteJSON(w, r, http.StatusOK, d)
 	return nil
 }
 
@@ -273,7 +274,7 @@ func (s *Service) putLabels(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, r, http.StatusOK, pageAnswer(p, p.Project, n, min(counts[p.ID], n)))
+	server.WriteJSON(w, r, http.StatusOK, pageAnswer(p, p.Project, n, min(counts[p.ID], n)))
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/store"
 )
 
@@ -79,7 +80,7 @@ func (s *Service) createProject(w http.ResponseWriter, r *http.Request) error {
 	a := projectAnswer(p)
 	a.Progress = &progress{}
 	w.Header().Set("Location", "/v1/projects/"+strconv.FormatInt(p.ID, 10))
-	writeJSON(w, r, http.StatusCreated, a)
+	server.WriteJSON(w, r, http.StatusCreated, a)
 	return nil
 }
 
@@ -96,7 +97,7 @@ func (s *Service) listProjects(w http.ResponseWriter, r *http.Request) error {
 	for i := range ps {
 		out[i] = projectAnswer(&ps[i])
 	}
-	writeJSON(w, r, http.StatusOK, map[string]any{"projects": out})
+	server.WriteJSON(w, r, http.StatusOK, map[string]any{"projects": out})
 	return nil
 }
 
@@ -124,7 +125,7 @@ func (s *Service) getProject(w http.ResponseWriter, r *http.Request) error {
 	}
 	a := projectAnswer(p)
 	a.Progress = prog
-	writeJSON(w, r, http.StatusOK, a)
+	server.WriteJSON(w, r, http.StatusOK, a)
 	return nil
 }
 

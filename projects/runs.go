@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sluice-project/sluice/jobs"
+	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/store"
 )
 
@@ -54,7 +55,7 @@ func (s *Service) listTraining(w http.ResponseWriter, r *http.Request) error {
 	for i := range runs {
 		out[i] = s.runAnswer(&runs[i])
 	}
-	writeJSON(w, r, http.StatusOK, map[string]any{"runs": out})
+	server.WriteJSON(w, r, http.StatusOK, map[string]any{"runs": out})
 	return nil
 }
 
@@ -76,7 +77,7 @@ func (s *Service) getTraining(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, r, http.StatusOK, s.runAnswer(run))
+	server.WriteJSON(w, r, http.StatusOK, s.runAnswer(run))
 	return nil
 }
 
@@ -94,7 +95,7 @@ func (s *Service) cancelTraining(w http.ResponseWriter, r *http.Request) error {
 	if run, err = s.cfg.Store.TrainRun(r.Context(), run.ID); err != nil {
 		return err
 	}
-	writeJSON(w, r, http.StatusOK, s.runAnswer(run))
+	server.WriteJSON(w, r, http.StatusOK, s.runAnswer(run))
 	return nil
 }
 
@@ -120,6 +121,6 @@ func (s *Service) listModels(w http.ResponseWriter, r *http.Request) error {
 	for i, m := range ms {
 		out[i] = modelJSON{ID: m.ID, Name: m.Name, Stages: m.Stages, Metrics: m.Metrics, Created: m.Created}
 	}
-	writeJSON(w, r, http.StatusOK, map[string]any{"models": out})
+	server.WriteJSON(w, r, http.StatusOK, map[string]any{"models": out})
 	return nil
 }

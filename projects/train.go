@@ -14,6 +14,7 @@ import (
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/label"
+	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/store"
 	"github.com/sluice-project/sluice/train"
 )
@@ -137,7 +138,7 @@ func (s *Service) startTraining(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Location", "/v1/train/"+strconv.FormatInt(run.ID, 10))
-	writeJSON(w, r, http.StatusAccepted, s.runAnswer(run))
+	server.WriteJSON(w, r, http.StatusAccepted, s.runAnswer(run))
 	return nil
 }
 
