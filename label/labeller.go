@@ -240,7 +240,7 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	ab := attrBufs.Get()
 	l.Decide(p, l.marginals(p, style, ab), threshold)
 	const most = features.MaxPooled
-	if cap(ab.stack.p) <= most && cap(ab.boost.p) <= most && cap(ab.smooth.hash) <= most && cap(ab.context.finalBuf) <= most && ab.win.pooled() && ab.attrs.Pooled() {
+	if cap(ab.stack.p) <= most && cap(ab.stack.win.out) <= most && cap(ab.boost.p) <= most && cap(ab.smooth.hash) <= most && cap(ab.context.finalBuf) <= most && ab.win.pooled() && ab.attrs.Pooled() {
 		attrBufs.Put(ab)
 	}
 }

@@ -28,8 +28,7 @@ var windowBlocks = 512
 type windowScratch struct {
 	emit  []float64 // the page's emission rows, until they become its marginals
 	style extended  // the window's attributes with the style's
-	boost extended  // and the trees'
-	stack extended  // and the stack's
+	boost extended  // and the trees' (the stack's are in stackScratch)
 }
 
 // extended is a window of attribute lists, each a list of another window
@@ -63,7 +62,7 @@ func (x *extended) extend(win [][]crf.Attr, per int, extra func(i int, dst []crf
 // pooled reports whether the memory is small enough to keep.
 func (ws *windowScratch) pooled() bool {
 	const most = features.MaxPooled
-	return cap(ws.style.out) <= most && cap(ws.boost.out) <= most && cap(ws.stack.out) <= most
+	return cap(ws.style.out) <= most && cap(ws.boost.out) <= most
 }
 
 // crfPass computes the marginals of the CRF m over s's page, window by
