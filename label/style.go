@@ -60,24 +60,17 @@ func NormStyle(s string) string {
 // position; attrs is returned as is for MainStyle. The result shares no
 // memory with attrs' lists.
 func WithStyle(attrs [][]crf.Attr, style string) [][]crf.Attr {
+	return withStyle(attrs, style, new(extended))
+}
+
+// withStyle is WithStyle in x's memory.
+func withStyle(attrs [][]crf.Attr, style string, x *extended) [][]crf.Attr {
 	style = NormStyle(style)
 	if style == MainStyle || len(attrs) == 0 {
 		return attrs
 	}
-	total := 0
-	for _, a := range attrs {
-		total += len(a) + 1
-	}
-	buf := make([]crf.Attr, 0, total)
 	sa := crf.Attr{Name: StyleKey + "=" + style}
-	out := make([][]crf.Attr, len(attrs))
-	for i, a := range attrs {
-		start := len(buf)
-		buf = append(buf, a...)
-		buf = append(buf, sa)
-		out[i] = buf[start:len(buf):len(buf)]
-	}
-	return out
+	return x.extend(attrs, 1, func(_ int, dst []crf.Attr) []crf.Attr { return append(dst, sa) })
 }
 
 // styleList is the list of styles a model knows, for messages.

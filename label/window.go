@@ -87,10 +87,7 @@ func (l *Labeller) crfPass(s *state, m *crf.Model, add func(lo int, win [][]crf.
 		to := min(from+windowBlocks, n)
 		lo, hi := max(from-before-reach, 0), min(to+after+reach, n)
 		win := s.prep.AttrsInto(lo, hi, &s.ab.attrs)
-		if st := NormStyle(s.style); st != MainStyle {
-			sa := crf.Attr{Name: StyleKey + "=" + st}
-			win = ws.style.extend(win, 1, func(_ int, dst []crf.Attr) []crf.Attr { return append(dst, sa) })
-		}
+		win = withStyle(win, s.style, &ws.style)
 		if trees != nil {
 			tlo, thi := max(from-before, 0), min(to+after, n)
 			if !s.tpDone {
