@@ -17,6 +17,7 @@ import (
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/internal/outdir"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/train"
 )
@@ -221,9 +222,9 @@ func (c *annotateCmd) run(ctx context.Context) int {
 func annotateJobs(args []string, outDir string, check bool, skipped func(path, reason string)) (jobs, orphans []annJob, errs []error) {
 	annFor := func(path, rel string) string {
 		if outDir != "" {
-			return filepath.Join(outDir, outName(rel, annExt))
+			return filepath.Join(outDir, outdir.Name(rel, annExt))
 		}
-		return outName(path, annExt)
+		return outdir.Name(path, annExt)
 	}
 	seen := map[string]string{} // annotation file → page
 	add := func(j annJob) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sluice-project/sluice/evaluate"
+	"github.com/sluice-project/sluice/internal/progress"
 )
 
 const benchHelp = `
@@ -75,19 +76,19 @@ func (c *benchCmd) validate([]string) error {
 // run benches the pipelines and prints and writes the table.
 func (c *benchCmd) run(ctx context.Context) int {
 	cfg := evaluate.BenchConfig{Pipelines: splitTop(c.filters), Sets: splitList(c.sets), Jobs: c.jobs, Limit: c.limit}
-	var bar *progress
+	var bar *progress.Bar
 	cfg.Progress = func(set string, done, total int) {
-		if bar == nil || bar.label != set {
+		if bar == nil || bar.Label() != set {
 			if bar != nil {
-				bar.finish()
+				bar.Finish()
 			}
-			bar = newProgress(c.stderr, set, total)
+			bar = progress.New(c.stderr, set, total)
 		}
-		bar.add(1)
+		bar.Add(1)
 	}
 	res, err := evaluate.Bench(ctx, cfg)
 	if bar != nil {
-		bar.finish()
+		bar.Finish()
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "sluice bench: %v\n", err)

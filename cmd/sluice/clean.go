@@ -12,6 +12,8 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/internal/outdir"
+	"github.com/sluice-project/sluice/internal/progress"
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/render"
 )
@@ -80,8 +82,8 @@ type cleanCmd struct {
 
 	cleaner  *sluice.Cleaner
 	renderer render.Renderer
-	out      *outDir // with -o
-	skipped  int     // files left out below the input directories
+	out      *outdir.Dir // with -o
+	skipped  int         // files left out below the input directories
 }
 
 func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -126,7 +128,7 @@ func (c *cleanCmd) validate(args []string) error {
 		return err
 	}
 	if c.outDir != "" {
-		if err := checkOutDir(c.outDir, args); err != nil {
+		if err := outdir.Check(c.outDir, args); err != nil {
 			return err
 		}
 	}
@@ -164,7 +166,7 @@ func (c *cleanCmd) run(ctx context.Context) int {
 		if c.out, code = c.openOutDir(srcs); c.out == nil {
 			return code
 		}
-		defer c.out.close()
+		defer c.out.Close()
 	}
 	// Several inputs to one output form a stream, with the format's
 	// separators; a single input is written as a standalone document.
@@ -172,8 +174,8 @@ func (c *cleanCmd) run(ctx context.Context) int {
 	if c.outDir == "" && len(srcs) > 1 {
 		stream = render.NewStream(c.stdout, c.renderer)
 	}
-	bar := newProgress(c.stderr, "clean", len(srcs))
-	defer bar.finish()
+	bar := progress.New(c.stderr, "clean", len(srcs))
+	defer bar.Finish()
 	i := 0
 	// Inputs are admitted to cleaning by their estimated cost within
 	// --memory, which is also the runtime's soft limit.
@@ -183,7 +185,7 @@ func (c *cleanCmd) run(ctx context.Context) int {
 	for o, err := range parallel.Map(ctx, slices.Values(srcs), c.clean, parallel.Options[inputs.Source]{Jobs: c.jobs, Budget: mem, Weight: weight}) {
 		s := srcs[i]
 		i++
-		bar.add(1)
+		bar.Add(1)
 		if !c.quiet {
 			for _, w := range o.warn {
 				fmt.Fprintf(c.stderr, "sluice clean: %s: warning: %s\n", s.Name, w)
@@ -226,8 +228,8 @@ func (c *cleanCmd) expand() ([]inputs.Source, []error) {
 // openOutDir names the outputs and opens the output directory, or says
 // why not (nil and the exit code): nothing is written when two inputs
 // would have the same output or an output would replace an input.
-func (c *cleanCmd) openOutDir(srcs []inputs.Source) (*outDir, int) {
-	out, errs := planOutputs(c.outDir, srcs, formatExt(c.format))
+func (c *cleanCmd) openOutDir(srcs []inputs.Source) (*outdir.Dir, int) {
+	out, errs := outdir.Plan(c.outDir, srcs, formatExt(c.format))
 	if len(errs) > 0 {
 		for _, e := range errs {
 			fmt.Fprintf(c.stderr, "sluice clean: -o %s: %v\n", c.outDir, e)
@@ -235,7 +237,7 @@ func (c *cleanCmd) openOutDir(srcs []inputs.Source) (*outDir, int) {
 		fmt.Fprintf(c.stderr, "sluice clean: nothing written: each input needs an output name of its own (see -o in sluice clean --help)\n")
 		return nil, exitUsage
 	}
-	if err := out.open(); err != nil {
+	if err := out.Open(); err != nil {
 		fmt.Fprintf(c.stderr, "sluice clean: -o: %v\n", err)
 		return nil, exitFailed
 	}
@@ -287,16 +289,7 @@ func (c *cleanCmd) write(stream *render.Stream, i int, res *sluice.Result) error
 	case c.out == nil:
 		return c.renderer.Render(c.stdout, res.Page)
 	}
-	return c.out.write(i, func(w io.Writer) error { return c.renderer.Render(w, res.Page) })
-}
-
-// outName replaces the input's endings (.html, .html.gz) by ext.
-func outName(rel, ext string) string {
-	base := rel
-	for _, e := range []string{".gz", ".html", ".htm", ".xhtml", ".shtml", ".txt"} {
-		base = strings.TrimSuffix(base, e)
-	}
-	return base + ext
+	return c.out.Write(i, func(w io.Writer) error { return c.renderer.Render(w, res.Page) })
 }
 
 func formatExt(format string) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/internal/outdir"
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/xhtml"
 )
@@ -43,7 +44,7 @@ type normalizeCmd struct {
 	outDir, contentType string
 	jobs                int
 	quiet, clean        bool
-	out                 *outDir
+	out                 *outdir.Dir
 	cleaner             *sluice.Cleaner
 }
 
@@ -70,7 +71,7 @@ func (c *normalizeCmd) validate(args []string) error {
 	if err != nil || c.outDir == "" {
 		return err
 	}
-	return checkOutDir(c.outDir, args)
+	return outdir.Check(c.outDir, args)
 }
 
 // run normalises the inputs in parallel and writes them in input order.
@@ -84,7 +85,7 @@ func (c *normalizeCmd) run(ctx context.Context) int {
 		if code := c.openOut(srcs); c.out == nil {
 			return code
 		}
-		defer c.out.close()
+		defer c.out.Close()
 	}
 	failed, i := len(errs), 0
 	for out, err := range parallel.Map(ctx, slices.Values(srcs), c.normalize, parallel.Options[inputs.Source]{Jobs: c.jobs}) {
@@ -95,7 +96,7 @@ func (c *normalizeCmd) run(ctx context.Context) int {
 		switch {
 		case err != nil:
 		case c.out != nil:
-			err = c.out.write(i-1, func(w io.Writer) error { _, err := w.Write(out.xhtml); return err })
+			err = c.out.Write(i-1, func(w io.Writer) error { _, err := w.Write(out.xhtml); return err })
 		default:
 			_, err = c.stdout.Write(out.xhtml)
 		}
@@ -121,14 +122,14 @@ func (c *normalizeCmd) warn(name, msg string) {
 // openOut names the outputs and opens the output directory (c.out stays
 // nil when it cannot, and the exit code says why).
 func (c *normalizeCmd) openOut(srcs []inputs.Source) int {
-	out, errs := planOutputs(c.outDir, srcs, ".xhtml")
+	out, errs := outdir.Plan(c.outDir, srcs, ".xhtml")
 	for _, e := range errs {
 		fmt.Fprintf(c.stderr, "sluice normalize: -o %s: %v; nothing written\n", c.outDir, e)
 	}
 	if len(errs) > 0 {
 		return exitUsage
 	}
-	if err := out.open(); err != nil {
+	if err := out.Open(); err != nil {
 		fmt.Fprintf(c.stderr, "sluice normalize: -o: %v\n", err)
 		return exitFailed
 	}

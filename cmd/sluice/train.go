@@ -22,6 +22,7 @@ import (
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/gbdt"
+	"github.com/sluice-project/sluice/internal/progress"
 	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/train"
 )
@@ -303,7 +304,7 @@ func (c *trainCmd) load(ctx context.Context) ([]*train.TrainPage, error) {
 		}
 	}
 	t0 := time.Now()
-	var bar *progress
+	var bar *progress.Bar
 	// Why pages were left out, told for annotated sets (made by hand, so
 	// every page left out is a mistake to fix) and with -v.
 	var reasons []string
@@ -317,16 +318,16 @@ func (c *trainCmd) load(ctx context.Context) ([]*train.TrainPage, error) {
 		}
 	}
 	pages, skipped, err := train.LoadTraining(ctx, c.sets, train.LoadOptions{MinQuality: c.minQuality, Limit: c.limit, Styles: c.styles, Skip: skip, Progress: func(set string, done, total int) {
-		if bar == nil || bar.label != set {
+		if bar == nil || bar.Label() != set {
 			if bar != nil {
-				bar.finish()
+				bar.Finish()
 			}
-			bar = newProgress(c.stderr, "aligning "+set, total)
+			bar = progress.New(c.stderr, "aligning "+set, total)
 		}
-		bar.add(1)
+		bar.Add(1)
 	}})
 	if bar != nil {
-		bar.finish()
+		bar.Finish()
 	}
 	for _, r := range reasons {
 		fmt.Fprintln(c.stderr, r)

@@ -1,27 +1,30 @@
-package main
+// Package outdir plans and writes the outputs of a batch run into one output
+// directory, checked before anything is written.
+package outdir
 
 import (
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sluice-project/sluice/inputs"
 	"github.com/sluice-project/sluice/internal/atomicfile"
 )
 
-// outDir is the output directory of sluice clean -o: where each input's
+// Dir is the output directory of sluice clean -o: where each input's
 // output goes, checked before anything is written, and the writing.
-type outDir struct {
+type Dir struct {
 	path  string
 	names []string // by source: the output's path inside the directory
 	root  *os.Root
 }
 
-// checkOutDir refuses an output directory that is one of the input
+// Check refuses an output directory that is one of the input
 // directories or holds one: its outputs would be read as inputs by the
 // next run. (One inside an input directory is left out of the walk.)
-func checkOutDir(out string, args []string) error {
+func Check(out string, args []string) error {
 	outReal, err := inputs.RealPath(out)
 	if err != nil {
 		return nil // not there yet: nothing of it can be an input
@@ -41,16 +44,16 @@ func checkOutDir(out string, args []string) error {
 	return nil
 }
 
-// planOutputs names the output of each source: its path below its
+// Plan names the output of each source: its path below its
 // directory argument (its name, for a file argument), the input's endings
 // replaced by ext. It refuses, before anything is written, two inputs
 // given the same output and an output that would replace an input.
-func planOutputs(out string, srcs []inputs.Source, ext string) (*outDir, []error) {
-	d := &outDir{path: out, names: make([]string, len(srcs))}
+func Plan(out string, srcs []inputs.Source, ext string) (*Dir, []error) {
+	d := &Dir{path: out, names: make([]string, len(srcs))}
 	by := map[string]int{}
 	var errs []error
 	for i, s := range srcs {
-		name := outName(s.Rel, ext)
+		name := Name(s.Rel, ext)
 		d.names[i] = name
 		if j, ok := by[name]; ok {
 			errs = append(errs, fmt.Errorf("%s and %s would both be written to %s; rename one, or clean them into separate directories", srcs[j].Name, s.Name, filepath.Join(out, name)))
@@ -63,7 +66,7 @@ func planOutputs(out string, srcs []inputs.Source, ext string) (*outDir, []error
 
 // checkInputs refuses outputs that would replace an input (the file, or
 // the link that names it).
-func (d *outDir) checkInputs(srcs []inputs.Source) []error {
+func (d *Dir) checkInputs(srcs []inputs.Source) []error {
 	taken := map[string]string{} // real paths of the inputs' entries and files: their names
 	for _, s := range srcs {
 		if s.Path == "" {
@@ -92,8 +95,8 @@ func (d *outDir) checkInputs(srcs []inputs.Source) []error {
 	return errs
 }
 
-// open creates the directory and opens it for writing.
-func (d *outDir) open() error {
+// Open creates the directory and opens it for writing.
+func (d *Dir) Open() error {
 	if err := os.MkdirAll(d.path, 0o755); err != nil {
 		return err
 	}
@@ -102,16 +105,16 @@ func (d *outDir) open() error {
 	return err
 }
 
-func (d *outDir) close() {
+func (d *Dir) Close() {
 	if d != nil && d.root != nil {
 		d.root.Close()
 	}
 }
 
-// write writes the output of source i, whole or not at all (a temporary
+// Write writes the output of source i, whole or not at all (a temporary
 // file renamed), inside the directory: a link at its name is replaced,
 // never written through, and no link leads it out of the directory.
-func (d *outDir) write(i int, fn func(io.Writer) error) error {
+func (d *Dir) Write(i int, fn func(io.Writer) error) error {
 	name := d.names[i]
 	if dir := filepath.Dir(name); dir != "." {
 		if err := d.root.MkdirAll(dir, 0o755); err != nil {
@@ -123,4 +126,13 @@ func (d *outDir) write(i int, fn func(io.Writer) error) error {
 		return fmt.Errorf("%s: %w", filepath.Join(d.path, name), err)
 	}
 	return nil
+}
+
+// Name replaces the input's endings (.html, .html.gz) by ext.
+func Name(rel, ext string) string {
+	base := rel
+	for _, e := range []string{".gz", ".html", ".htm", ".xhtml", ".shtml", ".txt"} {
+		base = strings.TrimSuffix(base, e)
+	}
+	return base + ext
 }

@@ -1,4 +1,5 @@
-package main
+// Package progress draws a one-line progress bar for the command line.
+package progress
 
 import (
 	"fmt"
@@ -10,9 +11,9 @@ import (
 	"golang.org/x/term"
 )
 
-// progress draws a one-line progress bar on stderr when it is a terminal,
+// Bar draws a one-line progress bar on stderr when it is a terminal,
 // and nothing otherwise (pipes and CI logs stay clean).
-type progress struct {
+type Bar struct {
 	mu      sync.Mutex
 	w       io.Writer
 	label   string
@@ -23,18 +24,18 @@ type progress struct {
 	enabled bool
 }
 
-// newProgress returns a progress bar for total items, drawn on w only when
+// New returns a progress bar for total items, drawn on w only when
 // w is a terminal.
-func newProgress(w io.Writer, label string, total int) *progress {
-	p := &progress{w: w, label: label, total: total, start: time.Now()}
+func New(w io.Writer, label string, total int) *Bar {
+	p := &Bar{w: w, label: label, total: total, start: time.Now()}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.enabled = true
 	}
 	return p
 }
 
-// add counts n more items done and redraws at most ten times a second.
-func (p *progress) add(n int) {
+// Add counts n more items done and redraws at most ten times a second.
+func (p *Bar) Add(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done += n
@@ -49,7 +50,7 @@ func (p *progress) add(n int) {
 	p.draw(now)
 }
 
-func (p *progress) draw(now time.Time) {
+func (p *Bar) draw(now time.Time) {
 	const width = 30
 	frac := 0.0
 	if p.total > 0 {
@@ -76,11 +77,14 @@ func (p *progress) draw(now time.Time) {
 	fmt.Fprintf(p.w, "\r%s [%s] %d/%d %.0f/s%s\x1b[K", p.label, bar, p.done, p.total, rate, eta)
 }
 
-// finish clears the bar line.
-func (p *progress) finish() {
+// Finish clears the bar line.
+func (p *Bar) Finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.enabled {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
 }
+
+// Label is the label the bar was made with.
+func (p *Bar) Label() string { return p.label }
