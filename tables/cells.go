@@ -30,9 +30,9 @@ func (r Role) String() string {
 	return "unknown"
 }
 
-// TypeCells gives each cell of table t a role with the heuristic that stands
-// in for a trained cell classifier (the fallback when no model is given),
-// then applies Kitten's fix-up rule. It returns nil for a table whose grid
+// HeuristicCells gives each cell of table t a role with the heuristic that
+// is the fallback when no trained model is given (and one of the trained
+// model's features), then applies Kitten's fix-up rule. It returns nil for a table whose grid
 // is empty or larger than MaxGrid.
 //
 // Empty cells are neutral. Rows at the top whose only non-empty cell spans
@@ -44,7 +44,7 @@ func (r Role) String() string {
 // numbers while the others mostly do. A later row repeating the header row
 // is finalNonImportant. The fix-up: a lone data cell in a row of headers is
 // a header.
-func TypeCells(p *page.Page, t *page.Table) []Role {
+func HeuristicCells(p *page.Page, t *page.Table) []Role {
 	g, ok := newGrid(t)
 	if !ok {
 		return nil

@@ -21,9 +21,9 @@ func (k Kind) String() string {
 	return "layout"
 }
 
-// Classify tells a data table from a layout table with the heuristic that
-// stands in for a trained classifier (the fallback when no model is given).
-func Classify(p *page.Page, t *page.Table) Kind {
+// HeuristicKind tells a data table from a layout table by DataScore, the
+// fallback when no trained model is given.
+func HeuristicKind(p *page.Page, t *page.Table) Kind {
 	if DataScore(Measure(p, t)) > 0 {
 		return Data
 	}
