@@ -1,6 +1,7 @@
 package tableset
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -8,7 +9,10 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
+	"github.com/sluice-project/sluice/dataset"
+	"github.com/sluice-project/sluice/internal/atomicfile"
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/tables"
 )
@@ -182,4 +186,30 @@ func (st SampleStats) Write(w io.Writer) {
 			fmt.Fprintf(w, "  %-16s %4d (%d data-ish)\n", s, st.Chosen[s], st.ChosenDataIsh[s])
 		}
 	}
+}
+
+// SampleFile draws a sample from the sets (all of dataset.Sets when none
+// are given) and writes it as a tables file at path, whole or not at all,
+// with a comment line saying how it was made; the stats go to log.
+func SampleFile(ctx context.Context, src *Source, sets []string, o SampleOptions, path string, log io.Writer) error {
+	if len(sets) == 0 {
+		var err error
+		if sets, err = dataset.Sets(); err != nil {
+			return err
+		}
+	}
+	cands, pages, failed, err := src.Candidates(ctx, sets)
+	if err != nil {
+		return err
+	}
+	labels, st := Sample(cands, o)
+	st.Pages, st.Failed = pages, failed
+	o.defaults()
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# sluice tables sample --n %d --seed %d --sets %s\n", o.N, o.Seed, strings.Join(sets, ","))
+	if err := WriteTables(&b, labels); err != nil {
+		return err
+	}
+	st.Write(log)
+	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
 }

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/sluice-project/sluice/dataset"
-	"github.com/sluice-project/sluice/internal/atomicfile"
 	"github.com/sluice-project/sluice/tableset"
 )
 
@@ -97,7 +93,8 @@ func (c *tablesCmd) run(ctx context.Context) int {
 	if err == nil {
 		switch c.sub {
 		case "sample":
-			err = c.sample(ctx, src)
+			opts := tableset.SampleOptions{N: c.n, Seed: c.seed}
+			err = tableset.SampleFile(ctx, src, splitList(c.sets), opts, c.out, c.stderr)
 		case "dump":
 			err = tableset.DumpFile(ctx, src, c.stdout, c.tables, c.cellsTo, c.from, c.count, tableset.DumpOptions{Cells: c.cells})
 		case "check":
@@ -115,28 +112,4 @@ func (c *tablesCmd) run(ctx context.Context) int {
 		return exitFailed
 	}
 	return exitOK
-}
-
-// sample segments the sets, draws the sample and writes it.
-func (c *tablesCmd) sample(ctx context.Context, src *tableset.Source) error {
-	sets := splitList(c.sets)
-	if len(sets) == 0 {
-		var err error
-		if sets, err = dataset.Sets(); err != nil {
-			return err
-		}
-	}
-	cands, pages, failed, err := src.Candidates(ctx, sets)
-	if err != nil {
-		return err
-	}
-	labels, st := tableset.Sample(cands, tableset.SampleOptions{N: c.n, Seed: c.seed})
-	st.Pages, st.Failed = pages, failed
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# sluice tables sample --n %d --seed %d --sets %s\n", c.n, c.seed, strings.Join(sets, ","))
-	if err := tableset.WriteTables(&b, labels); err != nil {
-		return err
-	}
-	st.Write(c.stderr)
-	return atomicfile.WriteFile(c.out, b.Bytes(), 0o644)
 }
