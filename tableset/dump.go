@@ -50,6 +50,9 @@ func Dump(w io.Writer, k int, ex *Example, o DumpOptions) {
 	if ex.Label != LabelUnknown {
 		fmt.Fprintf(w, "   labelled: %s\n", ex.Label)
 	}
+	if m := ex.Page.Meta; m.Title != "" || m.URL != "" {
+		fmt.Fprintf(w, "   page:   %s\n", strings.TrimSpace(clip(m.Title, o.Context/2)+" "+m.URL))
+	}
 	first, end := tableBlocks(ex.Page, t)
 	fmt.Fprintf(w, "   before: %s\n", around(ex.Page, first-2, first, o.Context))
 	dumpGrid(w, ex.Page, t, o)
