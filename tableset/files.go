@@ -90,10 +90,17 @@ func eachLine(r io.Reader, name string, fn func(fields []string, line int) strin
 	for sc.Scan() {
 		line++
 		s := strings.TrimRight(sc.Text(), "\r")
+		if line == 1 {
+			s = strings.TrimPrefix(s, "\ufeff")
+		}
 		if strings.TrimSpace(s) == "" || strings.HasPrefix(s, "#") {
 			continue
 		}
-		if msg := fn(strings.Split(s, "\t"), line); msg != "" {
+		f := strings.Split(s, "\t")
+		if len(f) == 1 && strings.Contains(s, " ") {
+			return &Error{File: name, Line: line, Msg: "no tabs: the fields are separated by tabs (did an editor turn them into spaces?)"}
+		}
+		if msg := fn(f, line); msg != "" {
 			return &Error{File: name, Line: line, Msg: msg}
 		}
 	}

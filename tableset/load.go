@@ -57,7 +57,8 @@ func (s *Source) Resolve(ctx context.Context, file string, ls []TableLabel, cell
 // Load reads a tables file and, when cellsFile is not empty, a cells file,
 // checks them against the data (see Check) and returns the labelled tables
 // (labels data and layout; ? is left out) with their pages. Any problem
-// fails the load: train only on files that Check passes.
+// fails the load: train only on files that Check passes. The examples of
+// one page share it; every page stays in memory while the examples do.
 func Load(ctx context.Context, src *Source, tablesFile, cellsFile string) ([]Example, error) {
 	var out []Example
 	rep, err := check(ctx, src, tablesFile, cellsFile, func(ex *Example) {

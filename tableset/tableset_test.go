@@ -68,6 +68,7 @@ func TestParseErrors(t *testing.T) {
 		{"s\tp\t0\tDATA\n", `t.tsv:1: label "DATA": want data, layout or ?`},
 		{"s\tp\t0\tdata\ns\tp\t1\tlayout\ns\tp\t0\t?\n", "t.tsv:3: s/p table 0 is already labelled at line 1"},
 		{"\tp\t0\tdata\n", "t.tsv:1: empty set or page"},
+		{"\ufeff# bom\ns p 0 data\n", "t.tsv:2: no tabs"},
 	}
 	for _, c := range tablesCases {
 		_, err := ParseTables(strings.NewReader(c.in), "t.tsv")
