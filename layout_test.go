@@ -34,7 +34,7 @@ var packageRank = map[string]int{
 	"features": 3, "site": 3, "internal/pagetest": 3, "tables": 3,
 	"label": 4, "parsertext": 4,
 	"": 5, "render": 5, "score": 5, "dataset": 5,
-	"evaluate": 6, "corpus": 6, "filterset": 6, "proxy": 6,
+	"evaluate": 6, "corpus": 6, "filterset": 6, "proxy": 6, "tableset": 6,
 	"train": 7, "server": 7,
 	"projects": 8, "workbench": 8,
 	"cmd/sluice": 9,

@@ -8,6 +8,7 @@
 //	sluice bench [flags]
 //	sluice train [flags] -o MODEL
 //	sluice annotate [flags] PAGE.html...
+//	sluice tables sample|dump|check [flags] [FILE...]
 //	sluice serve [flags]
 //	sluice filters
 //	sluice version
@@ -44,6 +45,7 @@ Commands:
   bench     run filter pipelines over the evaluation data sets
   train     train the block labeller on data sets with gold standards
   annotate  label pages by hand (Victor's annotation files) to train on
+  tables    sample, print and check the annotated table set (data/layout, cell roles)
   serve     serve the HTTP API (POST /v1/clean, metrics, health)
   filters   list the content filters and how to combine them
   version   print the version
@@ -78,6 +80,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdTrain(rest, stdout, stderr)
 	case "annotate":
 		return cmdAnnotate(rest, stdout, stderr)
+	case "tables":
+		return cmdTables(rest, stdout, stderr)
 	case "eval":
 		return cmdEval(rest, stdout, stderr)
 	case "serve":

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/sluice-project/sluice/tableset"
+)
+
+const tablesHelp = `
+Usage: sluice tables sample [--n N] [--seed S] [--sets a,b] -o TABLES.tsv
+       sluice tables dump [--from K] [--count M] [--cells] TABLES.tsv [CELLS.tsv]
+       sluice tables check TABLES.tsv [CELLS.tsv]
+
+Builds the annotated table set (Kitten's data and layout leaf tables, and
+the cell roles of data tables) as references to the pages of the data sets
+($SLUICE_DATA, else ../shared/data): a tables file (set, page, table index,
+label data|layout|?, optional note) and a cells file (set, page, table,
+row, col, role), both tab-separated. docs/tables-labelling.md is the guide.
+
+sample chooses N leaf tables (about 40% among those the heuristic finds
+data-ish, at most 3 per page), the same for the same seed, labelled ?.
+dump prints each table for the labeller, without the heuristic's guess;
+with --cells, the tables labelled data come with their cells pre-labelled
+by the heuristic, in the cells file's format, to be checked one by one.
+check validates the files against the data and prints the counts.
+
+Examples:
+  sluice tables sample --n 800 --seed 1 -o tableset/labels/tables.tsv
+  sluice tables dump --from 1 --count 20 tableset/labels/tables.tsv
+  sluice tables dump --cells tableset/labels/tables.tsv | grep -v '^[ =#]' | grep . >> cells.tsv
+  sluice tables check tableset/labels/tables.tsv tableset/labels/cells.tsv
+
+Exit status: 0 on success (check: no problem), 1 when a reference does not
+resolve or a file is wrong, 2 for a usage error.
+`
+
+// tablesCmd is sluice tables.
+type tablesCmd struct {
+	cmdIO
+	sub, out, sets  string
+	n, from, count  int
+	seed            uint64
+	cells           bool
+	tables, cellsTo string // the files: tables and cells
+}
+
+func cmdTables(args []string, stdout, stderr io.Writer) int {
+	c := &tablesCmd{cmdIO: cmdIO{stdout: stdout, stderr: stderr}}
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		c.sub, args = args[0], args[1:]
+	}
+	return runCommand("tables", c, args, stderr)
+}
+
+func (c *tablesCmd) flagSet() *flag.FlagSet {
+	fs := newFlagSet("tables", tablesHelp, c.stderr)
+	fs.IntVar(&c.n, "n", 800, "sample: the number of tables")
+	fs.Uint64Var(&c.seed, "seed", 1, "sample: the random seed")
+	fs.StringVar(&c.sets, "sets", "", "sample: the data sets, comma-separated (default: all)")
+	fs.StringVar(&c.out, "o", "", "sample: write the tables file to `FILE`")
+	fs.IntVar(&c.from, "from", 1, "dump: start at the `K`-th table of the file (from 1)")
+	fs.IntVar(&c.count, "count", 0, "dump: print `M` tables (default: all)")
+	fs.BoolVar(&c.cells, "cells", false, "dump: add pre-labelled cells for the tables labelled data")
+	return fs
+}
+
+func (c *tablesCmd) validate(args []string) error {
+	switch {
+	case c.sub == "sample" && (c.out == "" || len(args) > 0):
+		return errors.New("sample: give -o FILE and no arguments")
+	case c.sub == "sample" && c.n <= 0:
+		return errors.New("sample: --n must be positive")
+	case (c.sub == "dump" || c.sub == "check") && (len(args) < 1 || len(args) > 2):
+		return fmt.Errorf("%s: give the tables file and, optionally, the cells file", c.sub)
+	case c.sub != "sample" && c.sub != "dump" && c.sub != "check":
+		return fmt.Errorf("unknown or missing subcommand %q: want sample, dump or check (see sluice tables --help)", c.sub)
+	}
+	if len(args) > 0 {
+		c.tables = args[0]
+	}
+	if len(args) > 1 {
+		c.cellsTo = args[1]
+	}
+	return nil
+}
+
+func (c *tablesCmd) run(ctx context.Context) int {
+	src, err := tableset.NewSource()
+	if err == nil {
+		switch c.sub {
+		case "sample":
+			opts := tableset.SampleOptions{N: c.n, Seed: c.seed}
+			err = tableset.SampleFile(ctx, src, splitList(c.sets), opts, c.out, c.stderr)
+		case "dump":
+			err = tableset.DumpFile(ctx, src, c.stdout, c.tables, c.cellsTo, c.from, c.count, tableset.DumpOptions{Cells: c.cells})
+		case "check":
+			var rep *tableset.Report
+			if rep, err = tableset.Check(ctx, src, c.tables, c.cellsTo); err == nil {
+				rep.Write(c.stdout)
+				if len(rep.Problems) > 0 {
+					return exitFailed
+				}
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "sluice tables %s: %v\n", c.sub, err)
+		return exitFailed
+	}
+	return exitOK
+}
