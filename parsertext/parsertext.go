@@ -34,10 +34,17 @@ type Options struct {
 	// Lang is the language whose word lists are used (a BCP 47 tag such as
 	// "fr" or "en-GB"). Default: the page's Meta.Lang, else English.
 	Lang string
-	// Removed, when set, is called with the text of each link-list item
-	// that is removed, so that callers can log them (Kitten 3.2.1).
-	Removed func(item string)
+	// Removed, when set, is called with the text of each list item that
+	// is removed and the reason (ReasonLinkItem), so that callers can log
+	// them (Kitten 3.2.1; see Log). It is called from the goroutine that
+	// calls Sentences, in reading order.
+	Removed func(item, reason string)
 }
+
+// ReasonLinkItem is the reason given to Options.Removed for an item of a
+// link list (a list whose every item is all link text) that has fewer
+// than five words: menu entries, calendar days, "Home", "Cite".
+const ReasonLinkItem = "link-list item of fewer than 5 words"
 
 // kind is what a piece of the page is.
 type kind uint8

@@ -33,9 +33,11 @@ func check(t *testing.T, body string, opts Options, want ...string) {
 }
 
 // The wedding-dress list of Kitten's Figure 7: short items, one sentence.
+const weddingDress = `<p>The following list contains a general guideline of different body styles and wedding dress styles to consider:</p>
+<ul><li>Hourglass-shaped brides</li><li>Pear-shaped brides</li><li>Petite brides</li><li>Plus-size brides</li><li>Tall brides</li></ul>`
+
 func TestWeddingDressList(t *testing.T) {
-	check(t, `<p>The following list contains a general guideline of different body styles and wedding dress styles to consider:</p>
-<ul><li>Hourglass-shaped brides</li><li>Pear-shaped brides</li><li>Petite brides</li><li>Plus-size brides</li><li>Tall brides</li></ul>`, Options{},
+	check(t, weddingDress, Options{},
 		"The following list contains a general guideline of different body styles and wedding dress styles to consider: Hourglass-shaped brides, Pear-shaped brides, Petite brides, Plus-size brides, Tall brides.")
 }
 
@@ -83,7 +85,12 @@ func TestLinkList(t *testing.T) {
 	var removed []string
 	check(t, `<ul><li><a href="/">Home</a></li><li><a href="/c">Cite</a></li>
 <li><a href="/x">A long link with many words in it</a></li></ul><p>Body text here.</p>`,
-		Options{Removed: func(s string) { removed = append(removed, s) }},
+		Options{Removed: func(s, reason string) {
+			removed = append(removed, s)
+			if reason != ReasonLinkItem {
+				t.Errorf("reason %q", reason)
+			}
+		}},
 		"A long link with many words in it.", "Body text here.")
 	if want := []string{"Home", "Cite"}; !reflect.DeepEqual(removed, want) {
 		t.Errorf("removed %q, want %q", removed, want)
@@ -170,4 +177,21 @@ func TestBadLists(t *testing.T) {
 
 func TestPreKept(t *testing.T) {
 	check(t, "<p>Run this</p><pre>make\n  install</pre>", Options{}, "Run this.", "make", "  install")
+}
+
+func TestLog(t *testing.T) {
+	var l Log
+	p := keepAll(t, `<ul><li><a href="/">Home</a></li><li><a href="/c">"Cite" ↗</a></li></ul>`)
+	l.SetInput("a.html")
+	Sentences(p, Options{Removed: l.Removed})
+	l.SetInput("dir/b.html")
+	Sentences(p, Options{Removed: l.Removed})
+	want := `{"input":"a.html","item":"Home","reason":"link-list item of fewer than 5 words"}
+{"input":"a.html","item":"\"Cite\" ↗","reason":"link-list item of fewer than 5 words"}
+{"input":"dir/b.html","item":"Home","reason":"link-list item of fewer than 5 words"}
+{"input":"dir/b.html","item":"\"Cite\" ↗","reason":"link-list item of fewer than 5 words"}
+`
+	if got := string(l.Bytes()); got != want || l.Len() != 4 {
+		t.Errorf("log (%d items):\n%s\nwant\n%s", l.Len(), got, want)
+	}
 }
