@@ -98,39 +98,48 @@ type place struct {
 	option bool  // inside select, option or optgroup
 }
 
-// locate walks the ancestors of node once.
-func locate(p *page.Page, node int32) place {
-	pl := place{item: -1, list: -1}
-	p.Ancestors(node, func(i int32, nd *page.Node) bool {
+// places returns the place of every node of p, in one pass from the root
+// down (a node's parent comes before it in p.Nodes), so that a page of
+// many blocks in deeply nested lists costs time linear in its nodes.
+func places(p *page.Page) []place {
+	out := make([]place, len(p.Nodes))
+	for i := range p.Nodes {
+		nd := &p.Nodes[i]
+		pl := place{item: -1, list: -1}
+		if nd.Parent >= 0 && int(nd.Parent) < i {
+			pl = out[nd.Parent]
+		}
 		switch nd.Atom {
 		case atom.Li, atom.Dt, atom.Dd:
-			if pl.item < 0 {
-				pl.item = i
-			}
+			pl.item = int32(i)
 		case atom.Ul, atom.Ol, atom.Dl:
-			pl.list = i
-			pl.depth++
-			if pl.item < 0 {
-				pl.item = i
+			pl.item = int32(i)
+			if pl.list < 0 {
+				pl.list = int32(i)
 			}
+			pl.depth++
 		case atom.Select, atom.Option, atom.Optgroup, atom.Datalist:
 			pl.option = true
 		}
-		return true
-	})
-	return pl
+		out[i] = pl
+	}
+	return out
 }
 
 // collect groups the kept blocks of p into pieces.
 func collect(p *page.Page) []piece {
 	var out []piece
+	where := places(p)
 	prev := -1 // the previous kept block
 	for i := range p.Blocks {
 		b := &p.Blocks[i]
 		if !b.Label.Kept() {
 			continue
 		}
-		pl := locate(p, b.Node)
+		pl := place{item: -1, list: -1}
+		if b.Node >= 0 && int(b.Node) < len(where) {
+			pl = where[b.Node]
+		}
 		if b.Pre && !pl.option {
 			out = addPre(out, b)
 			prev = i
