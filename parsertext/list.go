@@ -68,10 +68,7 @@ func emit(pcs []piece, lang *language, removed func(string, string)) []text {
 			continue
 		}
 		items := listItems(pc, removed)
-		if len(items) == 0 {
-			continue
-		}
-		if intro == "" || pc.nested {
+		if intro == "" || pc.nested || len(items) == 0 {
 			flush()
 			for _, it := range items {
 				add(terminate(it))

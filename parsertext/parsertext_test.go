@@ -8,8 +8,10 @@ import (
 
 	"golang.org/x/net/html/atom"
 
+	"github.com/sluice-project/sluice/ingest"
 	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/segment"
 	"github.com/sluice-project/sluice/structure"
 )
 
@@ -128,6 +130,31 @@ func TestBreakParagraph(t *testing.T) {
 	}
 }
 
+// Kitten's Figure 10: with abbreviation titles on (segment.Options
+// AbbrTitles, sluice clean --abbr-titles), the title of an acronym follows
+// it in brackets, inside its sentence.
+func TestAcronymTitle(t *testing.T) {
+	src := `<html><body><p>Accessible Arts is the peak arts organisation in <acronym title="New South Wales">NSW</acronym> promoting creative expression and participation in arts and cultural activities by people with disabilities. This site provides information on art and disability in <abbr title="New South Wales">NSW</abbr>.</p></body></html>`
+	doc, err := ingest.Parse([]byte(src), ingest.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := segment.DefaultOptions()
+	opts.AbbrTitles = true
+	p := segment.Segment(doc, opts)
+	for i := range p.Blocks {
+		p.Blocks[i].Score = 1
+	}
+	structure.Label(p, structure.Threshold)
+	want := []string{
+		"Accessible Arts is the peak arts organisation in NSW (New South Wales) promoting creative expression and participation in arts and cultural activities by people with disabilities.",
+		"This site provides information on art and disability in NSW (New South Wales).",
+	}
+	if got := Sentences(p, Options{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
 func TestOptionDropped(t *testing.T) {
 	p := keepAll(t, `<p>Choose a size</p><div>small</div>`)
 	// Pretend ingest kept an option: put the second block under one.
@@ -194,4 +221,32 @@ func TestLog(t *testing.T) {
 	if got := string(l.Bytes()); got != want || l.Len() != 4 {
 		t.Errorf("log (%d items):\n%s\nwant\n%s", l.Len(), got, want)
 	}
+}
+
+// A definition list is a list too: its terms and definitions are items.
+func TestDefinitionList(t *testing.T) {
+	check(t, `<p>The parts of a mill:</p><dl><dt>Wheel</dt><dd>turned by water</dd><dt>Stones</dt><dd>grind the grain</dd></dl>`, Options{},
+		"The parts of a mill: Wheel, turned by water, Stones, grind the grain.")
+}
+
+// Flattening (Kitten 3.2.3): below a median of 60 characters the items
+// join one sentence, a comma added where no allowed mark (. ? ! ; ,) ends
+// an item; from 60 on, each item is a sentence.
+func TestFlattenMedian(t *testing.T) {
+	short := strings.Repeat("x", 59)
+	check(t, `<p>Items:</p><ul><li>one;</li><li>two?</li><li>`+short+`</li><li>four,</li><li>five</li></ul>`, Options{},
+		"Items: one; two? "+short+", four, five.")
+	long := strings.Repeat("y", 60)
+	check(t, `<p>Items:</p><ul><li>a</li><li>`+long+`</li><li>`+long+` (sic)</li></ul>`, Options{},
+		"Items:", "a.", long+".", long+" (sic).")
+	// Without a colon the list is not flattened.
+	check(t, `<p>Items</p><ul><li>one</li><li>two</li></ul>`, Options{}, "Items.", "one.", "two.")
+}
+
+// A link list whose items are all removed takes no introduction: the
+// clause before it does not flatten into the next list.
+func TestIntroBeforeRemovedList(t *testing.T) {
+	check(t, `<p>Elsewhere on the site:</p><ul><li><a href="/">Home</a></li><li><a href="/c">Cite</a></li></ul>
+<ul><li>Flour from our mill</li><li>Bread from our bakery</li></ul>`, Options{},
+		"Elsewhere on the site.", "Flour from our mill.", "Bread from our bakery.")
 }
