@@ -15,6 +15,7 @@ package sluice
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/sluice-project/sluice/filter"
@@ -57,6 +58,15 @@ type Options struct {
 	// Drop lists the elements removed before segmentation ("#comment" for
 	// comments). Default: ingest.DefaultDrop.
 	Drop []string
+	// DropPattern, when set, is a regular expression (RE2 syntax, as
+	// package regexp reads it) for the id and class names of div elements
+	// removed with their content before segmentation, as Kitten drops the
+	// divs whose id contains "menu" (DefaultDropPattern): it matches
+	// anywhere in the id or in any one class name, unless anchored ("^",
+	// "$"). New fails on an invalid expression. Default: no div dropped;
+	// the trained model and the filters judge menus better on the shared
+	// data sets (see docs/parser-text.md).
+	DropPattern string
 	// KeepHidden keeps elements marked hidden by their own attributes
 	// (hidden, aria-hidden, inline display:none). Default: dropped.
 	KeepHidden bool
@@ -91,6 +101,10 @@ type Options struct {
 	// DefaultMaxModelBlocks. Negative means no limit.
 	MaxModelBlocks int
 }
+
+// DefaultDropPattern is Kitten's Options.DropPattern: the divs whose id or
+// class name contains "menu". It is not applied unless asked for.
+const DefaultDropPattern = "menu"
 
 // DefaultMaxModelBlocks is the default of Options.MaxModelBlocks. A page
 // of 100,000 blocks has at least a megabyte of markup; the pages of the
@@ -163,7 +177,7 @@ func New(opts Options) (*Cleaner, error) {
 	case opts.Threshold != ExpectedF1 && (opts.Threshold < 0 || opts.Threshold > 1):
 		return nil, fmt.Errorf("sluice: threshold %g: must be between 0 and 1, or ExpectedF1", opts.Threshold)
 	}
-	c := &Cleaner{labeller: lab, filter: f, fallback: fb, ingest: ingest.DefaultOptions(), segment: segment.DefaultOptions(),
+	c := &Cleaner{labeller: lab, filter: f, fallback: fb, segment: segment.DefaultOptions(),
 		threshold: opts.Threshold, filterThreshold: opts.Threshold, style: opts.Style}
 	switch {
 	case opts.Style != "" && lab == nil:
@@ -174,15 +188,8 @@ func New(opts Options) (*Cleaner, error) {
 	if c.threshold == 0 && lab != nil {
 		c.threshold = lab.Threshold(opts.Style)
 	}
-	if opts.Drop != nil {
-		c.ingest.Drop = opts.Drop
-	}
-	c.ingest.DropHidden = !opts.KeepHidden
-	switch {
-	case opts.MaxBytes > 0:
-		c.ingest.MaxBytes = opts.MaxBytes
-	case opts.MaxBytes < 0:
-		c.ingest.MaxBytes = 0
+	if c.ingest, err = ingestOptions(opts); err != nil {
+		return nil, err
 	}
 	c.segment.ImageAlt = !opts.NoImageAlt
 	c.segment.AbbrTitles = opts.AbbrTitles
@@ -198,6 +205,29 @@ func New(opts Options) (*Cleaner, error) {
 		c.filterThreshold = structure.Threshold
 	}
 	return c, nil
+}
+
+// ingestOptions returns the ingest options of opts.
+func ingestOptions(opts Options) (ingest.Options, error) {
+	o := ingest.DefaultOptions()
+	if opts.Drop != nil {
+		o.Drop = opts.Drop
+	}
+	if opts.DropPattern != "" {
+		re, err := regexp.Compile(opts.DropPattern)
+		if err != nil {
+			return o, fmt.Errorf("sluice: drop pattern: %w", err)
+		}
+		o.DropPattern = re
+	}
+	o.DropHidden = !opts.KeepHidden
+	switch {
+	case opts.MaxBytes > 0:
+		o.MaxBytes = opts.MaxBytes
+	case opts.MaxBytes < 0:
+		o.MaxBytes = 0
+	}
+	return o, nil
 }
 
 // Filter returns what decides content: "model" for the trained labeller

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -24,6 +25,11 @@ type Options struct {
 	MaxBytes int
 	// ContentType is the HTTP Content-Type of the input, when known.
 	ContentType string
+	// DropPattern, when set, removes with their content the div elements
+	// whose id, or one of whose class names, it matches (anywhere in the
+	// value: "menu" matches id="mainmenu"), as Kitten removes the divs
+	// whose id contains "menu" (3.3). Nil drops none.
+	DropPattern *regexp.Regexp
 }
 
 // DefaultDrop is the default list of elements removed before segmentation.

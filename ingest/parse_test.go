@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -247,4 +248,34 @@ func TestHiddenTabPanelsKept(t *testing.T) {
 			t.Errorf("hidden menu or dialog %q kept: %q", not, got)
 		}
 	}
+}
+
+// Kitten's rule (3.3): a div whose id contains "menu" goes, with what it
+// holds; the pattern is matched against the id and each class name of
+// div elements only.
+func TestDropPattern(t *testing.T) {
+	src := `<body><div id="mainmenu"><a href="/">Home</a></div><div class="nav top-menu x"><ul><li>Cite</li></ul></div>
+<div class="menus-are-fine-elsewhere"><p>kept one</p></div><ul id="menu"><li>list kept</li></ul>
+<div id="content"><p>body text</p><div class="submenu">sub</div></div></body>`
+	opts := DefaultOptions()
+	if got := bodyText(mustParseWith(t, src, opts)); got != "Home Cite kept one list kept body text sub" {
+		t.Errorf("no pattern: %q", got)
+	}
+	opts.DropPattern = regexp.MustCompile(`menu$`)
+	if got := bodyText(mustParseWith(t, src, opts)); got != "kept one list kept body text" {
+		t.Errorf("pattern menu$: %q", got)
+	}
+	opts.DropPattern = regexp.MustCompile(`menu`)
+	if got := bodyText(mustParseWith(t, src, opts)); got != "list kept body text" {
+		t.Errorf("pattern menu: %q", got)
+	}
+}
+
+func mustParseWith(t *testing.T, src string, opts Options) *Document {
+	t.Helper()
+	d, err := Parse([]byte(src), opts)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return d
 }

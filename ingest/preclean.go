@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -36,7 +37,7 @@ func preclean(root *html.Node, opts Options) {
 				}
 			case html.ElementNode:
 				switch {
-				case drop[c.Data]:
+				case drop[c.Data], c.DataAtom == atom.Div && matchesIDClass(c, opts.DropPattern):
 					n.RemoveChild(c)
 				case c.DataAtom == atom.Noframes || c.DataAtom == atom.Noembed:
 					reparseRaw(c)
@@ -68,6 +69,28 @@ func preclean(root *html.Node, opts Options) {
 			n.Parent.RemoveChild(n)
 		}
 	}
+}
+
+// matchesIDClass reports whether re matches the id of n or one of its
+// class names; a nil re matches nothing.
+func matchesIDClass(n *html.Node, re *regexp.Regexp) bool {
+	if re == nil {
+		return false
+	}
+	for _, a := range n.Attr {
+		switch {
+		case a.Namespace != "":
+		case a.Key == "id" && re.MatchString(a.Val):
+			return true
+		case a.Key == "class":
+			for _, c := range strings.Fields(a.Val) {
+				if re.MatchString(c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // reparseRaw parses the text of a <noframes> or <noembed> as the markup it

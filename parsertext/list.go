@@ -37,7 +37,7 @@ type text struct {
 // emit turns pieces into texts. A paragraph
 // or heading ending with a colon is held back as the introduction of a
 // list that follows it.
-func emit(pcs []piece, lang *language, removed func(string)) []text {
+func emit(pcs []piece, lang *language, removed func(string, string)) []text {
 	var out []text
 	add := func(s ...string) {
 		for _, x := range s {
@@ -68,10 +68,7 @@ func emit(pcs []piece, lang *language, removed func(string)) []text {
 			continue
 		}
 		items := listItems(pc, removed)
-		if len(items) == 0 {
-			continue
-		}
-		if intro == "" || pc.nested {
+		if intro == "" || pc.nested || len(items) == 0 {
 			flush()
 			for _, it := range items {
 				add(terminate(it))
@@ -87,7 +84,7 @@ func emit(pcs []piece, lang *language, removed func(string)) []text {
 
 // listItems returns the texts of the items of list pc that are kept:
 // bullets stripped, the short items of a link list removed.
-func listItems(pc *piece, removed func(string)) []string {
+func listItems(pc *piece, removed func(string, string)) []string {
 	linkList := true
 	for _, it := range pc.items {
 		linkList = linkList && it.links
@@ -97,7 +94,7 @@ func listItems(pc *piece, removed func(string)) []string {
 		t := stripBullet(it.text)
 		if linkList && len(strings.Fields(t)) < minLinkWords {
 			if removed != nil {
-				removed(it.text)
+				removed(it.text, ReasonLinkItem)
 			}
 			continue
 		}

@@ -34,10 +34,17 @@ type Options struct {
 	// Lang is the language whose word lists are used (a BCP 47 tag such as
 	// "fr" or "en-GB"). Default: the page's Meta.Lang, else English.
 	Lang string
-	// Removed, when set, is called with the text of each link-list item
-	// that is removed, so that callers can log them (Kitten 3.2.1).
-	Removed func(item string)
+	// Removed, when set, is called with the text of each list item that
+	// is removed and the reason (ReasonLinkItem), so that callers can log
+	// them (Kitten 3.2.1; see Log). It is called from the goroutine that
+	// calls Sentences, in reading order.
+	Removed func(item, reason string)
 }
+
+// ReasonLinkItem is the reason given to Options.Removed for an item of a
+// link list (a list whose every item is all link text) that has fewer
+// than five words: menu entries, calendar days, "Home", "Cite".
+const ReasonLinkItem = "link-list item of fewer than 5 words"
 
 // kind is what a piece of the page is.
 type kind uint8
@@ -91,39 +98,48 @@ type place struct {
 	option bool  // inside select, option or optgroup
 }
 
-// locate walks the ancestors of node once.
-func locate(p *page.Page, node int32) place {
-	pl := place{item: -1, list: -1}
-	p.Ancestors(node, func(i int32, nd *page.Node) bool {
+// places returns the place of every node of p, in one pass from the root
+// down (a node's parent comes before it in p.Nodes), so that a page of
+// many blocks in deeply nested lists costs time linear in its nodes.
+func places(p *page.Page) []place {
+	out := make([]place, len(p.Nodes))
+	for i := range p.Nodes {
+		nd := &p.Nodes[i]
+		pl := place{item: -1, list: -1}
+		if nd.Parent >= 0 && int(nd.Parent) < i {
+			pl = out[nd.Parent]
+		}
 		switch nd.Atom {
 		case atom.Li, atom.Dt, atom.Dd:
-			if pl.item < 0 {
-				pl.item = i
-			}
+			pl.item = int32(i)
 		case atom.Ul, atom.Ol, atom.Dl:
-			pl.list = i
-			pl.depth++
-			if pl.item < 0 {
-				pl.item = i
+			pl.item = int32(i)
+			if pl.list < 0 {
+				pl.list = int32(i)
 			}
+			pl.depth++
 		case atom.Select, atom.Option, atom.Optgroup, atom.Datalist:
 			pl.option = true
 		}
-		return true
-	})
-	return pl
+		out[i] = pl
+	}
+	return out
 }
 
 // collect groups the kept blocks of p into pieces.
 func collect(p *page.Page) []piece {
 	var out []piece
+	where := places(p)
 	prev := -1 // the previous kept block
 	for i := range p.Blocks {
 		b := &p.Blocks[i]
 		if !b.Label.Kept() {
 			continue
 		}
-		pl := locate(p, b.Node)
+		pl := place{item: -1, list: -1}
+		if b.Node >= 0 && int(b.Node) < len(where) {
+			pl = where[b.Node]
+		}
 		if b.Pre && !pl.option {
 			out = addPre(out, b)
 			prev = i

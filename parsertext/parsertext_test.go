@@ -8,8 +8,10 @@ import (
 
 	"golang.org/x/net/html/atom"
 
+	"github.com/sluice-project/sluice/ingest"
 	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/segment"
 	"github.com/sluice-project/sluice/structure"
 )
 
@@ -33,9 +35,11 @@ func check(t *testing.T, body string, opts Options, want ...string) {
 }
 
 // The wedding-dress list of Kitten's Figure 7: short items, one sentence.
+const weddingDress = `<p>The following list contains a general guideline of different body styles and wedding dress styles to consider:</p>
+<ul><li>Hourglass-shaped brides</li><li>Pear-shaped brides</li><li>Petite brides</li><li>Plus-size brides</li><li>Tall brides</li></ul>`
+
 func TestWeddingDressList(t *testing.T) {
-	check(t, `<p>The following list contains a general guideline of different body styles and wedding dress styles to consider:</p>
-<ul><li>Hourglass-shaped brides</li><li>Pear-shaped brides</li><li>Petite brides</li><li>Plus-size brides</li><li>Tall brides</li></ul>`, Options{},
+	check(t, weddingDress, Options{},
 		"The following list contains a general guideline of different body styles and wedding dress styles to consider: Hourglass-shaped brides, Pear-shaped brides, Petite brides, Plus-size brides, Tall brides.")
 }
 
@@ -83,7 +87,12 @@ func TestLinkList(t *testing.T) {
 	var removed []string
 	check(t, `<ul><li><a href="/">Home</a></li><li><a href="/c">Cite</a></li>
 <li><a href="/x">A long link with many words in it</a></li></ul><p>Body text here.</p>`,
-		Options{Removed: func(s string) { removed = append(removed, s) }},
+		Options{Removed: func(s, reason string) {
+			removed = append(removed, s)
+			if reason != ReasonLinkItem {
+				t.Errorf("reason %q", reason)
+			}
+		}},
 		"A long link with many words in it.", "Body text here.")
 	if want := []string{"Home", "Cite"}; !reflect.DeepEqual(removed, want) {
 		t.Errorf("removed %q, want %q", removed, want)
@@ -118,6 +127,31 @@ func TestBreakParagraph(t *testing.T) {
 	}
 	if got := Sentences(p, Options{}); !reflect.DeepEqual(got, want) {
 		t.Errorf("model path: got %q, want %q", got, want)
+	}
+}
+
+// Kitten's Figure 10: with abbreviation titles on (segment.Options
+// AbbrTitles, sluice clean --abbr-titles), the title of an acronym follows
+// it in brackets, inside its sentence.
+func TestAcronymTitle(t *testing.T) {
+	src := `<html><body><p>Accessible Arts is the peak arts organisation in <acronym title="New South Wales">NSW</acronym> promoting creative expression and participation in arts and cultural activities by people with disabilities. This site provides information on art and disability in <abbr title="New South Wales">NSW</abbr>.</p></body></html>`
+	doc, err := ingest.Parse([]byte(src), ingest.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := segment.DefaultOptions()
+	opts.AbbrTitles = true
+	p := segment.Segment(doc, opts)
+	for i := range p.Blocks {
+		p.Blocks[i].Score = 1
+	}
+	structure.Label(p, structure.Threshold)
+	want := []string{
+		"Accessible Arts is the peak arts organisation in NSW (New South Wales) promoting creative expression and participation in arts and cultural activities by people with disabilities.",
+		"This site provides information on art and disability in NSW (New South Wales).",
+	}
+	if got := Sentences(p, Options{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 	}
 }
 
@@ -170,4 +204,49 @@ func TestBadLists(t *testing.T) {
 
 func TestPreKept(t *testing.T) {
 	check(t, "<p>Run this</p><pre>make\n  install</pre>", Options{}, "Run this.", "make", "  install")
+}
+
+func TestLog(t *testing.T) {
+	var l Log
+	p := keepAll(t, `<ul><li><a href="/">Home</a></li><li><a href="/c">"Cite" ↗</a></li></ul>`)
+	l.SetInput("a.html")
+	Sentences(p, Options{Removed: l.Removed})
+	l.SetInput("dir/b.html")
+	Sentences(p, Options{Removed: l.Removed})
+	want := `{"input":"a.html","item":"Home","reason":"link-list item of fewer than 5 words"}
+{"input":"a.html","item":"\"Cite\" ↗","reason":"link-list item of fewer than 5 words"}
+{"input":"dir/b.html","item":"Home","reason":"link-list item of fewer than 5 words"}
+{"input":"dir/b.html","item":"\"Cite\" ↗","reason":"link-list item of fewer than 5 words"}
+`
+	if got := string(l.Bytes()); got != want || l.Len() != 4 {
+		t.Errorf("log (%d items):\n%s\nwant\n%s", l.Len(), got, want)
+	}
+}
+
+// A definition list is a list too: its terms and definitions are items.
+func TestDefinitionList(t *testing.T) {
+	check(t, `<p>The parts of a mill:</p><dl><dt>Wheel</dt><dd>turned by water</dd><dt>Stones</dt><dd>grind the grain</dd></dl>`, Options{},
+		"The parts of a mill: Wheel, turned by water, Stones, grind the grain.")
+}
+
+// Flattening (Kitten 3.2.3): below a median of 60 characters the items
+// join one sentence, a comma added where no allowed mark (. ? ! ; ,) ends
+// an item; from 60 on, each item is a sentence.
+func TestFlattenMedian(t *testing.T) {
+	short := strings.Repeat("x", 59)
+	check(t, `<p>Items:</p><ul><li>one;</li><li>two?</li><li>`+short+`</li><li>four,</li><li>five</li></ul>`, Options{},
+		"Items: one; two? "+short+", four, five.")
+	long := strings.Repeat("y", 60)
+	check(t, `<p>Items:</p><ul><li>a</li><li>`+long+`</li><li>`+long+` (sic)</li></ul>`, Options{},
+		"Items:", "a.", long+".", long+" (sic).")
+	// Without a colon the list is not flattened.
+	check(t, `<p>Items</p><ul><li>one</li><li>two</li></ul>`, Options{}, "Items.", "one.", "two.")
+}
+
+// A link list whose items are all removed takes no introduction: the
+// clause before it does not flatten into the next list.
+func TestIntroBeforeRemovedList(t *testing.T) {
+	check(t, `<p>Elsewhere on the site:</p><ul><li><a href="/">Home</a></li><li><a href="/c">Cite</a></li></ul>
+<ul><li>Flour from our mill</li><li>Bread from our bakery</li></ul>`, Options{},
+		"Elsewhere on the site.", "Flour from our mill.", "Bread from our bakery.")
 }

@@ -12,9 +12,11 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/internal/atomicfile"
 	"github.com/sluice-project/sluice/internal/outdir"
 	"github.com/sluice-project/sluice/internal/progress"
 	"github.com/sluice-project/sluice/parallel"
+	"github.com/sluice-project/sluice/parsertext"
 	"github.com/sluice-project/sluice/render"
 )
 
@@ -53,6 +55,7 @@ Examples:
   sluice clean --model my.model --precision page.html
   sluice clean --filter-set docs/filter-sets/news-strict.toml page.html   # a stored pipeline with its parameters
   sluice clean --style cleaneval --format cleaneval page.html   # keep all running text, as CleanEval did
+  sluice clean -f parser --drop-pattern menu --log-removed removed.jsonl page.html   # Kitten's text for parsers
   sluice clean --format json --include-dropped page.html | jq '.blocks[] | select(.label=="other") | .text'
 
 By default blocks are labelled by the embedded trained model (a CRF over
@@ -70,7 +73,7 @@ type cleanCmd struct {
 	args []string
 
 	format, filter, model, outDir, contentType, url, drop string
-	filterSet                                             string
+	filterSet, dropPattern, logRemoved                    string
 	memory                                                string
 	style                                                 string
 	precision, recall                                     bool
@@ -81,6 +84,7 @@ type cleanCmd struct {
 	memoryBytes                                           int64
 
 	cleaner  *sluice.Cleaner
+	removed  *parsertext.Log // with --log-removed
 	renderer render.Renderer
 	out      *outdir.Dir // with -o
 	skipped  int         // files left out below the input directories
@@ -106,6 +110,8 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
 	fs.StringVar(&c.url, "url", "", "the page's `URL` for the metadata (default: the CleanEval wrapper's id)")
 	fs.StringVar(&c.drop, "drop", "", "comma-separated `elements` to remove before cleaning (default: "+strings.Join(sluice.DefaultDrop(), ",")+")")
+	fs.StringVar(&c.dropPattern, "drop-pattern", "", "remove the div elements whose id or a class name matches the regular `expression` before cleaning (Kitten's: "+sluice.DefaultDropPattern+"; default: none)")
+	fs.StringVar(&c.logRemoved, "log-removed", "", "parser format: write the list items removed (link-list items of fewer than 5 words) to `FILE`, one JSON object a line")
 	fs.BoolVar(&c.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
 	fs.BoolVar(&c.noAlt, "no-alt", false, "drop the alt text of images")
 	fs.BoolVar(&c.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
@@ -132,7 +138,7 @@ func (c *cleanCmd) validate(args []string) error {
 			return err
 		}
 	}
-	opts := sluice.Options{Filter: c.filter, KeepHidden: c.keepHidden, NoImageAlt: c.noAlt, AbbrTitles: c.abbr, Threshold: float64(c.threshold), Style: c.style}
+	opts := sluice.Options{Filter: c.filter, KeepHidden: c.keepHidden, NoImageAlt: c.noAlt, AbbrTitles: c.abbr, Threshold: float64(c.threshold), Style: c.style, DropPattern: c.dropPattern}
 	switch {
 	case c.precision && c.recall:
 		return errors.New("--precision and --recall pull opposite ways; give one")
@@ -147,7 +153,14 @@ func (c *cleanCmd) validate(args []string) error {
 	if c.cleaner, err = newCleaner(opts, c.model, c.filterSet); err != nil {
 		return err
 	}
-	c.renderer, err = render.Lookup(c.format, render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped})
+	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped}
+	if c.logRemoved != "" {
+		if c.removed, err = newRemovalLog(c.logRemoved, c.format); err != nil {
+			return err
+		}
+		ropts.Parser.Removed = c.removed.Removed
+	}
+	c.renderer, err = render.Lookup(c.format, ropts)
 	if err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
@@ -196,6 +209,9 @@ func (c *cleanCmd) run(ctx context.Context) int {
 			failed++
 			continue
 		}
+		if c.removed != nil {
+			c.removed.SetInput(s.Name)
+		}
 		if err := c.write(stream, i-1, o.res); err != nil {
 			fmt.Fprintf(c.stderr, "sluice clean: %s: writing output: %v\n", s.Name, err)
 			failed++
@@ -207,6 +223,12 @@ func (c *cleanCmd) run(ctx context.Context) int {
 	if stream != nil {
 		if err := stream.Close(); err != nil && failed == 0 {
 			fmt.Fprintf(c.stderr, "sluice clean: writing output: %v\n", err)
+			failed++
+		}
+	}
+	if c.removed != nil { // written whole, replacing the file, at the end
+		if err := atomicfile.WriteFile(c.logRemoved, c.removed.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(c.stderr, "sluice clean: --log-removed %s: %v\n", c.logRemoved, err)
 			failed++
 		}
 	}

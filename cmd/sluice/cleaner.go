@@ -4,15 +4,22 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/filterset"
+	"github.com/sluice-project/sluice/parsertext"
 )
 
 // newCleaner builds the cleaner of sluice clean and sluice corpus from
 // their options, --model FILE and --filter-set FILE; errors name the flag
 // at fault.
 func newCleaner(opts sluice.Options, model, filterSet string) (*sluice.Cleaner, error) {
+	if _, err := regexp.Compile(opts.DropPattern); err != nil {
+		return nil, fmt.Errorf("--drop-pattern %q: %w", opts.DropPattern, err)
+	}
 	if filterSet != "" {
 		return setCleaner(opts, model, filterSet)
 	}
@@ -61,4 +68,16 @@ func setCleaner(opts sluice.Options, model, file string) (*sluice.Cleaner, error
 		return nil, fmt.Errorf("--filter-set: %w", err)
 	}
 	return cl, nil
+}
+
+// newRemovalLog starts the log of --log-removed FILE; it is refused before
+// any cleaning for a format other than parser (no other removes list
+// items) or a FILE in no directory.
+func newRemovalLog(file, format string) (*parsertext.Log, error) {
+	if st, err := os.Stat(filepath.Dir(file)); !strings.EqualFold(format, "parser") {
+		return nil, fmt.Errorf("--log-removed %s: only the parser format (--format parser) removes list items", file)
+	} else if err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("--log-removed %s: no directory %s to write it in", file, filepath.Dir(file))
+	}
+	return &parsertext.Log{}, nil
 }

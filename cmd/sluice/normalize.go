@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,8 +24,9 @@ Writes each whole page as UTF-8 XHTML 1.0 that a strict XML parser accepts,
 as Kitten's first stage does: parsed as HTML5, every element closed, names
 in lower case, attributes quoted and deduplicated, entities as characters
 (&#128;-&#159; as windows-1252 means them), script and style in CDATA, text
-never re-indented; with --clean, only the content blocks the default
-cleaner keeps, in their original markup. Inputs and -o are as for clean
+never re-indented; with --clean, only the content blocks the cleaner keeps
+(the embedded model, or --filter, --model, --threshold as for clean), in
+their original markup. Inputs and -o are as for clean
 (outputs DIR/NAME.xhtml); several inputs without -o are written one
 after the other, each a document of its own.
 
@@ -33,6 +35,7 @@ Examples:
   curl -s https://example.org/ | sluice normalize | xmllint --noout -
   sluice normalize -o xhtml/ -j 4 pages/
   sluice normalize --clean page.html   # the content only, as XHTML
+  sluice normalize --clean --filter 'lqf>targetnode' --threshold 0.4 page.html
 
 Exit status: 0 when all inputs were normalised, 1 when any failed, 2 for a usage error.
 `
@@ -42,6 +45,8 @@ type normalizeCmd struct {
 	cmdIO
 	args                []string
 	outDir, contentType string
+	filter, model       string
+	threshold           thresholdFlag
 	jobs                int
 	quiet, clean        bool
 	out                 *outdir.Dir
@@ -59,14 +64,20 @@ func (c *normalizeCmd) flagSet() *flag.FlagSet {
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "normalise this many inputs in parallel")
 	fs.BoolVar(&c.quiet, "q", false, "do not print warnings")
 	fs.BoolVar(&c.clean, "clean", false, "write only the content blocks (as the embedded model keeps them), with their markup")
+	fs.StringVar(&c.filter, "filter", "", "with --clean: keep what the filter pipeline `expression` keeps (see sluice clean)")
+	fs.StringVar(&c.model, "model", "", "with --clean: keep what the labeller model in `FILE` keeps")
+	fs.Var(&c.threshold, "threshold", "with --clean: keep blocks scoring at least this (see sluice clean)")
 	return fs
 }
 
 func (c *normalizeCmd) validate(args []string) error {
 	c.args = args
 	err := checkJobs(c.jobs)
+	if !c.clean && (c.filter != "" || c.model != "" || c.threshold != 0) {
+		return errors.New("--filter, --model and --threshold say what --clean keeps; give --clean too")
+	}
 	if err == nil && c.clean {
-		c.cleaner, err = sluice.New(sluice.Options{})
+		c.cleaner, err = newCleaner(sluice.Options{Filter: c.filter, Threshold: float64(c.threshold)}, c.model, "")
 	}
 	if err != nil || c.outDir == "" {
 		return err
