@@ -16,6 +16,9 @@ type Example struct {
 	// Page is the segmented page and Table its table Ref.Table.
 	Page  *page.Page
 	Table *page.Table
+	// Site is the site of the page when the data set says it
+	// (dataset.Page.Site), for grouping cross-validation folds; else "".
+	Site string
 }
 
 // Resolve finds the page and table of each of ls in turn and calls fn
@@ -46,7 +49,7 @@ func (s *Source) Resolve(ctx context.Context, file string, ls []TableLabel, cell
 			}
 			continue
 		}
-		ex := &Example{TableLabel: l, Cells: byRef[l.Ref], Page: p, Table: &p.Tables[l.Table]}
+		ex := &Example{TableLabel: l, Cells: byRef[l.Ref], Page: p, Table: &p.Tables[l.Table], Site: s.lastSite}
 		if !fn(i, ex, nil) {
 			return nil
 		}

@@ -20,6 +20,7 @@ type Source struct {
 	open func(name string) (*dataset.Set, error)
 
 	lastSet, lastID string
+	lastSite        string // the dataset's Site of the last page
 	last            *page.Page
 }
 
@@ -79,7 +80,7 @@ func (s *Source) Page(ctx context.Context, name, id string) (*page.Page, error) 
 	if err != nil {
 		return nil, err
 	}
-	s.lastSet, s.lastID, s.last = name, id, p
+	s.lastSet, s.lastID, s.lastSite, s.last = name, id, dp.Site, p
 	return p, nil
 }
 
