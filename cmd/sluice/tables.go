@@ -14,6 +14,8 @@ const tablesHelp = `
 Usage: sluice tables sample [--n N] [--seed S] [--sets a,b] -o TABLES.tsv
        sluice tables dump [--from K] [--count M] [--cells] TABLES.tsv [CELLS.tsv]
        sluice tables check TABLES.tsv [CELLS.tsv]
+       sluice tables train TABLES.tsv CELLS.tsv -o FILE
+       sluice tables cv [--folds 10] [--seed 1] [--json FILE] TABLES.tsv CELLS.tsv
 
 Builds the annotated table set (Kitten's data and layout leaf tables, and
 the cell roles of data tables) as references to the pages of the data sets
@@ -27,12 +29,19 @@ dump prints each table for the labeller, without the heuristic's guess;
 with --cells, the tables labelled data come with their cells pre-labelled
 by the heuristic, in the cells file's format, to be checked one by one.
 check validates the files against the data and prints the counts.
+train fits the table classifier and the cell models (boosted trees) on
+files that check passes and writes a tables model (the embedded default
+is tables/model/tables.model). cv cross-validates them, folds grouped by
+site, and prints P/R/F per class, the model beside the heuristics and
+Kitten's Tables 1 and 2 (docs/tables.md).
 
 Examples:
   sluice tables sample --n 800 --seed 1 -o tableset/labels/tables.tsv
   sluice tables dump --from 1 --count 20 tableset/labels/tables.tsv
   sluice tables dump --cells tableset/labels/tables.tsv | grep -v '^[ =#]' | grep . >> cells.tsv
   sluice tables check tableset/labels/tables.tsv tableset/labels/cells.tsv
+  sluice tables cv --json cv.json tableset/labels/tables.tsv tableset/labels/cells.tsv
+  sluice tables train -o tables/model/tables.model tableset/labels/tables.tsv tableset/labels/cells.tsv
 
 Exit status: 0 on success (check: no problem), 1 when a reference does not
 resolve or a file is wrong, 2 for a usage error.
@@ -43,6 +52,8 @@ type tablesCmd struct {
 	cmdIO
 	sub, out, sets  string
 	n, from, count  int
+	folds           int
+	jsonTo          string
 	seed            uint64
 	cells           bool
 	tables, cellsTo string // the files: tables and cells
@@ -59,9 +70,11 @@ func cmdTables(args []string, stdout, stderr io.Writer) int {
 func (c *tablesCmd) flagSet() *flag.FlagSet {
 	fs := newFlagSet("tables", tablesHelp, c.stderr)
 	fs.IntVar(&c.n, "n", 800, "sample: the number of tables")
-	fs.Uint64Var(&c.seed, "seed", 1, "sample: the random seed")
+	fs.Uint64Var(&c.seed, "seed", 1, "sample, cv: the random seed (of the sample, of the folds)")
+	fs.IntVar(&c.folds, "folds", 10, "cv: the number of folds")
+	fs.StringVar(&c.jsonTo, "json", "", "cv: also write the result as JSON to `FILE`")
 	fs.StringVar(&c.sets, "sets", "", "sample: the data sets, comma-separated (default: all)")
-	fs.StringVar(&c.out, "o", "", "sample: write the tables file to `FILE`")
+	fs.StringVar(&c.out, "o", "", "sample, train: write the tables file or the model to `FILE`")
 	fs.IntVar(&c.from, "from", 1, "dump: start at the `K`-th table of the file (from 1)")
 	fs.IntVar(&c.count, "count", 0, "dump: print `M` tables (default: all)")
 	fs.BoolVar(&c.cells, "cells", false, "dump: add pre-labelled cells for the tables labelled data")
@@ -76,8 +89,12 @@ func (c *tablesCmd) validate(args []string) error {
 		return errors.New("sample: --n must be positive")
 	case (c.sub == "dump" || c.sub == "check") && (len(args) < 1 || len(args) > 2):
 		return fmt.Errorf("%s: give the tables file and, optionally, the cells file", c.sub)
-	case c.sub != "sample" && c.sub != "dump" && c.sub != "check":
-		return fmt.Errorf("unknown or missing subcommand %q: want sample, dump or check (see sluice tables --help)", c.sub)
+	case (c.sub == "train" || c.sub == "cv") && len(args) != 2, c.sub == "train" && c.out == "":
+		return fmt.Errorf("%s: give the tables file and the cells file (train: and -o FILE)", c.sub)
+	case c.sub == "cv" && c.folds < 2:
+		return errors.New("cv: --folds must be at least 2")
+	case c.sub != "sample" && c.sub != "dump" && c.sub != "check" && c.sub != "train" && c.sub != "cv":
+		return fmt.Errorf("unknown or missing subcommand %q: want sample, dump, check, train or cv (see sluice tables --help)", c.sub)
 	}
 	if len(args) > 0 {
 		c.tables = args[0]
@@ -97,6 +114,10 @@ func (c *tablesCmd) run(ctx context.Context) int {
 			err = tableset.SampleFile(ctx, src, splitList(c.sets), opts, c.out, c.stderr)
 		case "dump":
 			err = tableset.DumpFile(ctx, src, c.stdout, c.tables, c.cellsTo, c.from, c.count, tableset.DumpOptions{Cells: c.cells})
+		case "train":
+			_, err = tableset.TrainFile(ctx, src, c.tables, c.cellsTo, c.out, tableset.TrainOptions{})
+		case "cv":
+			err = tableset.CVFile(ctx, src, c.stdout, c.tables, c.cellsTo, c.jsonTo, c.folds, c.seed, tableset.TrainOptions{})
 		case "check":
 			var rep *tableset.Report
 			if rep, err = tableset.Check(ctx, src, c.tables, c.cellsTo); err == nil {
