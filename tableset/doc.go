@@ -18,6 +18,9 @@
 // Sample chooses tables to label, Dump prints them for a labeller without
 // the heuristic's guess, Check validates the files against the data, and
 // Load returns the labelled tables with their pages, for training and
-// evaluation. "sluice tables" is the command line over them, and
-// docs/tables-labelling.md the labelling guide.
+// evaluation. Train fits a tables.Model (the table classifier and the cell
+// models) on them, and CrossValidate measures it against the heuristics
+// with folds grouped by site. "sluice tables" is the command line over
+// them, docs/tables-labelling.md the labelling guide and docs/tables.md
+// the training.
 package tableset
