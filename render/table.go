@@ -60,6 +60,21 @@ func ParseTables(s string) (Tables, error) {
 	return 0, fmt.Errorf("render: unknown table mode %q: want default, blocks, linear or grid", s)
 }
 
+// MarshalText returns the mode's name.
+func (t Tables) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads a mode's name, as ParseTables does.
+func (t *Tables) UnmarshalText(b []byte) error {
+	v, err := ParseTables(string(b))
+	if err == nil {
+		*t = v
+	}
+	return err
+}
+
+// Set reads a mode's name, as ParseTables does: *Tables is a flag.Value.
+func (t *Tables) Set(s string) error { return t.UnmarshalText([]byte(s)) }
+
 // or returns t, or def for TablesDefault.
 func (t Tables) or(def Tables) Tables {
 	if t == TablesDefault {
