@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/tables"
@@ -161,9 +160,9 @@ func (h HTML) body(b *bufio.Writer, p *page.Page) {
 func writeHTMLTable(b *bufio.Writer, v *tables.View) {
 	t := v.Table
 	b.WriteString("<table>\n")
-	if t.Caption != "" {
+	if v.Caption != "" {
 		b.WriteString("<caption>")
-		escapeHTML(b, strings.Join(strings.Fields(t.Caption), " "))
+		escapeHTML(b, v.Caption)
 		b.WriteString("</caption>\n")
 	}
 	head := headerRow(v)

@@ -70,7 +70,7 @@ type JSON struct {
 // kept); it is left out when there is none, and with TablesBlocks. A
 // table's index is its index in Page.Tables, its kind "data" (the field
 // leaves room for layout tables), rows and cols the grid's size and
-// caption its <caption> ("" left out). Its cells are all of its cells in
+// caption the kept text of its <caption> (left out when empty). Its cells are all of its cells in
 // document order: the grid row and column of the top-left slot, the spans
 // (clipped to the grid), the role (tables.Role names: "header", "data",
 // "neutral", "thema", "finalImportant", "finalNonImportant"), the text of
@@ -220,7 +220,7 @@ func fillTables(ts []JSONTable, p *page.Page, views []tables.View) []JSONTable {
 	for k := range views {
 		v := &views[k]
 		t := v.Table
-		jt := JSONTable{Index: v.Index, Kind: "data", Rows: int(t.Rows), Cols: int(t.Cols), Caption: t.Caption,
+		jt := JSONTable{Index: v.Index, Kind: "data", Rows: int(t.Rows), Cols: int(t.Cols), Caption: v.Caption,
 			Cells: make([]JSONCell, len(t.Cells))}
 		for i := range t.Cells {
 			c := &t.Cells[i]

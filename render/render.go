@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 
@@ -91,7 +90,7 @@ type Segment struct {
 // Non-preformatted blocks with empty text add nothing to the text, and a
 // segment whose text ends up empty is left out. All formats build on this.
 func Segments(p *page.Page) []Segment {
-	segs, _ := segmentsAround(p, nil)
+	segs, _ := segmentsAround(p, nil, 0)
 	return segs
 }
 
@@ -101,9 +100,14 @@ type tableAt struct{ at, tab int }
 // segmentsAround is Segments leaving out the blocks whose owner is not
 // -1 (the data tables written as tables, see tables.Views): the first kept
 // block of each such table ends the open segment, and the table's place is
-// returned instead. owner nil leaves out nothing.
-func segmentsAround(p *page.Page, owner []int32) ([]Segment, []tableAt) {
+// returned instead. owner nil leaves out nothing; owners are below
+// tabs.
+func segmentsAround(p *page.Page, owner []int32, tabs int) ([]Segment, []tableAt) {
 	var marks []tableAt
+	var placed []bool
+	if owner != nil {
+		placed = make([]bool, tabs)
+	}
 	kept := 0
 	for i := range p.Blocks {
 		if p.Blocks[i].Label.Kept() {
@@ -140,10 +144,10 @@ func segmentsAround(p *page.Page, owner []int32) ([]Segment, []tableAt) {
 			continue
 		}
 		if owner != nil && owner[i] >= 0 {
-			t, n := int(owner[i]), len(marks)
-			if (n == 0 || marks[n-1].tab != t) && !slices.ContainsFunc(marks, func(m tableAt) bool { return m.tab == t }) {
+			if t := owner[i]; !placed[t] {
+				placed[t] = true
 				finish()
-				marks = append(marks, tableAt{len(segs), t})
+				marks = append(marks, tableAt{len(segs), int(t)})
 			}
 			continue
 		}

@@ -101,7 +101,7 @@ func pageFlow(p *page.Page, m Tables) flow {
 	if len(views) == 0 {
 		return flow{segs: Segments(p)}
 	}
-	segs, marks := segmentsAround(p, owner)
+	segs, marks := segmentsAround(p, owner, len(views))
 	f := flow{segs: segs, marks: marks, views: views}
 	if m == TablesLinear {
 		f.segs, f.marks = f.linear(p), nil
@@ -232,8 +232,8 @@ func themaRow(v *tables.View, y int) bool {
 // v (the caption only for Thema), joined by spaces.
 func themaText(v *tables.View, r tables.Role) string {
 	var parts []string
-	if r == tables.Thema && v.Table.Caption != "" {
-		parts = append(parts, strings.Join(strings.Fields(v.Table.Caption), " "))
+	if r == tables.Thema && v.Caption != "" {
+		parts = append(parts, v.Caption)
 	}
 	for i, ro := range v.Roles {
 		if ro == r && v.Texts[i] != "" {

@@ -53,3 +53,17 @@ func TestDumpDSLite(t *testing.T) {
 	}
 	t.Logf("text linear:\n%s", renderString(t, "text", TablesLinear, p))
 }
+
+func TestDumpSpans(t *testing.T) {
+	p := keepAll(t, spansPage)
+	for _, f := range Formats() {
+		t.Logf("%s:\n%s", f, renderString(t, f, TablesDefault, p))
+	}
+}
+
+const spansPage = `<html><body><table><caption>Tea prices</caption>
+<tr><th>Tea</th><th>Size</th><th>Price</th></tr>
+<tr><th rowspan=2>Green</th><td>small</td><td>2.00</td></tr>
+<tr><td>large</td><td>3.50</td></tr>
+<tr><td>Black</td><td colspan=2>sold out | back soon</td></tr>
+</table></body></html>`
