@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sluice-project/sluice/page"
@@ -138,13 +139,32 @@ func (f *flow) linear(p *page.Page) []Segment {
 // each with the kept blocks of the cells starting in its row.
 func appendClauses(out []Segment, p *page.Page, v *tables.View) []Segment {
 	clauses, rows := v.Clauses()
+	if len(clauses) == 0 {
+		return out
+	}
+	// The cells by top-left row: byRow[start[y]:start[y+1]].
+	t := v.Table
+	start := make([]int32, t.Rows+2)
+	for ci := range t.Cells {
+		if r := t.Cells[ci].Row; r >= 0 && r < t.Rows {
+			start[r+1]++
+		}
+	}
+	for y := 1; y < len(start); y++ {
+		start[y] += start[y-1]
+	}
+	byRow := make([]int32, len(t.Cells))
+	next := slices.Clone(start)
+	for ci := range t.Cells {
+		if r := t.Cells[ci].Row; r >= 0 && r < t.Rows {
+			byRow[next[r]] = int32(ci)
+			next[r]++
+		}
+	}
 	for k, c := range clauses {
 		var blocks []int
-		for ci := range v.Table.Cells {
-			cl := &v.Table.Cells[ci]
-			if int(cl.Row) != rows[k] || v.Texts[ci] == "" {
-				continue
-			}
+		for _, ci := range byRow[start[rows[k]]:start[rows[k]+1]] {
+			cl := &t.Cells[ci]
 			for b := max(cl.First, 0); b < cl.End && int(b) < len(p.Blocks); b++ {
 				if p.Blocks[b].Label.Kept() {
 					blocks = append(blocks, int(b))
