@@ -11,6 +11,8 @@
 //	json.go       one JSON object per document (JSON Lines in a stream)
 //	html.go       a minimal, clean HTML document
 //	parser.go     one sentence a line for parsers (package parsertext)
+//	table.go      how data tables are written (Tables: blocks, clauses,
+//	              pipe tables, <table>, JSON cells with roles)
 //
 // Use Lookup to get a Renderer by name and Stream to write several documents
 // to one output with the separator each format defines.
