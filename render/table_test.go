@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sluice-project/sluice/ingest"
 	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/segment"
 	"github.com/sluice-project/sluice/structure"
 )
 
@@ -357,4 +359,36 @@ func TestTablesBadInput(t *testing.T) {
 	if got := renderString(t, "parser", TablesDefault, p); !strings.Contains(got, "\nn: r9999 / v: 9999.\n") {
 		t.Errorf("parser: no clause for the last row of the long table")
 	}
+}
+
+// FuzzRenderTables renders arbitrary HTML, with some blocks dropped, in
+// every format and table mode: no panic, and valid JSON.
+func FuzzRenderTables(f *testing.F) {
+	f.Add([]byte(dsLite), uint8(0))
+	f.Add([]byte(spansPage), uint8(3))
+	f.Add([]byte(`<table><caption>c</caption><tr><th colspan=0>a<th rowspan=-2>b<tr><td colspan=99999>1<td>2<tr><th>a<th>b</table>`), uint8(5))
+	f.Fuzz(func(t *testing.T, data []byte, drop uint8) {
+		doc, err := ingest.Parse(data, ingest.DefaultOptions())
+		if err != nil {
+			return
+		}
+		p := segment.Segment(doc, segment.DefaultOptions())
+		for i := range p.Blocks {
+			p.Blocks[i].Score = 1
+		}
+		structure.Label(p, structure.Threshold)
+		for i := range p.Blocks {
+			if drop > 0 && i%int(drop%7+1) == 0 {
+				p.Blocks[i].Label = page.Other
+			}
+		}
+		for _, f := range Formats() {
+			for _, m := range []Tables{TablesDefault, TablesBlocks, TablesLinear, TablesGrid} {
+				out := renderString(t, f, m, p)
+				if f == "json" && !json.Valid([]byte(out)) {
+					t.Fatalf("json %s: invalid: %s", m, out)
+				}
+			}
+		}
+	})
 }
