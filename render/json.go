@@ -222,14 +222,21 @@ func fillTables(ts []JSONTable, p *page.Page, views []tables.View) []JSONTable {
 		t := v.Table
 		jt := JSONTable{Index: v.Index, Kind: "data", Rows: int(t.Rows), Cols: int(t.Cols), Caption: v.Caption,
 			Cells: make([]JSONCell, len(t.Cells))}
+		// One backing array for the cells' blocks.
+		n := 0
+		for i := range t.Cells {
+			n += int(max(t.Cells[i].End-max(t.Cells[i].First, 0), 0))
+		}
+		all := make([]int, 0, min(n, len(p.Blocks)))
 		for i := range t.Cells {
 			c := &t.Cells[i]
-			blocks := []int{}
+			start := len(all)
 			for b := max(c.First, 0); b < c.End && int(b) < len(p.Blocks); b++ {
 				if p.Blocks[b].Label.Kept() {
-					blocks = append(blocks, int(b))
+					all = append(all, int(b))
 				}
 			}
+			blocks := all[start:len(all):len(all)]
 			jt.Cells[i] = JSONCell{Row: int(c.Row), Col: int(c.Col), RowSpan: int(c.RowSpan), ColSpan: int(c.ColSpan),
 				Role: v.Roles[i].String(), Text: v.Texts[i], Blocks: blocks}
 		}

@@ -134,10 +134,14 @@ func mdRow(b *bufio.Writer, v *tables.View, y int) {
 	b.WriteString("|\n")
 }
 
-// mdCell writes the text of a table cell on one line: the Markdown
-// escapes of mdLine, and "|" escaped as "\|".
+// mdCell writes the text of a table cell, one line with single spaces
+// (tables.View's texts), with the Markdown escapes of mdLine, and "|"
+// escaped as "\|".
 func mdCell(b *bufio.Writer, s string) {
-	s = strings.Join(strings.Fields(s), " ")
+	if !strings.Contains(s, "|") {
+		mdLine(b, s, false)
+		return
+	}
 	for k, part := range strings.Split(s, "|") {
 		if k > 0 {
 			b.WriteString("\\|")
