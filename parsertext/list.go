@@ -53,7 +53,7 @@ func emit(pcs []piece, lang *language, removed func(string, string)) []text {
 	}
 	for i := range pcs {
 		pc := &pcs[i]
-		if pc.kind == kPre {
+		if pc.kind == kPre || pc.kind == kLines {
 			flush()
 			out = append(out, text{text: pc.text, pre: true})
 			continue

@@ -27,6 +27,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/tables"
 )
 
 // Options configures Sentences. The zero value is the default.
@@ -39,6 +40,12 @@ type Options struct {
 	// them (Kitten 3.2.1; see Log). It is called from the goroutine that
 	// calls Sentences, in reading order.
 	Removed func(item, reason string)
+	// Tables writes each data table that tables.Views finds (a data table
+	// whose cells the cleaner mostly kept) as one sentence a data row, its
+	// clause from tables.LinearizeTexts written as it is, in place of its
+	// cells' blocks (Kitten 3.1). Default: off, cells read as blocks;
+	// render's parser format turns it on.
+	Tables bool
 }
 
 // ReasonLinkItem is the reason given to Options.Removed for an item of a
@@ -53,7 +60,8 @@ const (
 	kText kind = iota
 	kHeading
 	kList
-	kPre // preformatted lines, written as they are
+	kPre   // preformatted lines, written as they are
+	kLines // the clauses of a data table, one a line, written as they are
 )
 
 // piece is a heading, a paragraph or a list, in reading order.
@@ -80,7 +88,7 @@ func Sentences(p *page.Page, opts Options) []string {
 	}
 	lang := loadLanguage(tag)
 	var out []string
-	for _, t := range emit(collect(p), lang, opts.Removed) {
+	for _, t := range emit(collect(p, opts.Tables), lang, opts.Removed) {
 		if t.pre {
 			out = append(out, strings.Split(t.text, "\n")...)
 			continue
@@ -126,14 +134,31 @@ func places(p *page.Page) []place {
 	return out
 }
 
-// collect groups the kept blocks of p into pieces.
-func collect(p *page.Page) []piece {
+// collect groups the kept blocks of p into pieces; with linear, the data
+// tables are pieces of their clauses.
+func collect(p *page.Page, linear bool) []piece {
 	var out []piece
 	where := places(p)
+	var views []tables.View
+	var owner []int32
+	if linear && len(p.Tables) > 0 {
+		views, owner = tables.Views(p)
+	}
 	prev := -1 // the previous kept block
 	for i := range p.Blocks {
 		b := &p.Blocks[i]
 		if !b.Label.Kept() {
+			continue
+		}
+		if owner != nil && owner[i] >= 0 {
+			if v := &views[owner[i]]; v.Table != nil {
+				clauses, _ := v.Clauses()
+				if len(clauses) > 0 {
+					out = append(out, piece{kind: kLines, text: strings.Join(clauses, "\n")})
+				}
+				v.Table = nil // written
+			}
+			prev = -1
 			continue
 		}
 		pl := place{item: -1, list: -1}

@@ -250,3 +250,15 @@ func TestIntroBeforeRemovedList(t *testing.T) {
 <ul><li>Flour from our mill</li><li>Bread from our bakery</li></ul>`, Options{},
 		"Elsewhere on the site.", "Flour from our mill.", "Bread from our bakery.")
 }
+
+// TestTables: with Options.Tables a data table is one sentence a row, in
+// its place; without, its cells are sentences of their own.
+func TestTables(t *testing.T) {
+	body := `<p>Sizes of handhelds:</p><table><tr><th></th><th>DS Lite</th><th>PSP</th></tr>
+<tr><th>Length</th><td>133.0mm</td><td>170.0mm</td></tr><tr><th>Weight</th><td>218g</td><td>260g</td></tr></table><p>Small ones</p>`
+	check(t, body, Options{Tables: true}, "Sizes of handhelds.",
+		"DS Lite ; Length: 133.0mm / PSP ; Length: 170.0mm.", "DS Lite ; Weight: 218g / PSP ; Weight: 260g.", "Small ones.")
+	if got := Sentences(keepAll(t, body), Options{}); len(got) != 10 {
+		t.Errorf("without Tables: %q", got)
+	}
+}

@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/sluice-project/sluice"
-	"github.com/sluice-project/sluice/render"
+	"github.com/sluice-project/sluice/xhtml"
 )
 
 // page is what cleaning one response needs besides the response.
@@ -127,8 +127,8 @@ func gunzip(raw []byte, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// cleanPage cleans data, the body of resp, and renders it as HTML with the
-// bar. A panic in the cleaner is an error here: the page passes through
+// cleanPage cleans data, the body of resp, and writes its kept content as
+// XHTML (xhtml.Normalize) with the bar. A panic in the cleaner is an error here: the page passes through
 // and the proxy stays up.
 func (p *Proxy) cleanPage(ctx context.Context, r *http.Request, resp *http.Response, data []byte, pg page) (out []byte, err error) {
 	defer func() {
@@ -156,27 +156,26 @@ func (p *Proxy) cleanPage(ctx context.Context, r *http.Request, resp *http.Respo
 	if err != nil {
 		return nil, err
 	}
-	hr, err := render.Lookup("html", render.Options{})
-	if err != nil {
-		return nil, err
-	}
+	// The kept content with its original markup (headings, lists, tables,
+	// links, emphasis), as well-formed XHTML: what sluice normalize --clean
+	// writes, and what CombinE's proxy returns.
 	var buf bytes.Buffer
 	buf.Grow(len(data) / 4)
-	if err := hr.Render(&buf, res.Page); err != nil {
+	if _, err := xhtml.Normalize(&buf, data, xhtml.Options{ContentType: resp.Header.Get("Content-Type"), Content: res.Page}); err != nil {
 		return nil, err
 	}
 	return p.withBar(buf.Bytes(), pageURL.String(), pg.set), nil
 }
 
 // withBar puts the bar at the top of the body of doc, a page written by
-// render.HTML (whose title and link are escaped, so the first "<body>" is
-// the body's start tag).
+// xhtml.Normalize (whose title is escaped, so the first "<body>" is the
+// body's start tag).
 func (p *Proxy) withBar(doc []byte, pageURL, set string) []byte {
-	i := bytes.Index(doc, []byte("<body>\n"))
+	i := bytes.Index(doc, []byte("<body>"))
 	if i < 0 {
 		return doc
 	}
-	i += len("<body>\n")
+	i += len("<body>")
 	bar := p.bar(pageURL, set)
 	out := make([]byte, 0, len(doc)+len(bar))
 	out = append(out, doc[:i]...)

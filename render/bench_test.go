@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -41,5 +42,37 @@ func BenchmarkRender(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 		})
+	}
+}
+
+// BenchmarkRenderTable renders a page holding a data table of 2,000 rows
+// and 5 columns (a header row, a header column) in every format, in the
+// format's default table mode and in TablesBlocks for comparison.
+func BenchmarkRenderTable(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("<html><body><p>A table of measurements follows.</p><table><tr><th></th><th>Length</th><th>Width</th><th>Depth</th><th>Weight</th></tr>")
+	for i := range 2000 {
+		fmt.Fprintf(&sb, "<tr><th>Item %d</th><td>%d.0mm</td><td>%d.5mm</td><td>%d.1mm</td><td>%dg</td></tr>", i, i, i+1, i+2, i+3)
+	}
+	sb.WriteString("</table></body></html>")
+	p := keepAll(b, sb.String())
+	size := 0
+	for _, bl := range p.Blocks {
+		size += len(bl.Text)
+	}
+	for _, f := range Formats() {
+		for _, m := range []Tables{TablesDefault, TablesBlocks} {
+			b.Run(f+"/"+m.String(), func(b *testing.B) {
+				r, _ := Lookup(f, Options{Tables: m})
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := r.Render(io.Discard, p); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+			})
+		}
 	}
 }

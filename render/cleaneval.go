@@ -27,9 +27,14 @@ import (
 //
 // where the attribute values are HTML-escaped. In a Stream each document is
 // preceded by a line "<doc>".
+//
+// Data tables (see Tables) are written as their cells' blocks by default,
+// as the CleanEval gold files have them; with TablesLinear (or
+// TablesGrid) as one <p> clause per data row.
 type CleanEval struct {
-	Header  bool // start with "URL: <url>" and a blank line
-	Wrapper bool // enclose in <text id="URL" title="TITLE"> ... </text>
+	Header  bool   // start with "URL: <url>" and a blank line
+	Wrapper bool   // enclose in <text id="URL" title="TITLE"> ... </text>
+	Tables  Tables // how data tables are written; default TablesBlocks
 }
 
 // Render writes p in the CleanEval format.
@@ -54,7 +59,7 @@ func (c *CleanEval) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 		}
 		b.WriteString("\n\n")
 	}
-	for k, s := range Segments(p) {
+	for k, s := range textSegments(p, c.Tables.or(TablesBlocks)) {
 		if k > 0 {
 			b.WriteByte('\n')
 		}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/sluice-project/sluice/ingest"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/render"
+	"github.com/sluice-project/sluice/segment"
 )
 
 func ExampleLookup() {
@@ -68,4 +70,38 @@ func ExampleStream() {
 	// <p> First document.
 	// <doc>
 	// <p> Second document.
+}
+
+// A data table is a GFM pipe table in markdown by default, and one clause
+// per row in text with TablesLinear. Here every block is kept.
+func ExampleTables() {
+	src := `<table><caption>Dimensions</caption>
+<tr><th></th><th>DS Lite</th><th>PSP</th></tr>
+<tr><th>Length</th><td>133.0mm</td><td>170.0mm</td></tr>
+<tr><th>Weight</th><td>218g</td><td>260g</td></tr></table>`
+	doc, _ := ingest.Parse([]byte(src), ingest.DefaultOptions())
+	p := segment.Segment(doc, segment.DefaultOptions())
+	for i := range p.Blocks {
+		p.Blocks[i].Label = page.Paragraph
+	}
+	for _, f := range []struct {
+		format string
+		tables render.Tables
+	}{{"markdown", render.TablesDefault}, {"text", render.TablesLinear}} {
+		r, _ := render.Lookup(f.format, render.Options{Tables: f.tables})
+		r.Render(os.Stdout, p)
+		fmt.Println("--")
+	}
+	// Output:
+	// Dimensions
+	//
+	// |  | DS Lite | PSP |
+	// | --- | --- | --- |
+	// | Length | 133.0mm | 170.0mm |
+	// | Weight | 218g | 260g |
+	// --
+	// Dimensions ;; DS Lite ; Length: 133.0mm / PSP ; Length: 170.0mm.
+	//
+	// Dimensions ;; DS Lite ; Weight: 218g / PSP ; Weight: 260g.
+	// --
 }

@@ -2,9 +2,11 @@ package render
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/tables"
 )
 
 // HTML writes the kept segments as a minimal HTML document:
@@ -34,17 +36,27 @@ import (
 // attribute and the canonical link are written when Meta has a language and
 // a URL. All text and attribute values are escaped as by html.EscapeString.
 //
+// Data tables (see Tables; default TablesGrid) are written as a <table>:
+// the caption as <caption>, one <tr> per grid row, each cell at its
+// top-left slot with its colspan and rowspan, header cells as <th> with
+// scope="col" in a row of headers and scope="row" elsewhere, the other
+// cells as <td> with their role as class ("data", "thema",
+// "finalImportant", "finalNonImportant"; none for empty cells). A cell the
+// cleaner dropped is an empty cell.
+//
 // In a Stream the output is one document titled "sluice" whose body holds
 // one <article data-url="URL" data-title="TITLE"> per input document.
-type HTML struct{}
+type HTML struct {
+	Tables Tables // how data tables are written; default TablesGrid
+}
 
 // Render writes p as an HTML document.
 func (h HTML) Render(w io.Writer, p *page.Page) error { return renderDoc(w, p, h) }
 
-func (HTML) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
+func (h HTML) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 	if i < 0 {
 		htmlHead(b, p.Meta.Title, p.Meta.URL, p.Meta.Lang)
-		htmlBody(b, p)
+		h.body(b, p)
 		b.WriteString("</body>\n</html>\n")
 		return bufErr(b)
 	}
@@ -62,7 +74,7 @@ func (HTML) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 		b.WriteByte('"')
 	}
 	b.WriteString(">\n")
-	htmlBody(b, p)
+	h.body(b, p)
 	b.WriteString("</article>\n")
 	return bufErr(b)
 }
@@ -94,17 +106,24 @@ func htmlHead(b *bufio.Writer, title, url, lang string) {
 	b.WriteString("</head>\n<body>\n")
 }
 
-// htmlBody writes the segments of p as HTML elements.
-func htmlBody(b *bufio.Writer, p *page.Page) {
-	segs := Segments(p)
-	for k := 0; k < len(segs); k++ {
+// body writes the segments and data tables of p as HTML elements.
+func (h HTML) body(b *bufio.Writer, p *page.Page) {
+	f := pageFlow(p, h.Tables.or(TablesGrid))
+	segs := f.segs
+	mk := 0
+	for k := 0; k <= len(segs); k++ {
+		f.tablesAt(k, &mk, func(v *tables.View) { writeHTMLTable(b, v) })
+		if k == len(segs) {
+			break
+		}
 		s := &segs[k]
 		switch {
 		case s.Pre:
 			// "<pre>\n": the parser drops one newline after <pre>, so
 			// text starting with an empty line keeps it.
 			b.WriteString("<pre>\n")
-			for ; k < len(segs) && segs[k].Pre; k++ {
+			end := f.runEnd(k, mk, func(s *Segment) bool { return s.Pre })
+			for ; k < end; k++ {
 				escapeHTML(b, segs[k].Text)
 				b.WriteByte('\n')
 			}
@@ -121,7 +140,8 @@ func htmlBody(b *bufio.Writer, p *page.Page) {
 			b.WriteString(">\n")
 		case s.Label == page.ListItem:
 			b.WriteString("<ul>\n")
-			for ; k < len(segs) && segs[k].Label == page.ListItem && !segs[k].Pre; k++ {
+			end := f.runEnd(k, mk, func(s *Segment) bool { return s.Label == page.ListItem && !s.Pre })
+			for ; k < end; k++ {
 				b.WriteString("<li>")
 				escapeHTML(b, segs[k].Text)
 				b.WriteString("</li>\n")
@@ -134,6 +154,63 @@ func htmlBody(b *bufio.Writer, p *page.Page) {
 			b.WriteString("</p>\n")
 		}
 	}
+}
+
+// writeHTMLTable writes data table v as a <table>.
+func writeHTMLTable(b *bufio.Writer, v *tables.View) {
+	t := v.Table
+	b.WriteString("<table>\n")
+	if v.Caption != "" {
+		b.WriteString("<caption>")
+		escapeHTML(b, v.Caption)
+		b.WriteString("</caption>\n")
+	}
+	head := headerRow(v)
+	for y := 0; y < int(t.Rows); y++ {
+		b.WriteString("<tr>")
+		for x := 0; x < int(t.Cols); x++ {
+			i := v.At(y, x)
+			if i < 0 || int(t.Cells[i].Row) != y || int(t.Cells[i].Col) != x {
+				continue
+			}
+			writeHTMLCell(b, v, i, y == head)
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</table>\n")
+}
+
+// writeHTMLCell writes cell i of v as a th or td; inHead says it is in the
+// header row.
+func writeHTMLCell(b *bufio.Writer, v *tables.View, i int, inHead bool) {
+	c := &v.Table.Cells[i]
+	tag := "td"
+	switch r := v.Roles[i]; r {
+	case tables.Header:
+		tag = "th"
+		if inHead {
+			b.WriteString(`<th scope="col"`)
+		} else {
+			b.WriteString(`<th scope="row"`)
+		}
+	case tables.Neutral:
+		b.WriteString("<td")
+	default:
+		b.WriteString(`<td class="`)
+		b.WriteString(r.String())
+		b.WriteByte('"')
+	}
+	if c.ColSpan > 1 {
+		fmt.Fprintf(b, ` colspan="%d"`, c.ColSpan)
+	}
+	if c.RowSpan > 1 {
+		fmt.Fprintf(b, ` rowspan="%d"`, c.RowSpan)
+	}
+	b.WriteByte('>')
+	escapeHTML(b, v.Texts[i])
+	b.WriteString("</")
+	b.WriteString(tag)
+	b.WriteString(">")
 }
 
 // escapeHTML writes s to b escaped exactly as html.EscapeString does

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/tables"
 )
 
 // JSON writes one JSON object per document, followed by a newline, so that
@@ -18,6 +19,12 @@ import (
 // reflection.
 type JSON struct {
 	IncludeDropped bool // list dropped blocks too, with label "other"
+	// Tables says how data tables are written: TablesGrid (the default)
+	// lists them in "tables", the text and segments as the blocks give
+	// them; TablesLinear lists them too, with one clause per data row in
+	// the text and segments instead of their cells; TablesBlocks leaves
+	// "tables" out.
+	Tables Tables
 }
 
 // JSONDocument is a cleaned page as JSON; decode the output into it to
@@ -37,6 +44,11 @@ type JSON struct {
 //	  "segments": [                   as Segments gives them
 //	    {"label": "paragraph", "text": "...", "blocks": [3, 4]}
 //	  ],
+//	  "tables": [                     the data tables written as tables (see Tables)
+//	    {"index": 0, "kind": "data", "rows": 6, "cols": 4, "caption": "...",
+//	     "cells": [{"row": 0, "col": 0, "rowspan": 1, "colspan": 4,
+//	                "role": "thema", "text": "...", "blocks": [5]}]}
+//	  ],
 //	  "source": {"file": "crawl.warc.gz", "offset": 1024, "length": 5120,
 //	             "member_offset": 0, "record_id": "<urn:uuid:...>"},
 //	                                  where the page is in its input; only from sluice corpus
@@ -52,6 +64,18 @@ type JSON struct {
 // unknown). "blocks" and "segments" are [] and never null; "date",
 // "source" and "site" are left out when there is nothing to say, and so
 // are "member_offset" and "record_id" in "source".
+//
+// "tables" lists the data tables of the page that are written as tables
+// (tables.Views: a data table whose non-empty cells the cleaner mostly
+// kept); it is left out when there is none, and with TablesBlocks. A
+// table's index is its index in Page.Tables, its kind "data" (the field
+// leaves room for layout tables), rows and cols the grid's size and
+// caption the kept text of its <caption> (left out when empty). Its cells are all of its cells in
+// document order: the grid row and column of the top-left slot, the spans
+// (clipped to the grid), the role (tables.Role names: "header", "data",
+// "neutral", "thema", "finalImportant", "finalNonImportant"), the text of
+// its kept blocks ("" for a cell the cleaner dropped) and those blocks'
+// indices.
 type JSONDocument struct {
 	URL      string        `json:"url"`
 	Host     string        `json:"host"`
@@ -61,6 +85,7 @@ type JSONDocument struct {
 	Text     string        `json:"text"`
 	Blocks   []JSONBlock   `json:"blocks"`
 	Segments []JSONSegment `json:"segments"`
+	Tables   []JSONTable   `json:"tables,omitempty"`
 	Source   *JSONSource   `json:"source,omitempty"`
 	Site     *JSONSite     `json:"site,omitempty"`
 }
@@ -80,6 +105,27 @@ type JSONSegment struct {
 	Label  string `json:"label"`
 	Text   string `json:"text"`
 	Blocks []int  `json:"blocks"` // indices in Page.Blocks (JSONBlock.Index)
+}
+
+// JSONTable is one data table in a JSONDocument.
+type JSONTable struct {
+	Index   int        `json:"index"` // the table's index in Page.Tables
+	Kind    string     `json:"kind"`  // "data"
+	Rows    int        `json:"rows"`
+	Cols    int        `json:"cols"`
+	Caption string     `json:"caption,omitempty"`
+	Cells   []JSONCell `json:"cells"`
+}
+
+// JSONCell is one cell of a JSONTable.
+type JSONCell struct {
+	Row     int    `json:"row"` // the grid coordinates of the top-left slot
+	Col     int    `json:"col"`
+	RowSpan int    `json:"rowspan"`
+	ColSpan int    `json:"colspan"`
+	Role    string `json:"role"`   // a tables.Role name
+	Text    string `json:"text"`   // of the kept blocks; "" when dropped
+	Blocks  []int  `json:"blocks"` // the kept blocks, indices in Page.Blocks
 }
 
 // JSONSource says where a page comes from: the input file and, in an
@@ -146,7 +192,15 @@ func (j *JSON) Fill(d *JSONDocument, p *page.Page) {
 			Start: b.Source.Start, End: b.Source.End,
 		})
 	}
-	segs := Segments(p)
+	mode := j.Tables.or(TablesGrid)
+	f := flow{segs: Segments(p)}
+	if mode == TablesLinear {
+		f = pageFlow(p, mode)
+	} else if mode == TablesGrid && len(p.Tables) > 0 {
+		f.views, _ = tables.Views(p)
+	}
+	segs := f.segs
+	d.Tables = fillTables(d.Tables[:0], p, f.views)
 	d.Text = plainText(segs)
 	d.Segments = slices.Grow(d.Segments[:0], len(segs))
 	if d.Segments == nil {
@@ -155,6 +209,40 @@ func (j *JSON) Fill(d *JSONDocument, p *page.Page) {
 	for k := range segs {
 		d.Segments = append(d.Segments, JSONSegment{Label: segs[k].Label.String(), Text: segs[k].Text, Blocks: segs[k].Blocks})
 	}
+}
+
+// fillTables appends the JSON of the data tables views to ts; nil when
+// there is none.
+func fillTables(ts []JSONTable, p *page.Page, views []tables.View) []JSONTable {
+	if len(views) == 0 {
+		return nil
+	}
+	for k := range views {
+		v := &views[k]
+		t := v.Table
+		jt := JSONTable{Index: v.Index, Kind: "data", Rows: int(t.Rows), Cols: int(t.Cols), Caption: v.Caption,
+			Cells: make([]JSONCell, len(t.Cells))}
+		// One backing array for the cells' blocks.
+		n := 0
+		for i := range t.Cells {
+			n += int(max(t.Cells[i].End-max(t.Cells[i].First, 0), 0))
+		}
+		all := make([]int, 0, min(n, len(p.Blocks)))
+		for i := range t.Cells {
+			c := &t.Cells[i]
+			start := len(all)
+			for b := max(c.First, 0); b < c.End && int(b) < len(p.Blocks); b++ {
+				if p.Blocks[b].Label.Kept() {
+					all = append(all, int(b))
+				}
+			}
+			blocks := all[start:len(all):len(all)]
+			jt.Cells[i] = JSONCell{Row: int(c.Row), Col: int(c.Col), RowSpan: int(c.RowSpan), ColSpan: int(c.ColSpan),
+				Role: v.Roles[i].String(), Text: v.Texts[i], Blocks: blocks}
+		}
+		ts = append(ts, jt)
+	}
+	return ts
 }
 
 // plainText is the text of the segments as the text format writes it,

@@ -28,6 +28,9 @@ func (d *JSONDocument) AppendJSON(b []byte) []byte {
 	b = appendJSONString(b, d.Text)
 	b = appendJSONArray(append(b, `,"blocks":`...), d.Blocks, (*JSONBlock).appendJSON)
 	b = appendJSONArray(append(b, `,"segments":`...), d.Segments, (*JSONSegment).appendJSON)
+	if len(d.Tables) > 0 {
+		b = appendJSONArray(append(b, `,"tables":`...), d.Tables, (*JSONTable).appendJSON)
+	}
 	if d.Source != nil {
 		b = d.Source.appendJSON(append(b, `,"source":`...))
 	}
@@ -65,6 +68,40 @@ func (s *JSONSegment) appendJSON(b []byte) []byte {
 	b = append(b, `,"text":`...)
 	b = appendJSONString(b, s.Text)
 	b = appendJSONArray(append(b, `,"blocks":`...), s.Blocks, func(k *int, b []byte) []byte { return strconv.AppendInt(b, int64(*k), 10) })
+	return append(b, '}')
+}
+
+func (t *JSONTable) appendJSON(b []byte) []byte {
+	b = append(b, `{"index":`...)
+	b = strconv.AppendInt(b, int64(t.Index), 10)
+	b = append(b, `,"kind":`...)
+	b = appendJSONString(b, t.Kind)
+	b = append(b, `,"rows":`...)
+	b = strconv.AppendInt(b, int64(t.Rows), 10)
+	b = append(b, `,"cols":`...)
+	b = strconv.AppendInt(b, int64(t.Cols), 10)
+	if t.Caption != "" {
+		b = append(b, `,"caption":`...)
+		b = appendJSONString(b, t.Caption)
+	}
+	b = appendJSONArray(append(b, `,"cells":`...), t.Cells, (*JSONCell).appendJSON)
+	return append(b, '}')
+}
+
+func (c *JSONCell) appendJSON(b []byte) []byte {
+	b = append(b, `{"row":`...)
+	b = strconv.AppendInt(b, int64(c.Row), 10)
+	b = append(b, `,"col":`...)
+	b = strconv.AppendInt(b, int64(c.Col), 10)
+	b = append(b, `,"rowspan":`...)
+	b = strconv.AppendInt(b, int64(c.RowSpan), 10)
+	b = append(b, `,"colspan":`...)
+	b = strconv.AppendInt(b, int64(c.ColSpan), 10)
+	b = append(b, `,"role":`...)
+	b = appendJSONString(b, c.Role)
+	b = append(b, `,"text":`...)
+	b = appendJSONString(b, c.Text)
+	b = appendJSONArray(append(b, `,"blocks":`...), c.Blocks, func(k *int, b []byte) []byte { return strconv.AppendInt(b, int64(*k), 10) })
 	return append(b, '}')
 }
 

@@ -33,6 +33,10 @@ func TestAppendJSON(t *testing.T) {
 			Site:     &JSONSite{Pages: 3, Dropped: 2, Rescued: 1}},
 		{Blocks: []JSONBlock{}, Segments: []JSONSegment{}, Source: &JSONSource{File: "f.html"}},
 		{Blocks: []JSONBlock{{Score: 0.0005}, {Score: 1e-7}, {Score: 0.5}, {Score: 123456}}},
+		{Tables: []JSONTable{}},
+		{Tables: []JSONTable{{}, {Index: 3, Kind: "data", Rows: 2, Cols: 1, Caption: "<cap> & \"q\"",
+			Cells: []JSONCell{{Row: 1, RowSpan: 1, ColSpan: 1, Role: "header", Text: "a|b\n", Blocks: []int{4, 5}}, {Blocks: []int{}}, {}}}},
+			Source: &JSONSource{File: "t.html"}},
 	}
 	for _, s := range strs {
 		docs = append(docs, JSONDocument{URL: s, Title: s, Encoding: s, Text: s, Blocks: []JSONBlock{{Label: s, Text: s, Score: 0.25}},

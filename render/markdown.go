@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/tables"
 )
 
 // Markdown writes CommonMark:
@@ -28,30 +29,52 @@ import (
 // code or a hard break). In headings a "#" after a
 // space is escaped too, so that it cannot close the heading.
 //
+// Data tables (see Tables; default TablesGrid) are GFM pipe tables: the
+// caption and thema cells first as a paragraph, then the table, its
+// header row the first row of header cells (an empty header row when
+// there is none), every other row of the grid a row of the table except
+// rows holding only thema and legend cells, a spanning cell's text in its
+// first slot and the others empty; then the legend (finalImportant
+// cells) as a paragraph. In cells "|" is escaped as "\|" and line breaks
+// become spaces, besides the escapes above.
+//
 // In a Stream, documents are separated by a thematic break "* * *" with a
 // blank line on each side.
-type Markdown struct{}
+type Markdown struct {
+	Tables Tables // how data tables are written; default TablesGrid
+}
 
 // Render writes p as Markdown.
 func (m Markdown) Render(w io.Writer, p *page.Page) error { return renderDoc(w, p, m) }
 
-func (Markdown) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
+func (m Markdown) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 	if i > 0 {
 		b.WriteString("\n* * *\n\n")
 	}
-	segs := Segments(p)
-	for k := 0; k < len(segs); k++ {
+	f := pageFlow(p, m.Tables.or(TablesGrid))
+	segs := f.segs
+	mk := 0
+	wrote := false // something was written
+	for k := 0; k <= len(segs); k++ {
+		table := f.tablesAt(k, &mk, func(v *tables.View) {
+			if wrote {
+				b.WriteByte('\n')
+			}
+			writeMDTable(b, v)
+			wrote = true
+		})
+		if k == len(segs) {
+			break
+		}
 		s := &segs[k]
-		if k > 0 && !(s.Label == page.ListItem && segs[k-1].Label == page.ListItem && !s.Pre && !segs[k-1].Pre) {
+		if wrote && (table || !(s.Label == page.ListItem && segs[k-1].Label == page.ListItem && !s.Pre && !segs[k-1].Pre)) {
 			b.WriteByte('\n')
 		}
+		wrote = true
 		switch {
 		case s.Pre:
 			// Merge the run of preformatted segments into one block.
-			end := k + 1
-			for end < len(segs) && segs[end].Pre {
-				end++
-			}
+			end := f.runEnd(k, mk, func(s *Segment) bool { return s.Pre })
 			writeFenced(b, segs[k:end])
 			k = end - 1
 		case s.Label == page.Heading:
@@ -71,6 +94,67 @@ func (Markdown) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 }
 
 func (Markdown) endStream(*bufio.Writer, int) error { return nil }
+
+// writeMDTable writes data table v as a GFM pipe table, with its thema
+// before it and its legend after it as paragraphs.
+func writeMDTable(b *bufio.Writer, v *tables.View) {
+	if s := themaText(v, tables.Thema); s != "" {
+		mdLine(b, s, false)
+		b.WriteString("\n\n")
+	}
+	cols := int(v.Table.Cols)
+	head := headerRow(v)
+	mdRow(b, v, head)
+	for x := 0; x < cols; x++ {
+		b.WriteString("| --- ")
+	}
+	b.WriteString("|\n")
+	for y := 0; y < int(v.Table.Rows); y++ {
+		if y != head && !themaRow(v, y) {
+			mdRow(b, v, y)
+		}
+	}
+	if s := themaText(v, tables.FinalImportant); s != "" {
+		b.WriteByte('\n')
+		mdLine(b, s, false)
+		b.WriteByte('\n')
+	}
+}
+
+// mdRow writes row y of v as a row of a pipe table; y < 0 writes an empty
+// row.
+func mdRow(b *bufio.Writer, v *tables.View, y int) {
+	for x := 0; x < int(v.Table.Cols); x++ {
+		b.WriteString("| ")
+		if i := v.At(y, x); i >= 0 && int(v.Table.Cells[i].Row) == y && int(v.Table.Cells[i].Col) == x {
+			mdCell(b, v.Texts[i])
+			b.WriteByte(' ')
+		}
+	}
+	b.WriteString("|\n")
+}
+
+// mdCell writes the text of a table cell, one line with single spaces
+// (tables.View's texts), with the Markdown escapes of mdLine, and "|"
+// escaped as "\|".
+func mdCell(b *bufio.Writer, s string) {
+	if !strings.Contains(s, "|") {
+		mdLine(b, s, false)
+		return
+	}
+	for k, part := range strings.Split(s, "|") {
+		if k > 0 {
+			b.WriteString("\\|")
+		}
+		if strings.HasPrefix(part, " ") && k > 0 {
+			b.WriteByte(' ')
+		}
+		mdLine(b, part, false)
+		if strings.HasSuffix(part, " ") {
+			b.WriteByte(' ')
+		}
+	}
+}
 
 // writeFenced writes the texts of segs, one after the other, as one fenced
 // code block.

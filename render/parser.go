@@ -12,11 +12,17 @@ import (
 // flattened, bullets stripped, full stops added and <br>-cut sentences
 // joined (package parsertext, after Kitten), one sentence a line, UTF-8.
 //
+// Data tables (see Tables) are written as one clause a line by default
+// (parsertext.Options.Tables, whatever Options says); with TablesBlocks as
+// their cells' blocks.
+//
 // In a Stream, documents are separated by a blank line.
 type Parser struct {
 	// Options configures package parsertext: the language of the word
 	// lists and a callback for the link-list items removed.
 	Options parsertext.Options
+	// Tables says how data tables are written; default TablesLinear.
+	Tables Tables
 }
 
 // Render writes p as one sentence a line.
@@ -26,7 +32,9 @@ func (r Parser) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 	if i > 0 {
 		b.WriteByte('\n')
 	}
-	for _, s := range parsertext.Sentences(p, r.Options) {
+	opts := r.Options
+	opts.Tables = r.Tables.or(TablesLinear) != TablesBlocks
+	for _, s := range parsertext.Sentences(p, opts) {
 		b.WriteString(s)
 		b.WriteByte('\n')
 	}

@@ -11,6 +11,8 @@
 //	json.go       one JSON object per document (JSON Lines in a stream)
 //	html.go       a minimal, clean HTML document
 //	parser.go     one sentence a line for parsers (package parsertext)
+//	table.go      how data tables are written (Tables: blocks, clauses,
+//	              pipe tables, <table>, JSON cells with roles)
 //
 // Use Lookup to get a Renderer by name and Stream to write several documents
 // to one output with the separator each format defines.
@@ -55,6 +57,11 @@ type Options struct {
 	IncludeDropped bool
 	// Parser configures the parser format (package parsertext).
 	Parser parsertext.Options
+	// Tables says how every format writes data tables (see Tables). The
+	// default, TablesDefault, is each format's own: blocks in cleaneval
+	// and text, a pipe table in markdown, a <table> in html, a "tables"
+	// array beside the blocks in json, one clause a line in parser.
+	Tables Tables
 }
 
 // Segment is a run of kept blocks that forms one CleanEval segment: a
@@ -85,6 +92,24 @@ type Segment struct {
 // Non-preformatted blocks with empty text add nothing to the text, and a
 // segment whose text ends up empty is left out. All formats build on this.
 func Segments(p *page.Page) []Segment {
+	segs, _ := segmentsAround(p, nil, 0)
+	return segs
+}
+
+// tableAt places the data table views[tab] of a page before segment at.
+type tableAt struct{ at, tab int }
+
+// segmentsAround is Segments leaving out the blocks whose owner is not
+// -1 (the data tables written as tables, see tables.Views): the first kept
+// block of each such table ends the open segment, and the table's place is
+// returned instead. owner nil leaves out nothing; owners are below
+// tabs.
+func segmentsAround(p *page.Page, owner []int32, tabs int) ([]Segment, []tableAt) {
+	var marks []tableAt
+	var placed []bool
+	if owner != nil {
+		placed = make([]bool, tabs)
+	}
 	kept := 0
 	for i := range p.Blocks {
 		if p.Blocks[i].Label.Kept() {
@@ -92,7 +117,7 @@ func Segments(p *page.Page) []Segment {
 		}
 	}
 	if kept == 0 {
-		return nil
+		return nil, nil
 	}
 	// One backing array for every segment's Blocks.
 	idx := make([]int, 0, kept)
@@ -118,6 +143,14 @@ func Segments(p *page.Page) []Segment {
 	for i := range p.Blocks {
 		b := &p.Blocks[i]
 		if !b.Label.Kept() {
+			continue
+		}
+		if owner != nil && owner[i] >= 0 {
+			if t := owner[i]; !placed[t] {
+				placed[t] = true
+				finish()
+				marks = append(marks, tableAt{len(segs), int(t)})
+			}
 			continue
 		}
 		if b.Label == page.Continuation && open {
@@ -148,7 +181,7 @@ func Segments(p *page.Page) []Segment {
 		idx = append(idx, i)
 	}
 	finish()
-	return segs
+	return segs, marks
 }
 
 // headingLevel returns the level (1 to 6) of the innermost h1..h6 element
@@ -198,12 +231,14 @@ type format struct {
 
 // formats is the registry, in the order Formats reports it.
 var formats = [...]format{
-	{"cleaneval", []string{"ce"}, "CleanEval segments: <p>, <h>, <l>", func(o Options) Renderer { return &CleanEval{Header: o.CleanEvalHeader, Wrapper: o.CleanEvalWrapper} }},
-	{"text", []string{"txt", "plain"}, "plain text, a blank line between segments", func(Options) Renderer { return Text{} }},
-	{"markdown", []string{"md"}, "CommonMark", func(Options) Renderer { return Markdown{} }},
-	{"json", nil, "one JSON object per document", func(o Options) Renderer { return &JSON{IncludeDropped: o.IncludeDropped} }},
-	{"html", []string{"htm"}, "minimal HTML document", func(Options) Renderer { return HTML{} }},
-	{"parser", nil, "one sentence a line, lists flattened, for parsers", func(o Options) Renderer { return Parser{Options: o.Parser} }},
+	{"cleaneval", []string{"ce"}, "CleanEval segments: <p>, <h>, <l>", func(o Options) Renderer {
+		return &CleanEval{Header: o.CleanEvalHeader, Wrapper: o.CleanEvalWrapper, Tables: o.Tables}
+	}},
+	{"text", []string{"txt", "plain"}, "plain text, a blank line between segments", func(o Options) Renderer { return Text{Tables: o.Tables} }},
+	{"markdown", []string{"md"}, "CommonMark", func(o Options) Renderer { return Markdown{Tables: o.Tables} }},
+	{"json", nil, "one JSON object per document", func(o Options) Renderer { return &JSON{IncludeDropped: o.IncludeDropped, Tables: o.Tables} }},
+	{"html", []string{"htm"}, "minimal HTML document", func(o Options) Renderer { return HTML{Tables: o.Tables} }},
+	{"parser", nil, "one sentence a line, lists flattened, for parsers", func(o Options) Renderer { return Parser{Options: o.Parser, Tables: o.Tables} }},
 }
 
 // Formats returns the names of the output formats, in a fixed order.

@@ -13,18 +13,24 @@ import (
 // segments are written as consecutive lines, keeping their layout. Nothing is
 // escaped.
 //
+// Data tables (see Tables) are written as their cells' blocks by default;
+// with TablesLinear (or TablesGrid) as one clause per data row, each a
+// paragraph.
+//
 // In a Stream, documents are separated by a line holding a single form feed
 // (U+000C).
-type Text struct{}
+type Text struct {
+	Tables Tables // how data tables are written; default TablesBlocks
+}
 
 // Render writes p as plain text.
 func (t Text) Render(w io.Writer, p *page.Page) error { return renderDoc(w, p, t) }
 
-func (Text) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
+func (t Text) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 	if i > 0 {
 		b.WriteString("\f\n")
 	}
-	if segs := Segments(p); len(segs) > 0 {
+	if segs := textSegments(p, t.Tables.or(TablesBlocks)); len(segs) > 0 {
 		b.WriteString(plainText(segs))
 		b.WriteByte('\n')
 	}

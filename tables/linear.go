@@ -25,9 +25,22 @@ func Linearize(p *page.Page, t *page.Table) []string {
 // LinearizeRoles is Linearize with the cells' roles given (by TypeCells or
 // a trained classifier), for a table already known to hold data.
 func LinearizeRoles(p *page.Page, t *page.Table, roles []Role) []string {
+	texts := make([]string, len(t.Cells))
+	for i := range t.Cells {
+		texts[i] = cellText(p, &t.Cells[i])
+	}
+	out, _ := LinearizeTexts(t, roles, texts)
+	return out
+}
+
+// LinearizeTexts is LinearizeRoles with the text of each cell given (for
+// instance only the text of its blocks a cleaner kept): texts[i] is the
+// text of t.Cells[i], and a cell with empty text adds nothing. It also
+// returns the grid row of each clause.
+func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []string, rows []int) {
 	g, ok := newGrid(t)
-	if !ok || len(roles) != len(t.Cells) {
-		return nil
+	if !ok || len(roles) != len(t.Cells) || len(texts) != len(t.Cells) {
+		return nil, nil
 	}
 	var prefix strings.Builder
 	for _, r := range [...]Role{Thema, FinalImportant} {
@@ -36,8 +49,8 @@ func LinearizeRoles(p *page.Page, t *page.Table, roles []Role) []string {
 			parts = append(parts, t.Caption)
 		}
 		for i := range t.Cells {
-			if roles[i] == r {
-				parts = append(parts, cellText(p, &t.Cells[i]))
+			if roles[i] == r && texts[i] != "" {
+				parts = append(parts, texts[i])
 			}
 		}
 		if len(parts) > 0 {
@@ -45,7 +58,6 @@ func LinearizeRoles(p *page.Page, t *page.Table, roles []Role) []string {
 			prefix.WriteString(" ;; ")
 		}
 	}
-	var out []string
 	colHeads := make([][]int32, g.cols)
 	for y := 0; y < g.rows; y++ {
 		var items []string
@@ -56,9 +68,9 @@ func LinearizeRoles(p *page.Page, t *page.Table, roles []Role) []string {
 				continue
 			}
 			switch {
-			case roles[i] == DataCell && int(t.Cells[i].Row) == y && int(t.Cells[i].Col) == x:
-				items = append(items, item(p, t, colHeads[x], rowHeads, i))
-			case roles[i] == Header:
+			case roles[i] == DataCell && int(t.Cells[i].Row) == y && int(t.Cells[i].Col) == x && texts[i] != "":
+				items = append(items, item(texts, colHeads[x], rowHeads, i))
+			case roles[i] == Header && texts[i] != "":
 				rowHeads = push(rowHeads, i)
 				if int(t.Cells[i].Row)+int(t.Cells[i].RowSpan)-1 == y {
 					colHeads[x] = push(colHeads[x], i) // heads the rows below
@@ -72,9 +84,10 @@ func LinearizeRoles(p *page.Page, t *page.Table, roles []Role) []string {
 		if !strings.HasSuffix(s, ".") {
 			s += "."
 		}
-		out = append(out, s)
+		clauses = append(clauses, s)
+		rows = append(rows, y)
 	}
-	return out
+	return clauses, rows
 }
 
 // maxHeads is the most headers a data cell is read with in each direction:
@@ -96,15 +109,15 @@ func push(hs []int32, i int32) []int32 {
 
 // item writes data cell i with its column and row headers:
 // "col ; row: data", "col: data", "row: data" or "data".
-func item(p *page.Page, t *page.Table, colHeads, rowHeads []int32, i int32) string {
-	texts := func(hs []int32) string {
+func item(texts []string, colHeads, rowHeads []int32, i int32) string {
+	join := func(hs []int32) string {
 		var parts []string
 		for _, j := range hs {
-			parts = append(parts, cellText(p, &t.Cells[j]))
+			parts = append(parts, texts[j])
 		}
 		return strings.Join(parts, " ")
 	}
-	col, row, data := texts(colHeads), texts(rowHeads), cellText(p, &t.Cells[i])
+	col, row, data := join(colHeads), join(rowHeads), texts[i]
 	switch {
 	case col != "" && row != "":
 		return col + " ; " + row + ": " + data

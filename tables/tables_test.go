@@ -165,3 +165,55 @@ func TestMeasureCells(t *testing.T) {
 		t.Errorf("last cell: %+v", f)
 	}
 }
+
+// TestViews: a data table is written as a table while the cleaner kept
+// at least half of its non-empty cells (two at least); the views carry
+// the kept text only, and the blocks of the table and its caption have
+// it as owner.
+func TestViews(t *testing.T) {
+	src := strings.Replace(dsLite, "<table border=1>", "<table border=1><caption>Sizes</caption>", 1)
+	p := parse(t, src)
+	for i := range p.Blocks {
+		p.Blocks[i].Label = page.Paragraph
+	}
+	views, owner := Views(p)
+	if len(views) != 1 || views[0].Caption != "Sizes" || views[0].Texts[2] != "DS Lite" {
+		t.Fatalf("views = %+v", views)
+	}
+	for i, b := range p.Blocks {
+		want := int32(0)
+		if i == 0 || b.Text == "Nintendo handhelds." {
+			want = -1
+		}
+		if owner[i] != want {
+			t.Errorf("block %d %q: owner %d, want %d", i, b.Text, owner[i], want)
+		}
+	}
+	if v := &views[0]; v.At(1, 1) != 2 || v.At(0, 3) != 0 || v.At(6, 0) != -1 || v.At(-1, 0) != -1 {
+		t.Errorf("At: %d %d %d", v.At(1, 1), v.At(0, 3), v.At(6, 0))
+	}
+	kept := 0
+	for i := range p.Blocks {
+		if p.Blocks[i].Text == "Sizes" || (i > 1 && kept > 9) {
+			p.Blocks[i].Label = page.Other
+		} else if i > 1 {
+			kept++
+		}
+	}
+	views, _ = Views(p)
+	if len(views) != 1 || views[0].Caption != "" || views[0].Texts[20] != "" || views[0].Texts[10] == "" {
+		t.Errorf("half kept: views = %+v", views)
+	}
+	clauses, rows := views[0].Clauses()
+	if len(clauses) != 2 || rows[0] != 2 || strings.Contains(clauses[0], "Sizes") {
+		t.Errorf("half kept: clauses %q rows %v", clauses, rows)
+	}
+	for i := range p.Blocks {
+		if i > 5 {
+			p.Blocks[i].Label = page.Other
+		}
+	}
+	if views, owner := Views(p); views != nil || owner != nil {
+		t.Errorf("mostly dropped: views = %+v", views)
+	}
+}

@@ -11,13 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/dataset"
-	"github.com/sluice-project/sluice/inputs"
-	"github.com/sluice-project/sluice/internal/outdir"
+	"github.com/sluice-project/sluice/internal/annotation"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/train"
 )
@@ -67,16 +65,6 @@ annotation is valid), 1 when any failed (each failure is reported on
 standard error with the file's name), 2 for a usage error.
 `
 
-// annExt is the ending of annotation files.
-const annExt = ".ann"
-
-// annJob is one page to annotate or check.
-type annJob struct {
-	page string // the page's file
-	ann  string // its annotation file
-	gold string // with --gold: its gold file
-}
-
 // annotateCmd is sluice annotate: its flags, and what validate makes of
 // them.
 type annotateCmd struct {
@@ -85,7 +73,7 @@ type annotateCmd struct {
 	check, force, quiet bool
 
 	cl            *sluice.Cleaner
-	jobs, orphans []annJob
+	jobs, orphans []annotation.Job
 	errs          []error // arguments that could not be read
 	skipped       int     // files left out below the directories
 }
@@ -131,7 +119,7 @@ func (c *annotateCmd) validate(args []string) error {
 	if c.cl, err = sluice.New(opts); err != nil {
 		return fmt.Errorf("--model %s: %w", c.model, err)
 	}
-	c.jobs, c.orphans, c.errs = annotateJobs(args, c.outDir, c.check, c.skip)
+	c.jobs, c.orphans, c.errs = annotation.Jobs(args, c.outDir, c.check, c.skip)
 	return c.goldFiles()
 }
 
@@ -158,9 +146,9 @@ func (c *annotateCmd) goldFiles() error {
 	}
 	for i := range c.jobs {
 		if st.IsDir() {
-			c.jobs[i].gold = filepath.Join(c.gold, strings.TrimSuffix(filepath.Base(c.jobs[i].ann), annExt)+".txt")
+			c.jobs[i].Gold = filepath.Join(c.gold, strings.TrimSuffix(filepath.Base(c.jobs[i].Ann), annotation.Ext)+".txt")
 		} else {
-			c.jobs[i].gold = c.gold
+			c.jobs[i].Gold = c.gold
 		}
 	}
 	return nil
@@ -187,14 +175,14 @@ func (c *annotateCmd) run(ctx context.Context) int {
 		}
 		if err != nil {
 			// One line per mistake (a check reports every bad line).
-			for _, e := range unjoin(err) {
+			for _, e := range annotation.Unjoin(err) {
 				fmt.Fprintf(c.stderr, "sluice annotate: %v\n", e)
 			}
 			failed++
 		}
 	}
 	for _, o := range c.orphans {
-		fmt.Fprintf(c.stderr, "sluice annotate: %s: no page for this annotation (expected %s)\n", o.ann, o.page)
+		fmt.Fprintf(c.stderr, "sluice annotate: %s: no page for this annotation (expected %s)\n", o.Ann, o.Page)
 		failed++
 	}
 	if c.skipped > 0 && !c.quiet {
@@ -209,91 +197,6 @@ func (c *annotateCmd) run(ctx context.Context) int {
 		return exitFailed
 	}
 	return exitOK
-}
-
-// annotateJobs turns the arguments into pages with their annotation files:
-// a file is a page; a data set folder (html/ and ann/ in it) gives
-// html/NAME.html with ann/NAME.ann, as package dataset reads them; another
-// directory is walked for HTML files. The annotation is named after the
-// page, beside it or in outDir. With check, the annotations of a data set
-// folder that have no page are returned as orphans. The pages a directory's
-// walk leaves out (links leading out of it or to directories, special
-// files: see inputs.Walker) are told to skipped, with the reason.
-func annotateJobs(args []string, outDir string, check bool, skipped func(path, reason string)) (jobs, orphans []annJob, errs []error) {
-	annFor := func(path, rel string) string {
-		if outDir != "" {
-			return filepath.Join(outDir, outdir.Name(rel, annExt))
-		}
-		return outdir.Name(path, annExt)
-	}
-	seen := map[string]string{} // annotation file → page
-	add := func(j annJob) {
-		if prev, ok := seen[j.ann]; ok {
-			errs = append(errs, fmt.Errorf("%s: its annotation %s is also that of %s; rename one of them", j.page, j.ann, prev))
-			return
-		}
-		seen[j.ann] = j.page
-		jobs = append(jobs, j)
-	}
-	for _, a := range args {
-		if a == "-" {
-			errs = append(errs, errors.New("-: annotate reads page files, not standard input (the annotation file is named after the page)"))
-			continue
-		}
-		st, err := os.Stat(a)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		switch {
-		case !st.IsDir():
-			add(annJob{page: a, ann: annFor(a, filepath.Base(a))})
-		case isDir(filepath.Join(a, "html")) && isDir(filepath.Join(a, "ann")) && outDir == "":
-			pages, err := filepath.Glob(filepath.Join(a, "html", "*.html"))
-			if err != nil || len(pages) == 0 {
-				errs = append(errs, fmt.Errorf("%s: a data set folder without pages: put them in %s", a, filepath.Join(a, "html", "NAME.html")))
-				continue
-			}
-			sort.Slice(pages, func(i, j int) bool { return naturalLess(pages[i], pages[j]) })
-			for _, p := range pages {
-				name := strings.TrimSuffix(filepath.Base(p), ".html")
-				add(annJob{page: p, ann: filepath.Join(a, "ann", name+annExt)})
-			}
-			if !check {
-				continue
-			}
-			anns, _ := filepath.Glob(filepath.Join(a, "ann", "*"+annExt))
-			for _, ann := range anns {
-				if _, ok := seen[ann]; !ok {
-					name := strings.TrimSuffix(filepath.Base(ann), annExt)
-					orphans = append(orphans, annJob{page: filepath.Join(a, "html", name+".html"), ann: ann})
-				}
-			}
-		default:
-			var found []annJob
-			w := inputs.Walker{OnError: func(err error) { errs = append(errs, err) },
-				OnSkip: func(p, reason string) {
-					if inputs.IsMarkup(p) {
-						skipped(p, reason)
-					}
-				}}
-			w.Walk(a, func(p string, d fs.DirEntry) bool {
-				if inputs.IsMarkup(d.Name()) {
-					rel, _ := filepath.Rel(a, p)
-					found = append(found, annJob{page: p, ann: annFor(p, rel)})
-				}
-				return true
-			})
-			if len(found) == 0 {
-				errs = append(errs, fmt.Errorf("%s: no .html or .htm files in this directory", a))
-			}
-			sort.Slice(found, func(i, j int) bool { return naturalLess(found[i].page, found[j].page) })
-			for _, j := range found {
-				add(j)
-			}
-		}
-	}
-	return jobs, orphans, errs
 }
 
 // segmentPage reads and segments a page as training does (the default
@@ -317,44 +220,44 @@ var ceTags = regexp.MustCompile(`(?i)<[phl]>`)
 // writeAnnotation writes the annotation of one page, pre-filled by the
 // cleaner's model (read from the file model, when not "") or from the
 // job's gold.
-func writeAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, model string, force bool, stdout io.Writer, quiet bool, warn func(string, ...any)) error {
+func writeAnnotation(ctx context.Context, cl *sluice.Cleaner, j annotation.Job, model string, force bool, stdout io.Writer, quiet bool, warn func(string, ...any)) error {
 	if !force {
-		if _, err := os.Stat(j.ann); err == nil {
-			warn("%s exists and was left as it is (it may hold your corrections; --force overwrites it)", j.ann)
+		if _, err := os.Stat(j.Ann); err == nil {
+			warn("%s exists and was left as it is (it may hold your corrections; --force overwrites it)", j.Ann)
 			return nil
 		}
 	}
-	res, err := segmentPage(ctx, cl, j.page)
+	res, err := segmentPage(ctx, cl, j.Page)
 	if err != nil {
 		return err
 	}
 	for _, w := range res.Warnings {
-		warn("%s: warning: %s", j.page, w)
+		warn("%s: warning: %s", j.Page, w)
 	}
 	p := res.Page
 	if len(p.Blocks) == 0 {
-		return fmt.Errorf("%s: the page has no text blocks to label", j.page)
+		return fmt.Errorf("%s: the page has no text blocks to label", j.Page)
 	}
 	labels := make([]page.Label, len(p.Blocks))
 	from := "the embedded model"
 	if model != "" {
 		from = model
 	}
-	if j.gold != "" {
-		data, err := os.ReadFile(j.gold)
+	if j.Gold != "" {
+		data, err := os.ReadFile(j.Gold)
 		if err != nil {
-			return fmt.Errorf("%s: gold: %v", j.page, err)
+			return fmt.Errorf("%s: gold: %v", j.Page, err)
 		}
 		g, _ := dataset.ReadCleanEvalGold(data)
 		if strings.TrimSpace(g.Text) != "" && !ceTags.MatchString(g.Raw) {
-			warn("%s: no <p>, <h> or <l> tags: not a CleanEval gold? Its text is taken as one paragraph", j.gold)
+			warn("%s: no <p>, <h> or <l> tags: not a CleanEval gold? Its text is taken as one paragraph", j.Gold)
 		}
 		var q float64
 		labels, q = train.Align(p, &g, dataset.AlignSegments)
 		if q < 0.5 && g.Text != "" {
-			warn("%s: only %.0f%% of the gold's words were found in %s: is it this page's gold?", j.gold, 100*q, j.page)
+			warn("%s: only %.0f%% of the gold's words were found in %s: is it this page's gold?", j.Gold, 100*q, j.Page)
 		}
-		from = j.gold
+		from = j.Gold
 	} else {
 		cl.Score(p)
 		for i := range p.Blocks {
@@ -363,32 +266,32 @@ func writeAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, model st
 	}
 	var buf bytes.Buffer
 	if err := train.WriteAnnotation(&buf, p, labels); err != nil {
-		return fmt.Errorf("%s: %v", j.page, err)
+		return fmt.Errorf("%s: %v", j.Page, err)
 	}
-	if dir := filepath.Dir(j.ann); dir != "." {
+	if dir := filepath.Dir(j.Ann); dir != "." {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
 	}
-	if err := os.WriteFile(j.ann, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(j.Ann, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
 	if !quiet {
-		fmt.Fprintf(stdout, "%s: %s, labelled by %s\n", j.ann, describeLabels(labels), from)
+		fmt.Fprintf(stdout, "%s: %s, labelled by %s\n", j.Ann, annotation.Describe(labels), from)
 	}
 	return nil
 }
 
 // checkAnnotation checks one annotation file against its page.
-func checkAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, stdout io.Writer, quiet bool) error {
-	data, err := os.ReadFile(j.ann)
+func checkAnnotation(ctx context.Context, cl *sluice.Cleaner, j annotation.Job, stdout io.Writer, quiet bool) error {
+	data, err := os.ReadFile(j.Ann)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: no annotation file for %s (write one with: sluice annotate %s)", j.ann, j.page, j.page)
+			return fmt.Errorf("%s: no annotation file for %s (write one with: sluice annotate %s)", j.Ann, j.Page, j.Page)
 		}
 		return err
 	}
-	res, err := segmentPage(ctx, cl, j.page)
+	res, err := segmentPage(ctx, cl, j.Page)
 	if err != nil {
 		return err
 	}
@@ -398,70 +301,22 @@ func checkAnnotation(ctx context.Context, cl *sluice.Cleaner, j annJob, stdout i
 		labels, err = train.ApplyAnnotation(res.Page, ann)
 		if err == nil {
 			if !quiet {
-				fmt.Fprintf(stdout, "%s: ok, %s\n", j.ann, describeLabels(labels))
+				fmt.Fprintf(stdout, "%s: ok, %s\n", j.Ann, annotation.Describe(labels))
 			}
 			return nil
 		}
 	}
 	var out []error
-	for _, e := range unjoin(err) {
+	for _, e := range annotation.Unjoin(err) {
 		var ae *train.AnnotationError
 		switch {
 		case errors.As(e, &ae) && ae.Line > 0:
-			out = append(out, fmt.Errorf("%s:%d: %s", j.ann, ae.Line, ae.Msg))
+			out = append(out, fmt.Errorf("%s:%d: %s", j.Ann, ae.Line, ae.Msg))
 		case errors.As(e, &ae):
-			out = append(out, fmt.Errorf("%s: %s", j.ann, ae.Msg))
+			out = append(out, fmt.Errorf("%s: %s", j.Ann, ae.Msg))
 		default:
-			out = append(out, fmt.Errorf("%s: %v", j.ann, e))
+			out = append(out, fmt.Errorf("%s: %v", j.Ann, e))
 		}
 	}
 	return errors.Join(out...)
-}
-
-// unjoin returns the errors joined in err (by errors.Join), or err alone.
-func unjoin(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
-}
-
-// describeLabels says how many blocks have each label: "12 blocks: 1
-// heading, 3 paragraphs, 2 continuations, 6 other".
-func describeLabels(labels []page.Label) string {
-	var n [page.Continuation + 1]int
-	for _, l := range labels {
-		if int(l) < len(n) {
-			n[l]++
-		}
-	}
-	var parts []string
-	for _, x := range []struct {
-		l          page.Label
-		one, other string
-	}{
-		{page.Heading, "heading", "headings"},
-		{page.Paragraph, "paragraph", "paragraphs"},
-		{page.ListItem, "list item", "list items"},
-		{page.Continuation, "continuation", "continuations"},
-		{page.Other, "other", "other"},
-	} {
-		switch c := n[x.l]; c {
-		case 0:
-		case 1:
-			parts = append(parts, "1 "+x.one)
-		default:
-			parts = append(parts, fmt.Sprintf("%d %s", c, x.other))
-		}
-	}
-	blocks := "blocks"
-	if len(labels) == 1 {
-		blocks = "block"
-	}
-	return fmt.Sprintf("%d %s: %s", len(labels), blocks, strings.Join(parts, ", "))
-}
-
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }

@@ -57,6 +57,7 @@ Examples:
   sluice clean --style cleaneval --format cleaneval page.html   # keep all running text, as CleanEval did
   sluice clean -f parser --drop-pattern menu --log-removed removed.jsonl page.html   # Kitten's text for parsers
   sluice clean --format json --include-dropped page.html | jq '.blocks[] | select(.label=="other") | .text'
+  sluice clean --tables linear page.html   # data tables as one clause per row (see --tables)
 
 By default blocks are labelled by the embedded trained model (a CRF over
 block features); --filter uses a heuristic pipeline instead, and
@@ -82,6 +83,7 @@ type cleanCmd struct {
 	jobs                                                  int
 	threshold                                             thresholdFlag
 	memoryBytes                                           int64
+	tables                                                render.Tables
 
 	cleaner  *sluice.Cleaner
 	removed  *parsertext.Log // with --log-removed
@@ -107,6 +109,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.header, "cleaneval-header", false, "cleaneval format: the \"URL:\" line and the <text id=URL title=...> wrapper, as Victor writes them")
 	fs.BoolVar(&c.urlLine, "cleaneval-url", false, "cleaneval format: only the \"URL:\" line, as the CleanEval gold files have it")
 	fs.BoolVar(&c.dropped, "include-dropped", false, "json format: list the dropped blocks too")
+	fs.Var(&c.tables, "tables", "how data tables are written (`MODE`): blocks (each cell a paragraph), linear (one clause per row), grid (markdown pipe table, html <table>, json \"tables\" with cell roles) or default (blocks in cleaneval and text, grid in markdown, html and json, linear in parser)")
 	fs.StringVar(&c.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
 	fs.StringVar(&c.url, "url", "", "the page's `URL` for the metadata (default: the CleanEval wrapper's id)")
 	fs.StringVar(&c.drop, "drop", "", "comma-separated `elements` to remove before cleaning (default: "+strings.Join(sluice.DefaultDrop(), ",")+")")
@@ -153,7 +156,7 @@ func (c *cleanCmd) validate(args []string) error {
 	if c.cleaner, err = newCleaner(opts, c.model, c.filterSet); err != nil {
 		return err
 	}
-	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped}
+	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped, Tables: c.tables}
 	if c.logRemoved != "" {
 		if c.removed, err = newRemovalLog(c.logRemoved, c.format); err != nil {
 			return err
