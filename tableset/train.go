@@ -20,12 +20,12 @@ type TrainOptions struct {
 }
 
 // DefaultGBDT are the tree options for a few hundred tables and a few
-// thousand cells: 200 shallow trees (depth 3), learning rate 0.1, seed 1,
-// and a minimum hessian sum of 0.1 in a leaf. A row's hessian is p(1-p),
-// about 0.06 for a role one cell in sixteen has, so gbdt's default of 1
-// (some 16 rows) would forbid the leaves that hold the few thema or final
-// cells of a small set; 10-fold CV on the set hardly moves with it.
-var DefaultGBDT = gbdt.Options{Trees: 200, Depth: 3, LearningRate: 0.1, MinLeaf: 0.1, Seed: 1}
+// thousand cells: 100 trees of depth 2, learning rate 0.1, seed 1, and a
+// minimum hessian sum of 0.1 in a leaf. A row's hessian is p(1-p), about
+// 0.06 for a role one cell in sixteen has, so gbdt's default of 1 (some 16
+// rows) would forbid the leaves that hold the few thema or final cells of
+// a small set. docs/tables.md says how they were chosen.
+var DefaultGBDT = gbdt.Options{Trees: 100, Depth: 2, LearningRate: 0.1, MinLeaf: 0.1, Seed: 1}
 
 // gbdtOptions returns opt.GBDT with its zero fields set from DefaultGBDT.
 func (opt TrainOptions) gbdtOptions() gbdt.Options {

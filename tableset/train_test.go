@@ -272,7 +272,7 @@ func TestCrossValidate(t *testing.T) {
 		"| 0.917 | 0.965 | 0.951 |",
 		"| DataScore >= 0.3 | data |",
 		"| 8542 | 0.975 | 0.967 | 0.971 |",
-		"200 trees, depth 3, learning rate 0.1, min leaf 0.1, seed 1",
+		"100 trees, depth 2, learning rate 0.1, min leaf 0.1, seed 1",
 	} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, md.String())
