@@ -356,7 +356,11 @@ func TestTablesBadInput(t *testing.T) {
 			}
 		}
 	}
-	if got := renderString(t, "parser", TablesDefault, p); !strings.Contains(got, "\nn: r9999 / v: 9999.\n") {
+	// The last row's clause names its value with its header; whether the
+	// first column is read as data ("n: r9999 / v: 9999.") or as row
+	// headers ("v ; r9999: 9999.") is the table model's call.
+	got := renderString(t, "parser", TablesDefault, p)
+	if !strings.Contains(got, "\nn: r9999 / v: 9999.\n") && !strings.Contains(got, "\nv ; r9999: 9999.\n") {
 		t.Errorf("parser: no clause for the last row of the long table")
 	}
 }

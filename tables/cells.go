@@ -35,7 +35,9 @@ func (r Role) String() string {
 // model's features), then applies Kitten's fix-up rule. It returns nil for a table whose grid
 // is empty or larger than MaxGrid.
 //
-// Empty cells are neutral. Rows at the top whose only non-empty cell spans
+// Empty cells are neutral, but those of the body (not in the first row or
+// column, with data cells in their row and their column), which stand for
+// a missing value, are data. Rows at the top whose only non-empty cell spans
 // half the columns or more, or is text in the first column, are thema, and
 // such rows at the bottom finalImportant. th cells, cells in thead and cells with a
 // scope are headers; a table without any of these gets its first row as
@@ -59,8 +61,27 @@ func HeuristicCells(p *page.Page, t *page.Table) []Role {
 	bottom := max(c.lone(g.rows-1, -1, top, FinalImportant), top)
 	c.headers(top, bottom)
 	c.repeats(top, bottom)
+	c.missing()
 	c.fixUp()
 	return c.roles
+}
+
+// missing makes data the empty cells that stand for a missing value
+// rather than for rendering (Kitten's neutral): those outside the first
+// row and column with a data cell both in their row and in their column.
+func (c *typer) missing() {
+	rowData, colData := make([]bool, c.g.rows), make([]bool, c.g.cols)
+	for i, r := range c.roles {
+		if r == DataCell {
+			rowData[c.t.Cells[i].Row], colData[c.t.Cells[i].Col] = true, true
+		}
+	}
+	for i := range c.t.Cells {
+		cl := &c.t.Cells[i]
+		if cl.Chars == 0 && cl.Row > 0 && cl.Col > 0 && rowData[cl.Row] && colData[cl.Col] {
+			c.roles[i] = DataCell
+		}
+	}
 }
 
 // typer holds the state of TypeCells.

@@ -13,14 +13,16 @@ import (
 )
 
 // Model is the pair of trained classifiers of Kitten's section 3.1: one
-// tells data tables from layout tables (over TableColumns), and one
-// gradient-boosted model per cell role, one role against the others (over
-// CellColumns), types the non-empty cells of data tables. A nil *Model
-// stands for the heuristics (HeuristicKind, HeuristicCells). A Model is
-// immutable and safe for concurrent use.
+// tells data tables from layout tables (over TableColumns), and one, the
+// header model, tells header cells from data cells in data tables (over
+// CellColumns, which include the heuristic's role, so the trees learn
+// where the heuristic goes wrong). Its file keeps a slot for a model per
+// cell role; Cells reads the header model's. A nil *Model stands for the
+// heuristics (HeuristicKind, HeuristicCells). A Model is immutable and
+// safe for concurrent use.
 type Model struct {
 	table *gbdt.Model
-	cells [len(roleNames)]*gbdt.Model // by Role; nil for a role never seen in training
+	cells [len(roleNames)]*gbdt.Model // by Role; only Header's is read, nil for none
 }
 
 // NewModel assembles a Model from a table classifier and one cell model per
@@ -66,36 +68,41 @@ func (m *Model) Kind(p *page.Page, t *page.Table) Kind {
 	return Layout
 }
 
-// Cells types the cells of table t: by the cell models, or by
-// HeuristicCells when m is nil. Empty cells are neutral; each other cell
-// takes the role whose model gives it the highest probability; then
-// Kitten's fix-up rule applies. It returns nil when the grid is empty or
-// larger than MaxGrid.
+// Cells types the cells of table t: by HeuristicCells when m is nil, else
+// by the heuristic corrected by the header model. Empty cells are the
+// heuristic's (neutral, or data for a missing value); thema, finalImportant and finalNonImportant cells are the
+// heuristic's (the annotated set holds too few of them to learn from);
+// each cell the heuristic calls header or data is header when the header
+// model gives it a probability of 0.5 or more, else data. Then Kitten's
+// fix-up rule applies. It returns nil when the grid is empty or larger
+// than MaxGrid.
 func (m *Model) Cells(p *page.Page, t *page.Table) []Role {
 	if m == nil {
 		return HeuristicCells(p, t)
 	}
-	x := CellVectors(p, t)
-	g, ok := newGrid(t)
-	if x == nil || !ok {
+	v := newVectorizer(p, t)
+	if v == nil {
 		return nil
 	}
-	w := len(CellColumns)
+	h, g := v.h, v.g
+	row := make([]float32, 0, len(CellColumns))
 	roles := make([]Role, len(t.Cells))
 	for i := range t.Cells {
-		if t.Cells[i].Chars == 0 {
+		switch {
+		case t.Cells[i].Chars == 0:
+			roles[i] = h[i] // neutral, or data for a missing value
+			continue
+		case h[i] != DataCell && h[i] != Header:
+			roles[i] = h[i]
 			continue
 		}
-		best, bestP := DataCell, -1.0
-		for r, cm := range m.cells {
-			if cm == nil || Role(r) == Neutral {
-				continue
-			}
-			if pr := cm.Prob(x[i*w : (i+1)*w]); pr > bestP {
-				best, bestP = Role(r), pr
+		roles[i] = h[i]
+		if hm := m.cells[Header]; hm != nil {
+			roles[i] = DataCell
+			if hm.Prob(v.row(row[:0], i)) >= 0.5 {
+				roles[i] = Header
 			}
 		}
-		roles[i] = best
 	}
 	c := typer{p: p, t: t, g: g, roles: roles}
 	c.fixUp()

@@ -81,3 +81,16 @@ func TestModelRoundTrip(t *testing.T) {
 		t.Error("a nil model is not the heuristic")
 	}
 }
+
+// TestVectorWidths checks that the vectors have as many values as their
+// columns have names: the models read them by position.
+func TestVectorWidths(t *testing.T) {
+	p := parse(t, dsLite)
+	tb := &p.Tables[0]
+	if got := len(Measure(p, tb).Vector(nil)); got != len(TableColumns) {
+		t.Errorf("table vector of %d values, %d column names", got, len(TableColumns))
+	}
+	if got, want := len(CellVectors(p, tb)), len(tb.Cells)*len(CellColumns); got != want {
+		t.Errorf("cell vectors of %d values, want %d cells × %d column names", got, len(tb.Cells), len(CellColumns))
+	}
+}

@@ -151,7 +151,7 @@ func kindIndex(k tables.Kind) int { return b2i(k != tables.Data) }
 // same examples and seed give the same folds. Each fold's model is
 // trained on the other folds and evaluated on the fold's tables with
 // tables.Model.Kind and, for the data tables with labelled cells,
-// tables.Model.Cells (empty cells neutral by rule, then the fix-up rule):
+// tables.Model.Cells (empty cells typed by rule, then the fix-up rule):
 // what the shipped model would return. The heuristics are measured on the
 // same tables. folds is lowered to the number of groups when there are
 // fewer; fewer than two groups is an error.

@@ -70,7 +70,7 @@ func (r *CVResult) WriteMarkdown(w io.Writer) error {
 		m, h := find(r.Model.Cells, k.Class), find(r.Heuristic.Cells, k.Class)
 		fmt.Fprintf(b, "| %s | %d | %s | %s | %d | %s |\n", k.Class, m.Support, prf(m), prf(h), k.N, kprf(k))
 	}
-	fmt.Fprintf(b, "\nEmpty cells are neutral by rule in both; P is - when nothing was predicted in the class, R when no cell has it.\n")
+	fmt.Fprintf(b, "\nEmpty cells are typed by rule in both (neutral, or data for a missing value); P is - when nothing was predicted in the class, R when no cell has it.\n")
 	return b.Flush()
 }
 

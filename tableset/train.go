@@ -109,11 +109,12 @@ func cellRoles(ex *Example) []int8 {
 // model over Features.Vector rows, data 1 and layout 0, of the tables that
 // tables.Model.Kind does not decide by rule (at least two rows and two
 // columns, grid within tables.MaxGrid); tables labelled ? are left out.
-// The cell models are one gbdt model per role against the others, over
-// the CellVectors rows of the non-empty cells of the data tables whose
-// cells are labelled (empty cells are neutral by rule); a role no
-// non-empty cell has gets no model, and neutral, given by rule, none
-// either. Train fails when the tables are not of both labels or when no
+// The cell model is the header model that tables.Model.Cells reads: a
+// gbdt model, header 1 and data 0, over the CellVectors rows of the
+// labelled non-empty cells of the data tables whose cells are labelled,
+// among those labelled header or data that the heuristic calls header or
+// data (the other roles and empty cells come from the heuristic's rules).
+// Train fails when the tables are not of both labels or when no
 // data table has cell labels (ErrNoCells).
 func Train(ctx context.Context, examples []Example, opt TrainOptions) (*tables.Model, error) {
 	ps := make([]prepared, len(examples))
@@ -154,46 +155,56 @@ func fit(ctx context.Context, ps []prepared, o gbdt.Options) (*tables.Model, err
 	return tables.NewModel(table, cells)
 }
 
-// fitCells trains one model per role (but neutral) on the non-empty
-// labelled cells of ps.
+// fitCells trains the cell model tables.Model.Cells reads: header against
+// data, on the labelled non-empty cells that are header or data and that
+// the heuristic calls header or data (the cells the model decides; the
+// other roles come from the heuristic's rules, see tables.Model.Cells).
 func fitCells(ctx context.Context, ps []prepared, o gbdt.Options) ([]*gbdt.Model, error) {
 	w := len(tables.CellColumns)
+	hData, hHeader := tables.CellColumn("h_data"), tables.CellColumn("h_header")
 	var x []float32
 	var roles []int8
 	for i := range ps {
 		p := &ps[i]
 		for j, r := range p.roles {
-			if r < 0 || emptyCell(p.ex.Table, j) {
+			row := p.cellX[j*w : (j+1)*w]
+			role := tables.Role(r)
+			if r < 0 || emptyCell(p.ex.Table, j) || role != tables.Header && role != tables.DataCell ||
+				row[hData] == 0 && row[hHeader] == 0 {
 				continue
 			}
-			x = append(x, p.cellX[j*w:(j+1)*w]...)
-			roles = append(roles, r)
+			x, roles = append(x, row...), append(roles, r)
 		}
 	}
 	if len(roles) == 0 {
 		return nil, fmt.Errorf("tableset: %w", ErrNoCells)
 	}
 	models := make([]*gbdt.Model, tables.FinalNonImportant+1)
-	y := make([]float64, len(roles))
-	for r := range models {
-		if tables.Role(r) == tables.Neutral {
-			continue
-		}
-		pos := 0
-		for i, lr := range roles {
-			y[i] = b2f(int(lr) == r)
-			pos += int(y[i])
-		}
-		if pos == 0 {
-			continue
-		}
-		m, err := gbdt.Train(ctx, x, w, y, nil, o)
-		if err != nil {
-			return nil, fmt.Errorf("tableset: %s cell model: %w", tables.Role(r), err)
-		}
-		models[r] = m
+	m, err := fitRole(ctx, x, roles, tables.Header, o)
+	if err != nil {
+		return nil, err
 	}
+	models[tables.Header] = m
 	return models, nil
+}
+
+// fitRole trains the model of role r against the others on rows x of
+// labelled roles, or returns nil when r or the others have no row.
+func fitRole(ctx context.Context, x []float32, roles []int8, r tables.Role, o gbdt.Options) (*gbdt.Model, error) {
+	y := make([]float64, len(roles))
+	pos := 0
+	for i, lr := range roles {
+		y[i] = b2f(tables.Role(lr) == r)
+		pos += int(y[i])
+	}
+	if pos == 0 || pos == len(roles) {
+		return nil, nil
+	}
+	m, err := gbdt.Train(ctx, x, len(tables.CellColumns), y, nil, o)
+	if err != nil {
+		return nil, fmt.Errorf("tableset: %s cell model: %w", r, err)
+	}
+	return m, nil
 }
 
 func b2i(b bool) int {
@@ -205,5 +216,5 @@ func b2i(b bool) int {
 
 func b2f(b bool) float64 { return float64(b2i(b)) }
 
-// emptyCell reports whether cell i of t is empty (neutral by rule).
+// emptyCell reports whether cell i of t is empty (typed by rule, never by the header model).
 func emptyCell(t *page.Table, i int) bool { return t.Cells[i].Chars == 0 }
