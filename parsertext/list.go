@@ -11,6 +11,12 @@ import (
 // median item is shorter than this many characters becomes one sentence.
 const flattenMedian = 60
 
+// flattenWords caps a flattened list: a list whose introduction and items
+// come to more words than this is written one sentence per item instead,
+// since a parser copes with a run-on enumeration no better than with the
+// cut-up list (and link-grammar gives up on sentences of some 80 words).
+const flattenWords = 60
+
 // minLinkWords is the fewest words an item of a link list keeps.
 const minLinkWords = 5
 
@@ -115,7 +121,7 @@ func flatten(out []string, intro string, items []string, lang *language) []strin
 		}
 		return out
 	}
-	if median(items) >= flattenMedian {
+	if median(items) >= flattenMedian || words(intro, items) > flattenWords {
 		out = append(out, intro)
 		for _, it := range items {
 			out = append(out, terminate(it))
@@ -146,6 +152,15 @@ func lastWord(s string) string {
 		return ""
 	}
 	return strings.ToLower(strings.Trim(f[len(f)-1], `.,;:!?"'()[]«»“”`))
+}
+
+// words counts the words of intro and items.
+func words(intro string, items []string) int {
+	n := len(strings.Fields(intro))
+	for _, it := range items {
+		n += len(strings.Fields(it))
+	}
+	return n
 }
 
 // median returns the median length in characters of items.

@@ -196,8 +196,9 @@ func TestBadLists(t *testing.T) {
 		fmt.Fprintf(&sb, "<li>item %d</li>", i)
 	}
 	sb.WriteString("</ul>")
+	// Too many words to flatten: the introduction, then a sentence an item.
 	got := Sentences(keepAll(t, sb.String()), Options{})
-	if len(got) != 1 || !strings.HasSuffix(got[0], "item 99999.") {
+	if len(got) != 100_001 || got[0] != "Items:" || got[100_000] != "item 99999." {
 		t.Errorf("long list: %d sentences", len(got))
 	}
 }
@@ -261,4 +262,20 @@ func TestTables(t *testing.T) {
 	if got := Sentences(keepAll(t, body), Options{}); len(got) != 10 {
 		t.Errorf("without Tables: %q", got)
 	}
+}
+
+// Citation marks after a full stop end the sentence with it (Wikipedia's
+// "text.[18] Next"), and a flattened list longer than flattenWords words
+// stays one sentence an item.
+func TestCitationsAndLongLists(t *testing.T) {
+	check(t, `<p>The river floods.[18] Farmers wait.[a][b] The mill turns.[citation needed] It is old [sic] and slow.</p>`, Options{},
+		"The river floods.[18]", "Farmers wait.[a][b]", "The mill turns.[citation needed]", "It is old [sic] and slow.")
+	var items strings.Builder
+	var want []string
+	want = append(want, "The stations:")
+	for i := range 15 {
+		fmt.Fprintf(&items, "<li>station number %d here</li>", i)
+		want = append(want, fmt.Sprintf("station number %d here.", i))
+	}
+	check(t, `<p>The stations:</p><ul>`+items.String()+`</ul>`, Options{}, want...)
 }

@@ -10,8 +10,9 @@ import (
 // a parser gets one sentence at a time):
 //
 //   - a sentence ends after '.', '!', '?' or '…' (with any closing quotes
-//     and brackets after it) when white space and then an upper-case
-//     letter, a digit or an opening quote or bracket follow;
+//     and brackets, and citation marks such as "[18]", after it) when
+//     white space and then an upper-case letter, a digit or an opening
+//     quote or bracket follow;
 //   - except after '.' that ends a known abbreviation of the page's
 //     language (lang/abbreviations) or a single letter ("J. Smith");
 //   - a CJK full stop, exclamation or question mark ('。', '！', '？',
@@ -69,6 +70,7 @@ func splitSentences(out []string, text string, lang *language) []string {
 			}
 			end += m
 		}
+		end = skipCitations(text, end)
 		if cjkStop(r) || (nextStarts(text[end:]) && !(r == '.' && abbreviation(text[start:i], lang))) {
 			if s := strings.TrimSpace(text[start:end]); s != "" {
 				out = append(out, s)
@@ -80,6 +82,21 @@ func splitSentences(out []string, text string, lang *language) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// skipCitations returns the end of the citation marks that follow
+// terminal punctuation at text[i:] ("[18]", "[a][b]", "[citation
+// needed]": short bracketed marks on one line), or i when there is none;
+// they belong to the sentence they follow.
+func skipCitations(text string, i int) int {
+	for strings.HasPrefix(text[i:], "[") {
+		j := strings.IndexByte(text[i:], ']')
+		if j < 2 || j > 24 || strings.ContainsAny(text[i+1:i+j], "[\n") {
+			break
+		}
+		i += j + 1
+	}
+	return i
 }
 
 // nextStarts reports whether rest (what follows terminal punctuation)
