@@ -279,3 +279,10 @@ func TestCitationsAndLongLists(t *testing.T) {
 	}
 	check(t, `<p>The stations:</p><ul>`+items.String()+`</ul>`, Options{}, want...)
 }
+
+func TestSplitExported(t *testing.T) {
+	got := Split("Mr. Smith went home. He slept", "en-GB")
+	if want := []string{"Mr. Smith went home.", "He slept"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Split = %q, want %q", got, want)
+	}
+}
