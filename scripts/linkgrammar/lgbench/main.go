@@ -6,6 +6,7 @@
 //	lgbench pages [-per-set N] DATA        pick pages with tables or lists
 //	lgbench prepare -format F -out DIR IN  split sluice output into sentences
 //	lgbench score -format F DIR            read link-parser's answers, tally
+//	lgbench diff DIR1 DIR2                 the sentences only one format has
 //
 // pages prints "SET<TAB>PATH" for up to N pages of each English set of
 // DATA whose HTML holds a table with at least 2 rows or a ul/ol with at
@@ -56,6 +57,8 @@ func main() {
 		err = prepare(os.Args[2:])
 	case "score":
 		err = score(os.Args[2:])
+	case "diff":
+		err = diff(os.Args[2:])
 	default:
 		usage()
 	}
@@ -66,7 +69,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: lgbench pages|prepare|score [flags] ARGS (see the package comment)")
+	fmt.Fprintln(os.Stderr, "usage: lgbench pages|prepare|score|diff [flags] ARGS (see the package comment)")
 	os.Exit(2)
 }
 
@@ -373,6 +376,65 @@ var (
 	timeMsg = "Timer is expired!"
 )
 
+// row is one sentence of all.tsv with link-parser's answer.
+type row struct {
+	page, text string // text as sent to link-parser
+	tokens     int
+	do         string
+	answer
+}
+
+// load reads DIR/all.tsv and link-parser's answers in DIR.
+func load(dir string) ([]row, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "all.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	var rows []row
+	var toParse []int // rows sent to link-parser, in order
+	for line := range strings.Lines(string(data)) {
+		f := strings.SplitN(strings.TrimSuffix(line, "\n"), "\t", 4)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("all.tsv: bad row %q", line)
+		}
+		n, _ := strconv.Atoi(f[1])
+		if f[2] == doParse {
+			toParse = append(toParse, len(rows))
+		}
+		rows = append(rows, row{page: f[0], text: f[3], tokens: n, do: f[2]})
+	}
+	chunks, _ := filepath.Glob(filepath.Join(dir, "chunk-*.txt"))
+	slices.Sort(chunks)
+	next := 0 // index in toParse of the chunk's first sentence
+	for _, c := range chunks {
+		in, err := os.ReadFile(c)
+		if err != nil {
+			return nil, err
+		}
+		want := strings.Split(strings.TrimSuffix(string(in), "\n"), "\n")
+		if next+len(want) > len(toParse) {
+			return nil, fmt.Errorf("%s: more sentences than all.tsv", c)
+		}
+		for k, w := range want {
+			if rows[toParse[next+k]].text != w {
+				return nil, fmt.Errorf("%s: does not match all.tsv", c)
+			}
+		}
+		got, err := answers(strings.TrimSuffix(c, ".txt")+".out", want)
+		if err != nil {
+			return nil, err
+		}
+		for k, a := range got {
+			rows[toParse[next+k]].answer = a
+		}
+		next += len(want)
+	}
+	if next != len(toParse) {
+		return nil, fmt.Errorf("%d sentences to parse in all.tsv, %d in chunks", len(toParse), next)
+	}
+	return rows, nil
+}
+
 func score(args []string) error {
 	fs := flag.NewFlagSet("score", flag.ExitOnError)
 	format := fs.String("format", "", "the format's name, for the table")
@@ -382,74 +444,93 @@ func score(args []string) error {
 	if fs.NArg() != 1 {
 		return errors.New("score: want the folder prepare wrote")
 	}
-	dir := fs.Arg(0)
-	data, err := os.ReadFile(filepath.Join(dir, "all.tsv"))
+	rows, err := load(fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	var total, long, counted, notSent, parsed int
-	var toParse []string
-	for line := range strings.Lines(string(data)) {
-		f := strings.SplitN(strings.TrimSuffix(line, "\n"), "\t", 4)
-		if len(f) != 4 {
-			return fmt.Errorf("all.tsv: bad row %q", line)
-		}
-		total++
-		if n, _ := strconv.Atoi(f[1]); n > *longN {
+	var long, counted, notSent, parsed int
+	var complete, incomplete, ppOnly, timeouts, lost int
+	for _, r := range rows {
+		if r.tokens > *longN {
 			long++
 		}
-		switch f[2] {
+		switch r.do {
 		case doSkip:
 			continue
 		case doParse:
-			toParse = append(toParse, f[3])
+			parsed++
+			switch {
+			case r.lost:
+				lost++
+			case r.timeout:
+				timeouts++
+			case r.complete:
+				complete++
+			case r.ppOnly:
+				ppOnly++
+			default:
+				incomplete++
+			}
 		default:
 			notSent++
 		}
 		counted++
 	}
-	var complete, incomplete, ppOnly, timeouts, lost int
-	chunks, _ := filepath.Glob(filepath.Join(dir, "chunk-*.txt"))
-	slices.Sort(chunks)
-	next := 0 // index in toParse of the chunk's first sentence
-	for _, c := range chunks {
-		in, err := os.ReadFile(c)
-		if err != nil {
-			return err
-		}
-		want := strings.Split(strings.TrimSuffix(string(in), "\n"), "\n")
-		if !slices.Equal(want, toParse[next:min(next+len(want), len(toParse))]) {
-			return fmt.Errorf("%s: does not match all.tsv", c)
-		}
-		next += len(want)
-		got, err := answers(strings.TrimSuffix(c, ".txt")+".out", want)
-		if err != nil {
-			return err
-		}
-		for _, a := range got {
-			switch {
-			case a.lost:
-				lost++
-			case a.timeout:
-				timeouts++
-			case a.complete:
-				complete++
-			case a.ppOnly:
-				ppOnly++
-			default:
-				incomplete++
-			}
-		}
-		parsed += len(want)
-	}
-	if next != len(toParse) {
-		return fmt.Errorf("%d sentences in all.tsv, %d in chunks", len(toParse), next)
-	}
 	fmt.Printf("| %s | %d | %d | %d | %.1f%% (%d) | %d (%.1f%%) | %d | %d | %d |\n",
-		*format, *pagesN, total, counted, pct(complete, counted), complete,
-		long, pct(long, total), timeouts, notSent, lost)
+		*format, *pagesN, len(rows), counted, pct(complete, counted), complete,
+		long, pct(long, len(rows)), timeouts, notSent, lost)
 	fmt.Fprintf(os.Stderr, "%s: %d parsed: %d complete, %d only with P.P. violations, %d no complete linkage, %d timeouts, %d lost; %d not sent (too many tokens or bytes, or empty)\n",
 		*format, parsed, complete, ppOnly, incomplete, timeouts, lost, notSent)
+	return nil
+}
+
+// diff prints, for each of two formats, the sentences (page and text)
+// that the other format does not have, and their share of complete
+// linkages: the sentences where the formats differ. Sentences left out
+// of a sample are skipped, so diff is meant for runs without SAMPLE.
+func diff(args []string) error {
+	fs := flag.NewFlagSet("diff", flag.ExitOnError)
+	fs.Parse(args)
+	if fs.NArg() != 2 {
+		return errors.New("diff: want two folders prepare wrote (and score could read)")
+	}
+	a, err := load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	b, err := load(fs.Arg(1))
+	if err != nil {
+		return err
+	}
+	sides := []struct {
+		name        string
+		mine, other []row
+	}{{fs.Arg(0), a, b}, {fs.Arg(1), b, a}}
+	for _, sd := range sides {
+		other := map[[2]string]int{}
+		for _, r := range sd.other {
+			if r.do != doSkip {
+				other[[2]string{r.page, r.text}]++
+			}
+		}
+		n, ok := 0, 0
+		for _, r := range sd.mine {
+			k := [2]string{r.page, r.text}
+			if r.do == doSkip {
+				continue
+			}
+			if other[k] > 0 {
+				other[k]--
+				continue
+			}
+			n++
+			if r.do == doParse && r.complete && !r.timeout {
+				ok++
+			}
+		}
+		fmt.Printf("%s: %d sentences the other format has not, %.1f%% (%d) with a complete linkage\n",
+			strings.TrimSuffix(filepath.Base(sd.name), ".lg"), n, pct(ok, n), ok)
+	}
 	return nil
 }
 
