@@ -238,61 +238,96 @@ func prepare(args []string) error {
 	sample := fs.Int("sample", 0, "when above 0, parse a uniform sample of this many sentences")
 	seed := fs.Uint64("seed", 1, "seed of the sample")
 	fs.Parse(args)
-	if fs.NArg() != 1 || *out == "" || (*format != "text" && *format != "parser") {
+	if fs.NArg() != 1 || *out == "" || (*format != "text" && *format != "parser") || *chunk < 1 {
 		return errors.New("prepare: want -format text|parser -out DIR and the folder of sluice's output")
 	}
+	rows, err := readSentences(fs.Arg(0), *format)
+	if err != nil {
+		return err
+	}
+	chosen := sampleMask(len(rows), *sample, *seed)
+	for i := range rows {
+		r := &rows[i]
+		r.text = sanitise(r.text)
+		switch {
+		case !chosen[i]:
+			r.do = doSkip
+		case r.tokens > *maxTokens:
+			r.do = doLong
+		case len(r.text) > *maxBytes:
+			r.do = doBytes
+		case r.text == "":
+			r.do = doEmpty
+		default:
+			r.do = doParse
+		}
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	return writeSentences(*out, rows, *chunk)
+}
+
+// readSentences reads the files sluice wrote below dir (every .txt, in
+// name order) and splits them into sentences. Tokens are counted before
+// sanitise.
+func readSentences(dir, format string) ([]row, error) {
 	var files []string
-	err := filepath.WalkDir(fs.Arg(0), func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".txt") {
 			files = append(files, p)
 		}
 		return err
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	slices.Sort(files)
-	type sent struct {
-		page, text string
-		tokens     int
-		do         string
-	}
-	var all []sent
+	var rows []row
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		page, _ := filepath.Rel(fs.Arg(0), f)
+		page, _ := filepath.Rel(dir, f)
 		for line := range strings.Lines(string(data)) {
 			line = strings.TrimSpace(line)
 			if line == "" {
 				continue
 			}
 			ss := []string{line}
-			if *format == "text" {
+			if format == "text" {
 				ss = parsertext.Split(line, "en")
 			}
 			for _, s := range ss {
-				all = append(all, sent{page: page, text: s, tokens: len(strings.Fields(s))})
+				rows = append(rows, row{page: page, text: s, tokens: len(strings.Fields(s))})
 			}
 		}
 	}
-	chosen := make([]bool, len(all))
-	if *sample > 0 && *sample < len(all) {
-		rng := rand.New(rand.NewPCG(*seed, 0))
-		for _, i := range rng.Perm(len(all))[:*sample] {
-			chosen[i] = true
-		}
-	} else {
+	return rows, nil
+}
+
+// sampleMask returns which of n sentences are in a uniform sample of
+// size sample (all when sample is 0 or at least n).
+func sampleMask(n, sample int, seed uint64) []bool {
+	chosen := make([]bool, n)
+	if sample <= 0 || sample >= n {
 		for i := range chosen {
 			chosen[i] = true
 		}
+		return chosen
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
+	rng := rand.New(rand.NewPCG(seed, 0))
+	for _, i := range rng.Perm(n)[:sample] {
+		chosen[i] = true
 	}
-	tsv, err := os.Create(filepath.Join(*out, "all.tsv"))
+	return chosen
+}
+
+// writeSentences writes out/all.tsv (every row) and the rows to parse
+// in chunks of size chunk, out/chunk-NNNN.txt.
+func writeSentences(out string, rows []row, chunk int) error {
+	tsv, err := os.Create(filepath.Join(out, "all.tsv"))
 	if err != nil {
 		return err
 	}
@@ -300,39 +335,25 @@ func prepare(args []string) error {
 	var cw *bufio.Writer
 	var cf *os.File
 	nsent, nchunk := 0, 0
-	for i := range all {
-		s := &all[i]
-		clean := sanitise(s.text)
-		switch {
-		case !chosen[i]:
-			s.do = doSkip
-		case s.tokens > *maxTokens:
-			s.do = doLong
-		case len(clean) > *maxBytes:
-			s.do = doBytes
-		case clean == "":
-			s.do = doEmpty
-		default:
-			s.do = doParse
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", s.page, s.tokens, s.do, clean)
-		if s.do != doParse {
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", r.page, r.tokens, r.do, r.text)
+		if r.do != doParse {
 			continue
 		}
-		if nsent%*chunk == 0 {
+		if nsent%chunk == 0 {
 			if cf != nil {
 				if err := closeChunk(cw, cf); err != nil {
 					return err
 				}
 			}
-			cf, err = os.Create(filepath.Join(*out, fmt.Sprintf("chunk-%04d.txt", nchunk)))
+			cf, err = os.Create(filepath.Join(out, fmt.Sprintf("chunk-%04d.txt", nchunk)))
 			if err != nil {
 				return err
 			}
 			cw = bufio.NewWriter(cf)
 			nchunk++
 		}
-		cw.WriteString(clean)
+		cw.WriteString(r.text)
 		cw.WriteByte('\n')
 		nsent++
 	}
