@@ -23,6 +23,8 @@ package parsertext
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html/atom"
 
@@ -193,19 +195,26 @@ func collect(p *page.Page, linear bool) []piece {
 	return out
 }
 
-// joins reports whether block b goes on with the piece of text before it:
-// the decide stage said so (Continuation), or b directly follows it, only
-// <br> separates them and the earlier piece does not end a sentence
-// (Kitten's Figure 9).
+// joins reports whether block b goes on with the piece of text before it.
+// Where only <br> separates them (Kitten's Figure 9), it does when the
+// earlier piece does not end a sentence and b does not open one with an
+// upper-case letter or a digit: Figure 9's cut lines go on in lower case,
+// while the lines of an address, a date or a phone number are pieces of
+// their own, whatever the decide stage said. Otherwise b goes on when the
+// decide stage said so (Continuation).
 func joins(b *page.Block, before string, adjacent bool) bool {
-	if b.Label == page.Continuation {
-		return true
-	}
-	if !adjacent {
-		return false
-	}
 	s := b.Split
-	return s.Block == 0 && s.HR == 0 && s.P == 0 && s.BR > 0 && !b.Pre && !endsSentence(before)
+	if brOnly := s.Block == 0 && s.HR == 0 && s.P == 0 && s.BR > 0 && !b.Pre; brOnly && (adjacent || b.Label == page.Continuation) {
+		return !endsSentence(before) && !opensSentence(b.Text) || b.Label == page.Continuation && endsSentence(before)
+	}
+	return b.Label == page.Continuation
+}
+
+// opensSentence reports whether text starts, after opening quotes and
+// brackets, with an upper-case letter or a digit.
+func opensSentence(text string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(text, " \t\n"+openers))
+	return unicode.IsUpper(r) || unicode.IsDigit(r)
 }
 
 // addToList adds block b of a list to the last piece, or opens a list.

@@ -286,3 +286,10 @@ func TestSplitExported(t *testing.T) {
 		t.Errorf("Split = %q, want %q", got, want)
 	}
 }
+
+// Lines after a <br> that open with a capital or a digit (an address, a
+// phone number) are pieces of their own; Figure 9's lower-case lines join.
+func TestBrLinesNotJoined(t *testing.T) {
+	check(t, `<p>Acme Mills<br>12 Main Street<br>Boston<br>617-623-0744</p><p>Open daily<br>from nine<br>to five</p>`, Options{},
+		"Acme Mills.", "12 Main Street.", "Boston.", "617-623-0744.", "Open daily from nine to five.")
+}
