@@ -33,14 +33,7 @@ func BenchmarkRender(b *testing.B) {
 	for _, f := range Formats() {
 		b.Run(f, func(b *testing.B) {
 			r, _ := Lookup(f, Options{CleanEvalHeader: true})
-			b.SetBytes(int64(size))
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := r.Render(io.Discard, p); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+			benchRender(b, r, p, size)
 		})
 	}
 }
@@ -64,15 +57,21 @@ func BenchmarkRenderTable(b *testing.B) {
 		for _, m := range []Tables{TablesDefault, TablesBlocks} {
 			b.Run(f+"/"+m.String(), func(b *testing.B) {
 				r, _ := Lookup(f, Options{Tables: m})
-				b.SetBytes(int64(size))
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := r.Render(io.Discard, p); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+				benchRender(b, r, p, size)
 			})
 		}
 	}
+}
+
+// benchRender renders p with r in a loop and reports the text bytes and
+// pages a second.
+func benchRender(b *testing.B, r Renderer, p *page.Page, size int) {
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := r.Render(io.Discard, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 }
