@@ -172,14 +172,7 @@ func chunks(s string, fn func(c string, off int, char bool) bool) {
 		if !flush(i) {
 			return
 		}
-		j := i + size
-		for j < len(s) {
-			m, n := utf8.DecodeRuneInString(s[j:])
-			if !isAttached(m) {
-				break
-			}
-			j += n
-		}
+		j := charEnd(s, i+size)
 		if !fn(s[i:j], i, true) {
 			return
 		}
@@ -253,4 +246,49 @@ func segmentKind(w string) Kind {
 		}
 	}
 	return k
+}
+
+// Pieces cuts s around each character of IsChar (with the marks attached
+// to it) and calls fn for each piece in order, until fn returns false: char
+// says the piece is one such character; the other pieces are the text
+// between them, unchanged. It is how a tokeniser of another convention
+// (the scorers' \w+ or white-space tokens) takes those scripts' characters
+// one by one.
+func Pieces(s string, fn func(p string, char bool) bool) {
+	start := 0 // start of the current piece of other text
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !IsChar(r) {
+			i += size
+			continue
+		}
+		if start < i && !fn(s[start:i], false) {
+			return
+		}
+		j := charEnd(s, i+size)
+		if !fn(s[i:j], true) {
+			return
+		}
+		i, start = j, j
+	}
+	if start < len(s) {
+		fn(s[start:], false)
+	}
+}
+
+// charEnd returns the end of the marks attached to a character that ends
+// at s[j].
+func charEnd(s string, j int) int {
+	for j < len(s) {
+		m, n := utf8.DecodeRuneInString(s[j:])
+		if !isAttached(m) {
+			break
+		}
+		j += n
+	}
+	return j
 }

@@ -229,3 +229,18 @@ func BenchmarkUnisegEnglish(b *testing.B) { benchCount(b, benchEnglish, unisegCo
 func BenchmarkWordEquivalentsChinese(b *testing.B) {
 	benchCount(b, benchChinese, func(s string) int { return int(WordEquivalents(s)) })
 }
+
+func TestPieces(t *testing.T) {
+	var got []string
+	Pieces("ab 中文，x ง่าย", func(p string, char bool) bool {
+		if char {
+			p = "[" + p + "]"
+		}
+		got = append(got, p)
+		return true
+	})
+	want := []string{"ab ", "[中]", "[文]", "，x ", "[ง่]", "[า]", "[ย]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Pieces = %q, want %q", got, want)
+	}
+}
