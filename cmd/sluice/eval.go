@@ -182,6 +182,7 @@ func (c *evalCmd) printJSON(r *evalScores) {
 	type metricJSON struct {
 		Metric string       `json:"metric"`
 		Report score.Report `json:"report"`
+		Languages map[string]score.Report `json:"languages,omitempty"`
 	}
 	res := struct {
 		Gold    string             `json:"gold"`
@@ -193,7 +194,14 @@ func (c *evalCmd) printJSON(r *evalScores) {
 		Files   []evalFile         `json:"files,omitempty"`
 	}{Gold: c.gold, Outputs: c.outDir, Pages: len(c.pages), Missing: r.missing}
 	for i, m := range c.metrics {
-		res.Metrics = append(res.Metrics, metricJSON{m.Name, r.sums[i].Report()})
+		mj := metricJSON{Metric: m.Label(), Report: r.sums[i].Report()}
+		if _, none := r.langs[""]; len(r.langs) > 1 || !none {
+			mj.Languages = map[string]score.Report{}
+			for l, sums := range r.langs {
+				mj.Languages[l] = sums[i].Report()
+			}
+		}
+		res.Metrics = append(res.Metrics, mj)
 	}
 	if c.useEdit {
 		n := float64(max(len(c.pages), 1))
@@ -238,9 +246,8 @@ func (c *evalCmd) printText(r *evalScores) {
 		fmt.Fprintf(w, "%-22s %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", m.Label(), 100*ma.Precision, 100*ma.Recall, 100*ma.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
 		for _, l := range slices.Sorted(maps.Keys(r.langs)) {
 			if _, none := r.langs[""]; len(r.langs) > 1 || !none { // the set records languages
-				s := r.langs[l][i]
-				ma, mi := s.Macro(), s.Micro()
-				fmt.Fprintf(w, "  %-20s %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", fmt.Sprintf("%s (%d)", cmp.Or(l, "unknown"), s.Pages()), 100*ma.Precision, 100*ma.Recall, 100*ma.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
+				ma, mi := r.langs[l][i].Macro(), r.langs[l][i].Micro()
+				fmt.Fprintf(w, "  %-20s %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", fmt.Sprintf("%s (%d)", cmp.Or(l, "unknown"), r.langs[l][i].Pages()), 100*ma.Precision, 100*ma.Recall, 100*ma.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
 			}
 		}
 	}
