@@ -180,8 +180,8 @@ func (c *evalCmd) score() *evalScores {
 // printJSON prints the scores as one JSON object.
 func (c *evalCmd) printJSON(r *evalScores) {
 	type metricJSON struct {
-		Metric string       `json:"metric"`
-		Report score.Report `json:"report"`
+		Metric    string                  `json:"metric"`
+		Report    score.Report            `json:"report"`
 		Languages map[string]score.Report `json:"languages,omitempty"`
 	}
 	res := struct {
