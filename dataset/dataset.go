@@ -71,6 +71,10 @@ type Page struct {
 	// the original charset (often ISO-8859-1). The CleanEval wrapper's
 	// encoding attribute stays in HTML, where the cleaner reads it.
 	Charset string
+	// Lang is the page's language (ISO 639-1, "zh") when the data set
+	// records it: the language column of a Dragnet-layout set's meta.tsv
+	// (xmu-news-zh, cwce-zh). Empty when unknown.
+	Lang string
 	// HTML is the page as stored (gunzipped for wcxb).
 	HTML []byte
 	// Gold is the gold standard.

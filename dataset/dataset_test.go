@@ -3,6 +3,7 @@ package dataset
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -153,6 +154,29 @@ func TestDragnet(t *testing.T) {
 	}
 	if p := pages["5"]; p.Gold.Text != "" || p.Gold.Raw != "" {
 		t.Errorf("5 (empty gold): Text = %q", p.Gold.Text)
+	}
+	// meta.tsv gives languages (and nothing else yet); a page it does not
+	// list has none.
+	for id, want := range map[string]string{"1": "en", "2": "de", "5": ""} {
+		if got := pages[id].Lang; got != want {
+			t.Errorf("%s: Lang = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestReadMetaLanguages(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "meta.tsv")
+	if m, err := readMetaLanguages(path); m != nil || err != nil {
+		t.Errorf("missing file: %v, %v", m, err)
+	}
+	os.WriteFile(path, []byte("id\tsite\n1\tx\n"), 0o644)
+	if m, err := readMetaLanguages(path); m != nil || err != nil {
+		t.Errorf("no language column: %v, %v", m, err)
+	}
+	os.WriteFile(path, []byte("id\tlanguage\r\na\tzh\r\nb\n"), 0o644)
+	if _, err := readMetaLanguages(path); err == nil || !strings.Contains(err.Error(), "meta.tsv:3:") {
+		t.Errorf("short row: error %v", err)
 	}
 }
 

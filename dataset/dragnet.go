@@ -1,7 +1,12 @@
 package dataset
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -28,11 +33,48 @@ func (dragnetKind) Detect(dir string) bool {
 	return len(txt) > 0
 }
 
-func (dragnetKind) Open(string) (GoldReader, error) {
+// Open reads the languages of the pages from meta.tsv, where the set has
+// one (a tab-separated table whose header names an "id" and a "language"
+// column, as the Chinese sets have).
+func (dragnetKind) Open(dir string) (GoldReader, error) {
+	langs, err := readMetaLanguages(filepath.Join(dir, "meta.tsv"))
+	if err != nil {
+		return nil, err
+	}
 	return func(p *Page, gold []byte) error {
 		readDragnet(p, gold)
+		p.Lang = langs[p.ID]
 		return nil
 	}, nil
+}
+
+// readMetaLanguages returns the language column of a meta.tsv by id: nil
+// when the file is missing or has no such columns.
+func readMetaLanguages(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	header := strings.Split(lines[0], "\t")
+	id, lang := slices.Index(header, "id"), slices.Index(header, "language")
+	if id < 0 || lang < 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for n, line := range lines[1:] {
+		if line == "" {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) <= max(id, lang) {
+			return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", path, n+2, len(f), len(header))
+		}
+		out[f[id]] = f[lang]
+	}
+	return out, nil
 }
 
 // dragnetMarker finds the line that separates the Dragnet main content

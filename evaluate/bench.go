@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,6 +55,9 @@ type BenchConfig struct {
 	Sets      []string // data set names or directories; default every set
 	Jobs      int      // pages cleaned in parallel; default GOMAXPROCS
 	Limit     int      // at most this many pages per set; 0 means all
+	// CJK is how the word-based metrics cut Han, kana, Thai... text
+	// (score.CJKChars, every character a token, by default).
+	CJK score.CJK
 	// Progress, when set, is called after each page with the pages done
 	// and the total of the current set.
 	Progress func(set string, done, total int)
@@ -74,8 +78,11 @@ type SetResult struct {
 	Failed int    `json:"failed"` // pages the cleaner rejected (empty, binary)
 	// Unreadable lists the pages the data set reader could not read (a
 	// missing gold file...): they are not scored.
-	Unreadable []string         `json:"unreadable,omitempty"`
-	Pipelines  []PipelineResult `json:"pipelines"`
+	Unreadable []string `json:"unreadable,omitempty"`
+	// Languages are the page languages the set records (dataset.Page.Lang,
+	// "" for a page without one), sorted; empty when it records none.
+	Languages []string         `json:"languages,omitempty"`
+	Pipelines []PipelineResult `json:"pipelines"`
 }
 
 // PipelineResult is one pipeline on one set.
@@ -87,6 +94,9 @@ type PipelineResult struct {
 	PagesPerSec float64 `json:"pages_per_sec"`
 	// Emptied counts the pages with gold text of which nothing was kept.
 	Emptied int `json:"emptied"`
+	// ByLanguage is the score of the pages of each language, in a set of
+	// more than one (SetResult.Languages).
+	ByLanguage map[string]score.Report `json:"by_language,omitempty"`
 }
 
 // Bench runs every pipeline over every set and scores each with the set's
@@ -149,6 +159,7 @@ func benchSet(ctx context.Context, set *dataset.Set, cfg BenchConfig, cleaners [
 	if err != nil {
 		return nil, err
 	}
+	metric.CJK = cfg.CJK
 	var unreadable []string
 	pages := ReadPages(set, cfg.Limit, func(err error) { unreadable = append(unreadable, err.Error()) })
 	var progress func(done, total int)
@@ -162,33 +173,76 @@ func benchSet(ctx context.Context, set *dataset.Set, cfg BenchConfig, cleaners [
 		return nil, err
 	}
 
-	sr := &SetResult{Set: set.Name, Metric: metric.Name, Pages: len(pages), Unreadable: unreadable}
+	sr := &SetResult{Set: set.Name, Metric: metric.Label(), Pages: len(pages), Unreadable: unreadable, Languages: languages(pages)}
 	for k, c := range cleaners {
-		var sum score.Summary
-		var nanos int64
-		pr := PipelineResult{Pipeline: c.Filter()}
-		for i := range results {
-			r := &results[i]
-			if r.failed {
-				if k == 0 {
-					sr.Failed++
-				}
-				sum.Add(metric.Score(&Output{}, &pages[i].Gold)) // nothing extracted
-				continue
+		sr.Pipelines = append(sr.Pipelines, sr.summarise(k, c.Filter(), pages, results, metric))
+	}
+	return sr, nil
+}
+
+// languages returns the distinct languages of pages, sorted: none when no
+// page records one.
+func languages(pages []*dataset.Page) []string {
+	var out []string
+	known := false
+	for _, p := range pages {
+		known = known || p.Lang != ""
+		if !slices.Contains(out, p.Lang) {
+			out = append(out, p.Lang)
+		}
+	}
+	if !known {
+		return nil
+	}
+	slices.Sort(out)
+	return out
+}
+
+// summarise sums pipeline k's page results into its figures (per language
+// too, in a set of several), counting failed pages in sr.Failed once (for
+// k = 0).
+func (sr *SetResult) summarise(k int, name string, pages []*dataset.Page, results []pageResult, metric Metric) PipelineResult {
+	var sum score.Summary
+	var byLang map[string]*score.Summary
+	if len(sr.Languages) > 1 {
+		byLang = map[string]*score.Summary{}
+		for _, l := range sr.Languages {
+			byLang[l] = &score.Summary{}
+		}
+	}
+	var nanos int64
+	pr := PipelineResult{Pipeline: name}
+	for i := range results {
+		r := &results[i]
+		var c score.Counts
+		if r.failed {
+			if k == 0 {
+				sr.Failed++
 			}
-			sum.Add(r.counts[k])
+			c = metric.Score(&Output{}, &pages[i].Gold) // nothing extracted
+		} else {
+			c = r.counts[k]
 			nanos += r.nanos[k]
 			if r.empty[k] && r.hasGold {
 				pr.Emptied++
 			}
 		}
-		pr.Score = sum.Report()
-		if nanos > 0 {
-			pr.PagesPerSec = float64(len(pages)-sr.Failed) / (float64(nanos) / 1e9)
+		sum.Add(c)
+		if byLang != nil {
+			byLang[pages[i].Lang].Add(c)
 		}
-		sr.Pipelines = append(sr.Pipelines, pr)
 	}
-	return sr, nil
+	pr.Score = sum.Report()
+	for l, s := range byLang {
+		if pr.ByLanguage == nil {
+			pr.ByLanguage = map[string]score.Report{}
+		}
+		pr.ByLanguage[l] = s.Report()
+	}
+	if nanos > 0 {
+		pr.PagesPerSec = float64(len(pages)-sr.Failed) / (float64(nanos) / 1e9)
+	}
+	return pr
 }
 
 // benchPage segments a page once and scores it with every pipeline.

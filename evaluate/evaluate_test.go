@@ -3,11 +3,13 @@ package evaluate
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/score"
 )
 
 func TestFromFile(t *testing.T) {
@@ -116,5 +118,45 @@ func TestCleanEvalAsScript(t *testing.T) {
 	g := &dataset.Gold{Raw: "URL: http://example.com/\n"}
 	if got := GoldCleanEval(g); got != g.Raw {
 		t.Errorf("GoldCleanEval of a URL-only gold = %q, want the file", got)
+	}
+}
+
+// TestBenchLanguages: a set whose pages record languages gets a row per
+// language; the metric's label says when CJK runs are kept whole.
+func TestBenchLanguages(t *testing.T) {
+	res, err := Bench(context.Background(), BenchConfig{
+		Pipelines: []string{"lqf>targetnode"},
+		Sets:      []string{"../dataset/testdata/dragnet"},
+		Jobs:      1,
+		CJK:       score.CJKRuns,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Sets[0]
+	if want := []string{"", "de", "en"}; !slices.Equal(s.Languages, want) || s.Metric != "bow, cjk-words" {
+		t.Fatalf("languages %q, metric %q", s.Languages, s.Metric)
+	}
+	p := s.Pipelines[0]
+	n := 0
+	for _, r := range p.ByLanguage {
+		n += r.Pages
+	}
+	if len(p.ByLanguage) != 3 || n != p.Score.Pages || p.ByLanguage["de"].Pages != 1 {
+		t.Errorf("by language: %+v", p.ByLanguage)
+	}
+	var table, md bytes.Buffer
+	WriteTable(&table, res, nil)
+	WriteMarkdown(&md, res, nil)
+	for _, want := range []string{"languages unknown de en", "  de (1)", "  unknown (2)"} {
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, table.String())
+		}
+	}
+	if !strings.Contains(md.String(), "| en (1 pages) |") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+	if got := languages([]*dataset.Page{{}, {}}); got != nil {
+		t.Errorf("languages of pages without one = %q", got)
 	}
 }

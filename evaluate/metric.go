@@ -27,31 +27,48 @@ type Output struct {
 type Metric struct {
 	Name  string
 	About string
-	// Score returns the counts of the comparison.
-	Score func(out *Output, gold *dataset.Gold) score.Counts
+	// CJK is how the word-based metrics (bow, lcs, shingle, cleaneval)
+	// cut Han, kana, Thai... text: score.CJKChars, every character a token
+	// (Lookup's), or score.CJKRuns, the published scorers' tokens.
+	CJK   score.CJK
+	count func(out *Output, gold *dataset.Gold, cjk score.CJK) score.Counts
+}
+
+// Score returns the counts of the comparison.
+func (m Metric) Score(out *Output, gold *dataset.Gold) score.Counts {
+	return m.count(out, gold, m.CJK)
+}
+
+// Label is the metric's name, with ", cjk-words" when it keeps the
+// published scorers' tokens on Chinese text.
+func (m Metric) Label() string {
+	if m.CJK == score.CJKRuns {
+		return m.Name + ", " + m.CJK.String()
+	}
+	return m.Name
 }
 
 // metrics is the registry, in the order Names lists it.
 var metrics = []Metric{
-	{"cleaneval", "CleanEval, Evert's cleaneval.py alignment, text only (tags removed)", ceMetric(score.TextOnly)},
-	{"cleaneval-labelled", "CleanEval, Evert's alignment with <p>/<h>/<l> tags as tokens", ceMetric(score.Labelled)},
-	{"cleaneval-unlabelled", "CleanEval, Evert's alignment with every tag as <p>", ceMetric(score.Unlabelled)},
-	{"bow", "bag-of-words F1 over lowercased \\w+ tokens (WCXB)", func(o *Output, g *dataset.Gold) score.Counts {
+	{"cleaneval", "CleanEval, Evert's cleaneval.py alignment, text only (tags removed)", 0, ceMetric(score.TextOnly)},
+	{"cleaneval-labelled", "CleanEval, Evert's alignment with <p>/<h>/<l> tags as tokens", 0, ceMetric(score.Labelled)},
+	{"cleaneval-unlabelled", "CleanEval, Evert's alignment with every tag as <p>", 0, ceMetric(score.Unlabelled)},
+	{"bow", "bag-of-words F1 over lowercased \\w+ tokens (WCXB), a Han, kana or Thai character a token", 0, func(o *Output, g *dataset.Gold, cjk score.CJK) score.Counts {
+		return score.BagOfWordsAs(o.Text, g.Text, cjk)
+	}},
+	{"bow-cjk", "bow with every Han, kana or Thai character a token even with --cjk-words (bow's default)", 0, func(o *Output, g *dataset.Gold, _ score.CJK) score.Counts {
 		return score.BagOfWords(o.Text, g.Text)
 	}},
-	{"bow-cjk", "bag-of-words F1 with every Han or kana character a word (Chinese, Japanese)", func(o *Output, g *dataset.Gold) score.Counts {
-		return score.BagOfWordsCJK(o.Text, g.Text)
+	{"lcs", "word longest-common-subsequence P/R/F (Gottron; CombinE)", 0, func(o *Output, g *dataset.Gold, cjk score.CJK) score.Counts {
+		return score.LCSAs(o.Text, g.Text, cjk)
 	}},
-	{"lcs", "word longest-common-subsequence P/R/F (Gottron; CombinE)", func(o *Output, g *dataset.Gold) score.Counts {
-		return score.LCS(o.Text, g.Text)
+	{"shingle", "4-word-shingle F1 (Scrapinghub/Zyte article extraction benchmark)", 0, func(o *Output, g *dataset.Gold, cjk score.CJK) score.Counts {
+		return score.ShinglesAs(o.Text, g.Text, score.ShingleSize, cjk)
 	}},
-	{"shingle", "4-word-shingle F1 (Scrapinghub/Zyte article extraction benchmark)", func(o *Output, g *dataset.Gold) score.Counts {
-		return score.Shingles(o.Text, g.Text)
-	}},
-	{"snippets", "with/without snippets found as WCXB checks them (pages that have snippets)", func(o *Output, g *dataset.Gold) score.Counts {
+	{"snippets", "with/without snippets found as WCXB checks them (pages that have snippets)", 0, func(o *Output, g *dataset.Gold, _ score.CJK) score.Counts {
 		return score.Snippets(o.Text, g.With, g.Without, score.SnippetsWCXB).Counts()
 	}},
-	{"rouge-lsum", "ROUGE-LSum (Bevendorff et al. 2023)", func(o *Output, g *dataset.Gold) score.Counts {
+	{"rouge-lsum", "ROUGE-LSum (Bevendorff et al. 2023)", 0, func(o *Output, g *dataset.Gold, _ score.CJK) score.Counts {
 		return score.RougeLSum(o.Text, g.Text)
 	}},
 }
@@ -83,9 +100,9 @@ func Lookup(name string) (Metric, error) {
 // Dragnet paper).
 func Main(kind dataset.Kind) string { return kind.Spec().MainMetric() }
 
-func ceMetric(mode score.CEMode) func(*Output, *dataset.Gold) score.Counts {
-	return func(o *Output, g *dataset.Gold) score.Counts {
-		return score.CleanEval(o.CleanEval, GoldCleanEval(g), mode)
+func ceMetric(mode score.CEMode) func(*Output, *dataset.Gold, score.CJK) score.Counts {
+	return func(o *Output, g *dataset.Gold, cjk score.CJK) score.Counts {
+		return score.CleanEvalAs(o.CleanEval, GoldCleanEval(g), mode, cjk)
 	}
 }
 

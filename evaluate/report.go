@@ -14,7 +14,7 @@ import (
 // pages emptied. With old, a column gives the change of macro F1.
 func WriteTable(w io.Writer, r *BenchResult, old *BenchResult) error {
 	for _, s := range r.Sets {
-		fmt.Fprintf(w, "%s (%d pages, metric %s", s.Set, s.Pages, s.Metric)
+		fmt.Fprintf(w, "%s (%d pages, metric %s%s", s.Set, s.Pages, s.Metric, s.languageNote())
 		if s.Failed > 0 {
 			fmt.Fprintf(w, ", %d rejected by the cleaner", s.Failed)
 		}
@@ -46,10 +46,40 @@ func WriteTable(w io.Writer, r *BenchResult, old *BenchResult) error {
 				}
 			}
 			fmt.Fprintln(w)
+			for _, l := range s.Languages {
+				if r, ok := p.ByLanguage[l]; ok {
+					m, mi := r.Macro, r.Micro
+					fmt.Fprintf(w, "  %-*s %6.2f %6.2f %6.2f   %6.2f %6.2f %6.2f\n", width, "  "+langName(l)+fmt.Sprintf(" (%d)", r.Pages),
+						100*m.Precision, 100*m.Recall, 100*m.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
+				}
+			}
 		}
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// languageNote says the language of a set of one, the languages of a set
+// of several, nothing for a set that records none.
+func (s *SetResult) languageNote() string {
+	switch len(s.Languages) {
+	case 0:
+		return ""
+	case 1:
+		return ", language " + langName(s.Languages[0])
+	}
+	names := make([]string, len(s.Languages))
+	for i, l := range s.Languages {
+		names[i] = langName(l)
+	}
+	return ", languages " + strings.Join(names, " ")
+}
+
+func langName(l string) string {
+	if l == "" {
+		return "unknown"
+	}
+	return l
 }
 
 // WriteMarkdown writes a bench result as Markdown tables.
@@ -57,7 +87,7 @@ func WriteMarkdown(w io.Writer, r *BenchResult, old *BenchResult) error {
 	fmt.Fprintf(w, "# sluice bench, %s (%s)\n\n", r.Date, r.GoVersion)
 	fmt.Fprintln(w, "Macro and micro precision, recall and F1 (percent) of each set's main metric; pages/s of one core.")
 	for _, s := range r.Sets {
-		fmt.Fprintf(w, "\n## %s (%d pages, %s)\n\n", s.Set, s.Pages, s.Metric)
+		fmt.Fprintf(w, "\n## %s (%d pages, %s%s)\n\n", s.Set, s.Pages, s.Metric, s.languageNote())
 		fmt.Fprint(w, "| pipeline | P | R | F1 | micro P | micro R | micro F1 | pages/s | emptied |")
 		sep := "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 		if old != nil {
@@ -78,6 +108,13 @@ func WriteMarkdown(w io.Writer, r *BenchResult, old *BenchResult) error {
 				}
 			}
 			fmt.Fprintln(w)
+			for _, l := range s.Languages {
+				if r, ok := p.ByLanguage[l]; ok {
+					m, mi := r.Macro, r.Micro
+					fmt.Fprintf(w, "| %s (%d pages) | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | | |%s\n", langName(l), r.Pages,
+						100*m.Precision, 100*m.Recall, 100*m.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1, strings.Repeat(" |", boolInt(old != nil)))
+				}
+			}
 		}
 	}
 	return nil
@@ -124,4 +161,11 @@ func ReadBench(path string) (*BenchResult, error) {
 		return nil, fmt.Errorf("%s: not a bench result (no \"sets\")", path)
 	}
 	return &r, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

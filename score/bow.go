@@ -11,8 +11,15 @@ package score
 // Word order is ignored, repeated words count as often as they occur in both.
 // The zero-denominator conventions of Counts are those of word_f1: both
 // empty scores 1, exactly one empty scores 0.
-func BagOfWords(output, gold string) Counts {
-	return BagOfWordsTokens(WordsLower(output), WordsLower(gold))
+//
+// Every Han, kana, Thai... character is a token of its own
+// (WordsLowerCJK); BagOfWordsAs with CJKRuns is word_f1 exactly.
+func BagOfWords(output, gold string) Counts { return BagOfWordsAs(output, gold, CJKChars) }
+
+// BagOfWordsAs is BagOfWords with the given tokenisation of the scripts
+// written without spaces.
+func BagOfWordsAs(output, gold string, cjk CJK) Counts {
+	return BagOfWordsTokens(cjk.cut(WordsLower(output)), cjk.cut(WordsLower(gold)))
 }
 
 // BagOfWordsTokens is BagOfWords over tokens the caller has already split
@@ -32,11 +39,8 @@ func BagOfWordsTokens(output, gold []string) Counts {
 	return Counts{TP: tp, FP: len(output) - tp, FN: len(gold) - tp}
 }
 
-// BagOfWordsCJK is BagOfWords with the tokens of WordsLowerCJK: every Han,
-// Hiragana and Katakana character is a word of its own. It is the
-// bag-of-words F1 for Chinese and Japanese text, where BagOfWords's \w+
-// tokens are whole unspaced runs (a clause or a sentence) and so mean
-// little; on text without those scripts it equals BagOfWords.
-func BagOfWordsCJK(output, gold string) Counts {
-	return BagOfWordsTokens(WordsLowerCJK(output), WordsLowerCJK(gold))
-}
+// BagOfWordsCJK is BagOfWords, which now takes every Han, kana or Thai
+// character as a word of its own.
+//
+// Deprecated: use BagOfWords.
+func BagOfWordsCJK(output, gold string) Counts { return BagOfWords(output, gold) }

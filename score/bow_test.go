@@ -22,13 +22,26 @@ func TestBagOfWords(t *testing.T) {
 		{"Grüße aus Köln", "grüße, aus KÖLN", score.Counts{TP: 3}},
 		{"Grüße aus Köln", "Grüsse aus Köln", score.Counts{TP: 2, FP: 1, FN: 1}},
 		{"Привет, МИР! Как дела?", "привет мир", score.Counts{TP: 2, FP: 2}},
-		// A CJK run with no spaces is a single \w+ token.
-		{"東京タワー", "東京タワーに行く", score.Counts{FP: 1, FN: 1}},
-		{"東京タワー。中文", "中文 東京タワー", score.Counts{TP: 2}},
+		// Each Han or kana character is a token.
+		{"東京タワー", "東京タワーに行く", score.Counts{TP: 5, FN: 3}},
+		{"東京タワー。中文", "中文 東京タワー", score.Counts{TP: 7}},
 		{"It's 2024", "it s 2024", score.Counts{TP: 3}},
 	} {
 		if got := score.BagOfWords(c.out, c.gold); got != c.want {
 			t.Errorf("BagOfWords(%q, %q) = %+v, want %+v", c.out, c.gold, got, c.want)
+		}
+	}
+	// WCXB's word_f1 exactly: a CJK run with no spaces is a single \w+ token.
+	for _, c := range []struct {
+		out, gold string
+		want      score.Counts
+	}{
+		{"東京タワー", "東京タワーに行く", score.Counts{FP: 1, FN: 1}},
+		{"東京タワー。中文", "中文 東京タワー", score.Counts{TP: 2}},
+		{"The cat and the hat", "the CAT!", score.Counts{TP: 2, FP: 3}},
+	} {
+		if got := score.BagOfWordsAs(c.out, c.gold, score.CJKRuns); got != c.want {
+			t.Errorf("BagOfWordsAs(%q, %q, CJKRuns) = %+v, want %+v", c.out, c.gold, got, c.want)
 		}
 	}
 	if f := score.BagOfWords("Same text, same words.", "same TEXT same words").F1(); f != 1 {
@@ -49,11 +62,13 @@ func TestBagOfWordsCJK(t *testing.T) {
 	}{
 		{"", "", score.Counts{}},
 		{"", "中文", score.Counts{FN: 2}},
-		// Each Han or kana character is a token; BagOfWords would see one
+		// Each Han or kana character is a token; word_f1 would see one
 		// token on each side and no overlap.
 		{"东京タワー", "东京タワーに行く", score.Counts{TP: 5, FN: 3}},
 		{"新闻：2018年GDP增长", "2018年gdp增长。", score.Counts{TP: 5, FP: 2}},
 		{"重重复", "重复复", score.Counts{TP: 2, FP: 1, FN: 1}},
+		// Thai: a character each (its vowel and tone marks are not \w).
+		{"ภาษาไทย", "ภาษา", score.Counts{TP: 4, FP: 3}},
 		// Text without those scripts scores as BagOfWords.
 		{"The cat and the hat", "the CAT!", score.Counts{TP: 2, FP: 3}},
 	} {

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sluice-project/sluice/textunit"
 )
 
 // This file reproduces the scoring of Stefan Evert's cleaneval.py v1.0
@@ -96,8 +98,19 @@ func (m CEMode) String() string {
 // negatives of the alignment of output (difflib's a) with gold (b). Both are
 // CleanEval-format texts (see the comment at the top of cleaneval.go for the
 // normalisation).
+//
+// Every Han, kana, Thai... character is a word of its own, and so is the
+// text between two such characters in a white-space word (as in WordsCJK);
+// CleanEvalAs with CJKRuns splits exactly as the script does.
 func CleanEval(output, gold string, mode CEMode) Counts {
-	words, _ := CleanEvalDetail(output, gold, mode)
+	words, _ := CleanEvalDetailAs(output, gold, mode, CJKChars)
+	return words
+}
+
+// CleanEvalAs is CleanEval with the given tokenisation of the scripts
+// written without spaces.
+func CleanEvalAs(output, gold string, mode CEMode, cjk CJK) Counts {
+	words, _ := CleanEvalDetailAs(output, gold, mode, cjk)
 	return words
 }
 
@@ -115,10 +128,16 @@ func CleanEvalTags(output, gold string) Counts {
 // Unlabelled the tag counts are cleaneval.py -u's unlabelled segmentation
 // accuracy.
 func CleanEvalDetail(output, gold string, mode CEMode) (words, tags Counts) {
+	return CleanEvalDetailAs(output, gold, mode, CJKChars)
+}
+
+// CleanEvalDetailAs is CleanEvalDetail with the given tokenisation of the
+// scripts written without spaces.
+func CleanEvalDetailAs(output, gold string, mode CEMode, cjk CJK) (words, tags Counts) {
 	m := getMatcher()
 	defer putMatcher(m)
-	m.a = m.ceIntern(m.a[:0], output, mode)
-	m.b = m.ceIntern(m.b[:0], gold, mode)
+	m.a = m.ceIntern(m.a[:0], output, mode, cjk)
+	m.b = m.ceIntern(m.b[:0], gold, mode, cjk)
 	if len(m.b) == 0 {
 		return m.ceCountEmpty(output, gold)
 	}
@@ -127,7 +146,7 @@ func CleanEvalDetail(output, gold string, mode CEMode) (words, tags Counts) {
 
 // ceIntern appends the ids of the CleanEval words of text to dst. Tag words
 // are the ids tagID(...) of ceTags, interned first by ceCount's contract.
-func (m *matcher) ceIntern(dst []int32, text string, mode CEMode) []int32 {
+func (m *matcher) ceIntern(dst []int32, text string, mode CEMode, cjk CJK) []int32 {
 	if m.in.size() == 0 {
 		// Reserve ids 0..5 for the six tag spellings' lower/upper cases so
 		// that a tag test is an integer comparison.
@@ -136,7 +155,14 @@ func (m *matcher) ceIntern(dst []int32, text string, mode CEMode) []int32 {
 		}
 	}
 	ceWords(text, mode, func(w string) {
-		dst = append(dst, m.in.id(w))
+		if cjk == CJKRuns || !hasChar(w) {
+			dst = append(dst, m.in.id(w))
+			return
+		}
+		textunit.Pieces(w, func(p string, _ bool) bool {
+			dst = append(dst, m.in.id(p))
+			return true
+		})
 	})
 	return dst
 }

@@ -403,3 +403,18 @@ func FuzzCleanEval(f *testing.F) {
 		_ = ReadGold([]byte(gold))
 	})
 }
+
+func TestCleanEvalCJK(t *testing.T) {
+	out, gold := "<p> 新闻：东京 today\n", "<p> 东京。 today\n"
+	// Characters: 新 闻 ： 东 京 today against 东 京 。 today.
+	if got, want := CleanEval(out, gold, TextOnly), (Counts{TP: 3, FP: 3, FN: 1}); got != want {
+		t.Errorf("CleanEval = %+v, want %+v", got, want)
+	}
+	// The script's words: "新闻：东京" and "东京。" differ.
+	if got, want := CleanEvalAs(out, gold, TextOnly, CJKRuns), (Counts{TP: 1, FP: 1, FN: 1}); got != want {
+		t.Errorf("CleanEvalAs(CJKRuns) = %+v, want %+v", got, want)
+	}
+	if got, want := CleanEvalAs(out, gold, Labelled, CJKRuns), (Counts{TP: 2, FP: 1, FN: 1}); got != want {
+		t.Errorf("CleanEvalAs(Labelled, CJKRuns) = %+v, want %+v", got, want)
+	}
+}

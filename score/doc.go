@@ -1,5 +1,16 @@
 // Package score measures how close a cleaner's output is to a gold standard.
-// Its scorers work on strings and depend on nothing else in sluice.
+// Its scorers work on strings and depend on nothing else in sluice but
+// textunit, which says which characters belong to the scripts written
+// without spaces between words.
+//
+// Those characters (Han, kana, Thai...) are tokens of their own in every
+// word-based scorer (bag of words, LCS, shingles, CleanEval), as the
+// multilingual benchmarks score Chinese; the rest of the text is cut as each
+// published scorer cuts it, so that on text without those scripts the
+// figures are the published ones. The ...As variants with CJKRuns cut
+// exactly as the published scorers do, for comparisons with published
+// figures on Chinese or Japanese text (see CJK). ROUGE-LSum and the edit
+// distance keep their white-space words.
 //
 // CleanEval scorers:
 //

@@ -13,9 +13,14 @@ package score
 // The result is Counts{TP: |lcs|, FP: |e| - |lcs|, FN: |g| - |lcs|}, so
 // Precision, Recall and F1 are p, r and f1, with the zero-denominator
 // conventions of Counts. Words are compared exactly (case and punctuation
-// kept), as in the paper.
-func LCS(output, gold string) Counts {
-	return LCSTokens(Words(output), Words(gold))
+// kept), as in the paper. Every Han, kana, Thai... character is a word of
+// its own (WordsCJK); LCSAs with CJKRuns is the paper's measure exactly.
+func LCS(output, gold string) Counts { return LCSAs(output, gold, CJKChars) }
+
+// LCSAs is LCS with the given tokenisation of the scripts written without
+// spaces.
+func LCSAs(output, gold string, cjk CJK) Counts {
+	return LCSTokens(cjk.cut(Words(output)), cjk.cut(Words(gold)))
 }
 
 // LCSTokens is LCS over tokens the caller has already split (and

@@ -22,11 +22,17 @@ func TestLCS(t *testing.T) {
 		{"The cat.", "the cat", Counts{FP: 2, FN: 2}},
 		{"Grüße aus Köln", "Viele Grüße aus Köln", Counts{TP: 3, FN: 1}},
 		{"Привет мир как дела", "Привет как дела", Counts{TP: 3, FP: 1}},
-		{"东京 タワー 中文", "东京 中文", Counts{TP: 2, FP: 1}},
+		// A Han or kana character is a word; the punctuation between
+		// two is a word too.
+		{"东京 タワー 中文", "东京 中文", Counts{TP: 4, FP: 3}},
+		{"新闻：东京", "东京。", Counts{TP: 2, FP: 3, FN: 1}},
 	} {
 		if got := LCS(c.out, c.gold); got != c.want {
 			t.Errorf("LCS(%q, %q) = %+v, want %+v", c.out, c.gold, got, c.want)
 		}
+	}
+	if got, want := LCSAs("东京 タワー 中文", "东京 中文", CJKRuns), (Counts{TP: 2, FP: 1}); got != want {
+		t.Errorf("LCSAs(CJKRuns) = %+v, want %+v", got, want)
 	}
 	c := LCS("a b c d", "a c e")
 	if p, r, f := c.Precision(), c.Recall(), c.F1(); p != 0.5 || r != 2.0/3 || f != 4.0/7 {

@@ -25,19 +25,27 @@ const ShingleSize = 4
 // means of per-page F1: precision is averaged over the pages with TP+FP > 0,
 // recall over those with TP+FN > 0, and F1 is the harmonic mean of those two
 // means; Summary.MacroDefined computes exactly that.
+//
+// Every Han, kana, Thai... character is a token of its own (WordTokensCJK),
+// so that a shingle there is 4 characters; ShinglesAs with CJKRuns is the
+// benchmark's measure exactly.
 func Shingles(output, gold string) Counts {
-	return ShinglesN(output, gold, ShingleSize)
+	return ShinglesAs(output, gold, ShingleSize, CJKChars)
 }
 
 // ShinglesN is Shingles with shingles of n tokens (n >= 1; it panics
 // otherwise).
-func ShinglesN(output, gold string, n int) Counts {
+func ShinglesN(output, gold string, n int) Counts { return ShinglesAs(output, gold, n, CJKChars) }
+
+// ShinglesAs is ShinglesN with the given tokenisation of the scripts
+// written without spaces.
+func ShinglesAs(output, gold string, n int, cjk CJK) Counts {
 	if n < 1 {
 		panic("score: shingle size must be at least 1")
 	}
 	in := newInterner()
-	a := in.intern(nil, WordTokens(output))
-	b := in.intern(nil, WordTokens(gold))
+	a := in.intern(nil, cjk.cut(WordTokens(output)))
+	b := in.intern(nil, cjk.cut(WordTokens(gold)))
 	sh := shingler{next: int32(in.size())}
 	sa := sh.shingles(a, n)
 	sb := sh.shingles(b, n)

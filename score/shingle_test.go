@@ -23,7 +23,25 @@ func TestShingles(t *testing.T) {
 		{"a a a a a", "a", Counts{FP: 1, FN: 2}},
 		{"Die Straße ist schön, sagte Jürgen gestern.", "Die Straße ist schön, sagte er gestern.", Counts{TP: 2, FP: 2, FN: 2}},
 		{"Он сказал, что придёт завтра утром", "Он сказал, что придёт завтра", Counts{TP: 2, FN: 1}},
-		{"東京タワー 中文 测试 日本語 テキスト", "東京タワー 中文 测试 日本語", Counts{TP: 1, FN: 1}},
+	} {
+		if got := ShinglesAs(c.out, c.gold, ShingleSize, CJKRuns); got != c.want {
+			t.Errorf("ShinglesAs(%q, %q, CJKRuns) = %+v, want %+v", c.out, c.gold, got, c.want)
+		}
+	}
+	// By the benchmark's tokens a CJK run is one token; by default each
+	// character is one, so the 16 characters of the gold make 13 shingles.
+	cjkGold, cjkOut := "東京タワー 中文 测试 日本語 テキスト", "東京タワー 中文 测试 日本語"
+	if got, want := ShinglesAs(cjkOut, cjkGold, ShingleSize, CJKRuns), (Counts{TP: 1, FN: 1}); got != want {
+		t.Errorf("ShinglesAs(CJKRuns) = %+v, want %+v", got, want)
+	}
+	if got, want := Shingles(cjkOut, cjkGold), (Counts{TP: 9, FN: 4}); got != want {
+		t.Errorf("Shingles(CJK) = %+v, want %+v", got, want)
+	}
+	for _, c := range []struct {
+		gold, out string
+		want      Counts
+	}{
+		{"a b c d", "a b c d e", Counts{TP: 1, FP: 1}},
 	} {
 		if got := Shingles(c.out, c.gold); got != c.want {
 			t.Errorf("Shingles(%q, %q) = %+v, want %+v", c.out, c.gold, got, c.want)

@@ -255,60 +255,21 @@ func isCaseIgnorable(r rune) bool {
 }
 
 // WordsLowerCJK returns the tokens of WordsLower with every character of a
-// script written without spaces between words (Han, Hiragana, Katakana) cut
-// out as a token of its own: "2018年GDP增长" gives "2018", "年", "gdp",
-// "增", "长". WordsLower would keep such a run whole, one token however long
-// the sentence, so that a bag of words over Chinese or Japanese text counts
-// sentences rather than words; characters are the usual unit there. Runs of
-// other word characters stay whole, as in WordsLower.
-func WordsLowerCJK(s string) []string {
-	words := WordsLower(s)
-	var out []string
-	for i, w := range words {
-		if !hasCJK(w) {
-			if out != nil {
-				out = append(out, w)
-			}
-			continue
-		}
-		if out == nil {
-			out = append(make([]string, 0, len(words)+len(w)/3), words[:i]...)
-		}
-		start := -1 // byte offset of the current run of other word characters
-		for j, r := range w {
-			if !isCJK(r) {
-				if start < 0 {
-					start = j
-				}
-				continue
-			}
-			if start >= 0 {
-				out = append(out, w[start:j])
-				start = -1
-			}
-			out = append(out, w[j:j+utf8.RuneLen(r)])
-		}
-		if start >= 0 {
-			out = append(out, w[start:])
-		}
-	}
-	if out == nil {
-		return words
-	}
-	return out
-}
+// script written without spaces between words (textunit.IsChar: Han,
+// Hiragana, Katakana, Thai, Lao, Khmer, Myanmar) cut out as a token of its
+// own: "2018年GDP增长" gives "2018", "年", "gdp", "增", "长". WordsLower would
+// keep such a run whole, one token however long the sentence, so that a bag
+// of words over Chinese or Japanese text counts sentences rather than words;
+// characters are the usual unit there. Runs of other word characters stay
+// whole, as in WordsLower.
+func WordsLowerCJK(s string) []string { return CJKChars.cut(WordsLower(s)) }
 
-// isCJK reports whether r belongs to a script written without spaces
-// between words, whose characters WordsLowerCJK takes one by one.
-func isCJK(r rune) bool {
-	return r >= 0x2E80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
-}
+// WordTokensCJK is WordTokens with every character of textunit.IsChar a
+// token of its own, as WordsLowerCJK.
+func WordTokensCJK(s string) []string { return CJKChars.cut(WordTokens(s)) }
 
-func hasCJK(w string) bool {
-	for _, r := range w {
-		if isCJK(r) {
-			return true
-		}
-	}
-	return false
-}
+// WordsCJK is Words with every character of textunit.IsChar a token of its
+// own, and the text between two such characters in a white-space word
+// (punctuation, Latin letters) a token too: "中文，ok" gives "中", "文",
+// "，ok".
+func WordsCJK(s string) []string { return CJKChars.cut(Words(s)) }

@@ -170,7 +170,7 @@ func FuzzWordsLower(f *testing.F) {
 			t.Fatalf("WordsLowerCJK(%q) = %q: not a cut of WordsLower's tokens", s, cjk)
 		}
 		for _, w := range cjk {
-			if w == "" || hasCJK(w) && utf8.RuneCountInString(w) != 1 {
+			if w == "" || hasChar(w) && utf8.RuneCountInString(w) != 1 {
 				t.Fatalf("WordsLowerCJK(%q): token %q", s, w)
 			}
 		}
@@ -198,7 +198,7 @@ func TestWordsLowerCJK(t *testing.T) {
 	}
 	// Without CJK characters it is WordsLower.
 	for _, c := range tokenizeCases {
-		if hasCJK(c.in) {
+		if hasChar(c.in) {
 			continue
 		}
 		if got, want := WordsLowerCJK(c.in), WordsLower(c.in); !slices.Equal(got, want) {

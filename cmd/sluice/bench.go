@@ -22,7 +22,9 @@ Runs filter pipelines over the evaluation data sets (../shared/data, or
 $SLUICE_DATA) and prints, per set, the macro and micro precision, recall and
 F1 of the set's main metric (CleanEval text-only for the CleanEval sets,
 bag-of-words F1 for the others) and the pages per second of one core. Each
-page is parsed and segmented once and scored with every pipeline.
+page is parsed and segmented once and scored with every pipeline. Han, kana
+and Thai characters are words of their own (--cjk-words: as published
+scorers cut them); a set whose pages record languages gets a row for each.
 
 Examples:
   sluice bench                                  # every filter on every set
@@ -37,6 +39,7 @@ type benchCmd struct {
 	cmdIO
 	filters, sets, jsonOut, mdOut, compare string
 	jobs, limit                            int
+	cjkWords                               bool
 
 	old *evaluate.BenchResult // --compare
 }
@@ -54,6 +57,7 @@ func (c *benchCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.jsonOut, "json", "", "write the result as JSON to `FILE`")
 	fs.StringVar(&c.mdOut, "md", "", "write the result as Markdown to `FILE`")
 	fs.StringVar(&c.compare, "compare", "", "show the change of macro F1 against an earlier --json `FILE`")
+	fs.BoolVar(&c.cjkWords, "cjk-words", false, "score a run of Han, kana or Thai characters as one word, as the published scorers do")
 	return fs
 }
 
@@ -75,7 +79,7 @@ func (c *benchCmd) validate([]string) error {
 
 // run benches the pipelines and prints and writes the table.
 func (c *benchCmd) run(ctx context.Context) int {
-	cfg := evaluate.BenchConfig{Pipelines: splitTop(c.filters), Sets: splitList(c.sets), Jobs: c.jobs, Limit: c.limit}
+	cfg := evaluate.BenchConfig{Pipelines: splitTop(c.filters), Sets: splitList(c.sets), Jobs: c.jobs, Limit: c.limit, CJK: cjkOf(c.cjkWords)}
 	var bar *progress.Bar
 	cfg.Progress = func(set string, done, total int) {
 		if bar == nil || bar.Label() != set {

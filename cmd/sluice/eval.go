@@ -1,14 +1,17 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sluice-project/sluice/dataset"
@@ -27,10 +30,13 @@ text, as "sluice clean -o" writes them); a page with no output scores as an
 empty output. A summary is always printed; --per-file adds a row per page.
 
 Metrics: cleaneval (text only, Evert's alignment), cleaneval-labelled,
-cleaneval-unlabelled, bow, bow-cjk (bow with every Chinese or Japanese
-character a word), lcs, shingle, snippets, rouge-lsum, and edit (the
+cleaneval-unlabelled, bow, bow-cjk (bow, with characters as words even with
+--cjk-words), lcs, shingle, snippets, rouge-lsum, and edit (the
 CleanEval paper's insert/delete distance score); "all" for every one.
 Default: the set's main metric (cleaneval for CleanEval sets, bow otherwise).
+Han, kana and Thai characters are words of their own; --cjk-words scores a
+run of them as one word, as the published scorers do. A set whose pages
+record languages gets a row per language.
 
 Examples:
   sluice clean -f cleaneval -o out/ ../shared/data/cleaneval-dev/html
@@ -51,6 +57,7 @@ type evalCmd struct {
 	cmdIO
 	gold, metricList string
 	perFile, asJSON  bool
+	cjkWords         bool
 
 	outDir  string
 	pages   []*dataset.Page
@@ -70,6 +77,7 @@ func (c *evalCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.metricList, "metric", "", "comma-separated `metrics` (default: the set's main metric; \"all\" for every one)")
 	fs.BoolVar(&c.perFile, "per-file", false, "print a row of scores per page")
 	fs.BoolVar(&c.asJSON, "json", false, "print the results as JSON")
+	fs.BoolVar(&c.cjkWords, "cjk-words", false, "score a run of Han, kana or Thai characters as one word, as the published scorers do")
 	return fs
 }
 
@@ -107,6 +115,7 @@ func (c *evalCmd) validate(args []string) error {
 		if err != nil {
 			return fmt.Errorf("--metric: %v, edit", err)
 		}
+		m.CJK = cjkOf(c.cjkWords)
 		c.metrics = append(c.metrics, m)
 	}
 	return nil
@@ -118,6 +127,7 @@ type evalScores struct {
 	edit    struct{ text, markup, avg float64 }
 	files   []evalFile
 	missing int
+	langs   map[string][]score.Summary // per language, per metric
 }
 
 // run scores the outputs and prints the scores.
@@ -136,7 +146,7 @@ func (c *evalCmd) run(context.Context) int {
 
 // score scores the output of every gold page with every metric.
 func (c *evalCmd) score() *evalScores {
-	res := &evalScores{sums: make([]score.Summary, len(c.metrics))}
+	res := &evalScores{sums: make([]score.Summary, len(c.metrics)), langs: map[string][]score.Summary{}}
 	for _, p := range c.pages {
 		out := &evaluate.Output{}
 		ef := evalFile{ID: p.ID, Scores: map[string]score.Scores{}}
@@ -146,9 +156,13 @@ func (c *evalCmd) score() *evalScores {
 			ef.Missing = true
 			res.missing++
 		}
+		if res.langs[p.Lang] == nil {
+			res.langs[p.Lang] = make([]score.Summary, len(c.metrics))
+		}
 		for i, m := range c.metrics {
 			s := m.Score(out, &p.Gold)
 			res.sums[i].Add(s)
+			res.langs[p.Lang][i].Add(s)
 			ef.Scores[m.Name] = score.ScoresOf(s)
 		}
 		if c.useEdit {
@@ -166,8 +180,9 @@ func (c *evalCmd) score() *evalScores {
 // printJSON prints the scores as one JSON object.
 func (c *evalCmd) printJSON(r *evalScores) {
 	type metricJSON struct {
-		Metric string       `json:"metric"`
-		Report score.Report `json:"report"`
+		Metric    string                  `json:"metric"`
+		Report    score.Report            `json:"report"`
+		Languages map[string]score.Report `json:"languages,omitempty"`
 	}
 	res := struct {
 		Gold    string             `json:"gold"`
@@ -179,7 +194,14 @@ func (c *evalCmd) printJSON(r *evalScores) {
 		Files   []evalFile         `json:"files,omitempty"`
 	}{Gold: c.gold, Outputs: c.outDir, Pages: len(c.pages), Missing: r.missing}
 	for i, m := range c.metrics {
-		res.Metrics = append(res.Metrics, metricJSON{m.Name, r.sums[i].Report()})
+		mj := metricJSON{Metric: m.Label(), Report: r.sums[i].Report()}
+		if _, none := r.langs[""]; len(r.langs) > 1 || !none {
+			mj.Languages = map[string]score.Report{}
+			for l, sums := range r.langs {
+				mj.Languages[l] = sums[i].Report()
+			}
+		}
+		res.Metrics = append(res.Metrics, mj)
 	}
 	if c.useEdit {
 		n := float64(max(len(c.pages), 1))
@@ -221,7 +243,13 @@ func (c *evalCmd) printText(r *evalScores) {
 	fmt.Fprintf(w, "%-22s %7s %7s %7s   %7s %7s %7s\n", "metric", "P", "R", "F1", "microP", "microR", "microF")
 	for i, m := range c.metrics {
 		ma, mi := r.sums[i].Macro(), r.sums[i].Micro()
-		fmt.Fprintf(w, "%-22s %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", m.Name, 100*ma.Precision, 100*ma.Recall, 100*ma.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
+		fmt.Fprintf(w, "%-22s %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", m.Label(), 100*ma.Precision, 100*ma.Recall, 100*ma.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
+		for _, l := range slices.Sorted(maps.Keys(r.langs)) {
+			if _, none := r.langs[""]; len(r.langs) > 1 || !none { // the set records languages
+				ma, mi := r.langs[l][i].Macro(), r.langs[l][i].Micro()
+				fmt.Fprintf(w, "  %-20s %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", fmt.Sprintf("%s (%d)", cmp.Or(l, "unknown"), r.langs[l][i].Pages()), 100*ma.Precision, 100*ma.Recall, 100*ma.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
+			}
+		}
 	}
 	if c.useEdit {
 		n := float64(max(len(c.pages), 1))
@@ -279,4 +307,12 @@ func readOutput(dir, id string) ([]byte, bool) {
 
 func goldCE(p *dataset.Page) string {
 	return evaluate.GoldCleanEval(&p.Gold)
+}
+
+// cjkOf is the tokenisation --cjk-words asks for.
+func cjkOf(words bool) score.CJK {
+	if words {
+		return score.CJKRuns
+	}
+	return score.CJKChars
 }
