@@ -37,7 +37,7 @@ var packageRank = map[string]int{
 	"evaluate": 6, "corpus": 6, "filterset": 6, "proxy": 6, "tableset": 6,
 	"train": 7, "server": 7,
 	"projects": 8, "workbench": 8,
-	"cmd/sluice": 9, "scripts/linkgrammar/lgbench": 9,
+	"cmd/sluice": 9, "scripts/linkgrammar/lgbench": 9, "scripts/pagetypes": 9,
 }
 
 // modulePath is the import path of the module.
