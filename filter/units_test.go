@@ -30,7 +30,7 @@ func zhPara(n int) string {
 // PerWord(Latin) letters: about 80/5.9 = 13.6.
 func TestTextDensityScripts(t *testing.T) {
 	en := strings.TrimSpace(strings.Repeat("abcd efghi ", 100)) // 4.5 letters a word
-	zh := zhPara(320)                                            // 200 word-equivalents
+	zh := zhPara(320)                                           // 200 word-equivalents
 	th := strings.Repeat("แม่น้ำที่ไหลผ่านเมืองเก่า", 20)
 	want := 80 / latinColumns
 	for name, s := range map[string]string{"en": en, "zh": zh, "th": th} {
