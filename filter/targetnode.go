@@ -2,7 +2,6 @@ package filter
 
 import (
 	"github.com/sluice-project/sluice/page"
-	"github.com/sluice-project/sluice/textunit"
 )
 
 // The density target node of WC Cleaner (Vít Baisa, "Web Content Cleaning",
@@ -32,10 +31,11 @@ import (
 //   - SparseDensity is WC Cleaner's -r/--sparse mode (SPARSE.DENSITY = 10
 //     in wclib.py): pages whose target density is under it are taken for
 //     sparse pages (tables, lists, "no results" pages) and dropped whole.
-//     That density is measured in Latin characters: word-equivalents
-//     (Block.Units) times textunit.PerWord(Latin), about Block.Chars on
-//     English text; counted in characters, a Chinese article (1.6
-//     characters a word) fell under it on 30 of 150 xmu-news-zh pages.
+//     That density is measured in Latin characters: Block.Chars, with
+//     each Han, kana or Thai character counted as PerWord(Latin)/PerWord
+//     of its script characters (3.06 for Chinese; latinChars); counted
+//     one each, Chinese articles fell under it on 30 of 150 xmu-news-zh
+//     pages. Text without those characters is measured as before.
 //     The search itself compares densities and shares within one page,
 //     which do not depend on the unit, and still counts Block.Chars.
 //     The thesis (table 3.1) found the mode to cost F-score, so "targetnode"
@@ -90,7 +90,7 @@ func init() {
 func targetNodeParams(sparse float64) []Param {
 	return []Param{
 		{Name: "sparse_density", Default: sparse, Min: 0, Max: 1e6,
-			Doc: "drop the whole page when its target node is less dense (Latin characters, word-equivalents × 4.9, per structural element; 0: never)"},
+			Doc: "drop the whole page when its target node is less dense (Latin characters per structural element, a Chinese character 3.06; 0: never)"},
 		{Name: "into_leaves", Kind: Bool, Default: 0, Min: 0, Max: 1,
 			Doc: "let the search descend into a single paragraph whose siblings hold text too, as Algorithm 1 does"},
 		{Name: "descend_share", Default: wccDescendShare, Min: 0.05, Max: 0.95,
@@ -185,24 +185,24 @@ func (f *TargetNode) Target(p *page.Page, active []bool) (node int32, density fl
 	return cur, latinDensity(p, active, cur, structural(cur)), true
 }
 
-// latinDensity is the density of node n for the sparse test: the
-// word-equivalents of its active blocks (page.Block.Units) times
-// textunit.PerWord(Latin), per structural element. On English text that is
-// about its characters (Block.Chars, the unit of WC Cleaner's SPARSE.DENSITY);
-// on Chinese text, with 1.6 characters a word where English has 4.9, it is
-// three times the characters, so a Chinese article is as dense as its
-// English translation and is not taken for a sparse page.
+// latinDensity is the density of node n for the sparse test, in Latin
+// characters per structural element: the characters of its active blocks
+// (Block.Chars, the unit of WC Cleaner's SPARSE.DENSITY), with each Han,
+// kana or Thai character counted as the Latin characters of its share of
+// a word (latinChars). Counted as one character, a Chinese character
+// (1.6 a word, where English has 4.9) made a Chinese article a third as
+// dense as its English translation, and a sparse page.
 func latinDensity(p *page.Page, active []bool, n, structural int32) float64 {
 	nd := &p.Nodes[n]
 	lo := min(max(nd.First, 0), int32(len(p.Blocks)))
 	hi := min(max(nd.End, lo), int32(len(p.Blocks)))
-	var units float64
+	var chars float64
 	for i := lo; i < hi; i++ {
 		if ccbActive(active, int(i)) {
-			units += float64(max(p.Blocks[i].Units, 0))
+			chars += latinChars(&p.Blocks[i])
 		}
 	}
-	return units * textunit.PerWord(textunit.Latin) / float64(max(structural, 1))
+	return chars / float64(max(structural, 1))
 }
 
 // wccActiveStructural recounts Node.Structural with the structural elements

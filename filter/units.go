@@ -108,3 +108,36 @@ func spaceWordsAll(fs []Filter) []Filter {
 	}
 	return out
 }
+
+// latinChars is the length of block b in Latin characters: its characters
+// (Block.Chars), with each Han, kana or Thai character counted as the
+// letters of its share of an English word (PerWord(Latin)/PerWord of its
+// script: 3.06 for a Chinese character). Text without such characters is
+// its Chars, exactly.
+func latinChars(b *page.Block) float64 {
+	c := float64(max(b.Chars, 0))
+	if !maybeChars(b.Text) {
+		return c
+	}
+	textunit.Units(b.Text, func(u textunit.Unit) bool {
+		if u.Kind == textunit.Char {
+			w, _, _ := unitMeasure(u)
+			c += w*textunit.PerWord(textunit.Latin) - float64(utf8.RuneCountInString(u.Text))
+		}
+		return true
+	})
+	return c
+}
+
+// maybeChars reports whether s may hold a character of a script written
+// without spaces: all of them lie above U+0E00, encoded in three bytes or
+// more, so text with no lead byte of those (Latin, Cyrillic, Greek,
+// Arabic, Hebrew) has none.
+func maybeChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xE0 {
+			return true
+		}
+	}
+	return false
+}

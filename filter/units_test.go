@@ -80,3 +80,12 @@ func TestSpaceWordsKeepsNames(t *testing.T) {
 		}
 	}
 }
+
+func TestLatinChars(t *testing.T) {
+	p := fxPage(fxBlock{text: "Hello, world: 2026!"}, fxBlock{text: zhPara(16)}, fxBlock{text: "Ελληνικά και русский"})
+	for i, want := range []float64{float64(p.Blocks[0].Chars), 16 * 4.9 / 1.6, float64(p.Blocks[2].Chars)} {
+		if got := latinChars(&p.Blocks[i]); math.Abs(got-want) > 1e-9 {
+			t.Errorf("latinChars(%q) = %v, want %v", p.Blocks[i].Text, got, want)
+		}
+	}
+}
