@@ -45,9 +45,9 @@ import (
 //     letters, 3.06, as targetnode's sparse test counts it, ccb and accb
 //     kept more boilerplate and lost 7.5 and 10 points of F1 on
 //     xmu-news-zh, and as they are they empty one Chinese page of 219),
-//     and each tag
-//     contributes TagChars code characters: an estimate of an average tag's
-//     length, since the real lengths (attributes included) are not kept;
+//     and each tag contributes TagChars code characters: an estimate of an
+//     average tag's length, since the real lengths (attributes included)
+//     are not kept;
 //   - in token mode (tccb) a block contributes one content element per
 //     word and each tag one code element, which is exactly TCCB; words
 //     are counted in word-equivalents (Block.Units rounded, at least one,
