@@ -23,15 +23,18 @@ func init() {
 // segment (Kadane's algorithm).
 //
 // Granularity. A block's tokens are the Split.Tags tags crossed before it,
-// then its Words words interleaved with its InnerTags inline tags. The
+// then its words interleaved with its InnerTags inline tags. Words are
+// counted in word-equivalents (page.Block.Units, see units.go): counted by
+// white space, a Chinese paragraph was one word against its tags, and the
+// region BTE found on a Chinese page held 4% of its text. The
 // region is chosen among runs of whole blocks, since a block is the unit
 // that is kept or dropped, and the tags before the region's first block lie
 // outside it. The value of a run of blocks i..j is therefore
 //
-//	sum over k in i..j of (Words_k - InnerTags_k)  -  sum over k in i+1..j of Split.Tags_k
+//	sum over k in i..j of (Units_k - InnerTags_k)  -  sum over k in i+1..j of Split.Tags_k
 //
 // which does not depend on where the inner tags sit inside a block: treating
-// a block as its split tags followed by a net (Words - InnerTags) is exact for
+// a block as its split tags followed by a net (Units - InnerTags) is exact for
 // block-aligned regions. (A token-level region could start or end inside a
 // block, after an inline link at its head, say; it is never worth cutting a
 // block in a way this scoring could express, so the block-aligned optimum is
@@ -52,6 +55,9 @@ type BTE struct {
 	// TagWeight is what one tag costs against one word; values of 0 and
 	// below mean 1.
 	TagWeight float64
+	// SpaceWords counts words by white space, as before word-equivalents
+	// (see SpaceWords).
+	SpaceWords bool
 }
 
 // Name returns "bte".
@@ -65,7 +71,8 @@ func (f BTE) Score(p *page.Page, active []bool, out []float64) {
 		tw = 1
 	}
 	// Sums of whole numbers of words and tags are exact in float64, so
-	// with weight 1 the region is the one integer arithmetic finds.
+	// with weight 1 on text without Han, kana or Thai characters the
+	// region is the one integer arithmetic finds.
 	var (
 		best      float64 // value of the best region; 0: none found yet
 		bestFirst = -1
@@ -84,7 +91,7 @@ func (f BTE) Score(p *page.Page, active []bool, out []float64) {
 		}
 		lastLive = i
 		b := &bs[i]
-		v := float64(b.Words) - tw*float64(b.InnerTags)
+		v := float64(blockWords(b, f.SpaceWords)) - tw*float64(b.InnerTags)
 		// Extend the current region across this block's split tags, or
 		// start a new region at this block, whichever is worth more
 		// (extending on a tie keeps the longer region).

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/textunit"
 )
 
 // fxBlock describes one block of a hand-built page.
@@ -16,8 +17,8 @@ type fxBlock struct {
 	inner int32 // InnerTags
 }
 
-// fxPage builds a page from block descriptions, computing Words, Chars and
-// LinkChars from the text. Every block hangs from a single root node.
+// fxPage builds a page from block descriptions, computing Words, Units,
+// Chars and LinkChars from the text. Every block hangs from a single root node.
 func fxPage(bs ...fxBlock) *page.Page {
 	p := &page.Page{
 		Nodes: []page.Node{{Tag: "body", Parent: -1, First: 0, End: int32(len(bs)), Elements: 1, Structural: 1}},
@@ -33,6 +34,7 @@ func fxPage(bs ...fxBlock) *page.Page {
 			Split:     page.Split{Tags: b.tags, Block: b.tags},
 			InnerTags: b.inner,
 			Words:     int32(len(strings.Fields(b.text))),
+			Units:     float32(textunit.WordEquivalents(b.text)),
 			Chars:     chars,
 			LinkChars: link,
 			DivGroup:  0,
@@ -165,7 +167,7 @@ func bruteBTE(p *page.Page) (int64, int, int) {
 			if j > i {
 				v -= int64(b.Split.Tags)
 			}
-			v += int64(b.Words) - int64(b.InnerTags)
+			v += int64(b.Units) - int64(b.InnerTags)
 			if v > best {
 				best, bf, bl = v, i, j
 			}
@@ -200,7 +202,7 @@ func TestBTEMatchesQuadratic(t *testing.T) {
 				} else {
 					got -= int64(p.Blocks[i].Split.Tags)
 				}
-				got += int64(p.Blocks[i].Words) - int64(p.Blocks[i].InnerTags)
+				got += int64(p.Blocks[i].Units) - int64(p.Blocks[i].InnerTags)
 			}
 		}
 		if got != want {

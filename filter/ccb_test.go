@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/textunit"
 )
 
 // ccbtBuilder builds a page.Page by hand, the way segment would for the
@@ -112,7 +113,7 @@ func (b *ccbtBuilder) Rich(s string, links int, linkChars int32) *ccbtBuilder {
 	b.p.Blocks = append(b.p.Blocks, page.Block{
 		Text: strings.Join(words, " "), Node: b.stack[len(b.stack)-1], Split: b.split,
 		InnerTags: int32(2 * links), InnerLinkTags: int32(2 * links),
-		Words: int32(len(words)), Chars: chars, LinkChars: min(linkChars, chars),
+		Words: int32(len(words)), Units: float32(textunit.WordEquivalents(s)), Chars: chars, LinkChars: min(linkChars, chars),
 		DivGroup: -1, TdGroup: -1,
 	})
 	b.split = page.Split{}
@@ -278,8 +279,8 @@ func TestCCBActive(t *testing.T) {
 func ccbtEdgePages() map[string]*page.Page {
 	one := ccbtNew().Para("Just one paragraph of text.").Page()
 	zero := ccbtNew().Para("x").Page()
-	zero.Blocks[0].Chars, zero.Blocks[0].Words, zero.Blocks[0].LinkChars = 0, 0, 0
-	noNodes := &page.Page{Blocks: []page.Block{{Text: "text", Words: 1, Chars: 4, Node: -1}}}
+	zero.Blocks[0].Chars, zero.Blocks[0].Words, zero.Blocks[0].Units, zero.Blocks[0].LinkChars = 0, 0, 0, 0
+	noNodes := &page.Page{Blocks: []page.Block{{Text: "text", Words: 1, Units: 1, Chars: 4, Node: -1}}}
 	bad := ccbtNew().Para("some words here").Page()
 	bad.Body = 99
 	bad.Blocks[0].Node = 42

@@ -5,12 +5,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/textunit"
 )
 
 func init() {
 	RegisterParams("density", []Param{
 		{Name: "line_width", Kind: Int, Default: DensityLineWidth, Min: 1, Max: 10000,
-			Doc: "width in characters at which a block's text is wrapped to measure its words per line"},
+			Doc: "width in columns (Latin characters; a Chinese character takes 3.7) at which a block's text is wrapped to measure its words per line"},
 		{Name: "link_density", Default: densityMaxLink, Min: 0.01, Max: 1,
 			Doc: "link density (link characters / characters) above which a block is boilerplate, the tree's first test"},
 	}, func(p Params) Filter { return Density{LineWidth: int(p["line_width"]), MaxLink: p["link_density"]} })
@@ -59,6 +60,9 @@ type Density struct {
 	// whatever its neighbours (the tree's first test); values of 0 and
 	// below mean the tree's 0.333333.
 	MaxLink float64
+	// SpaceWords counts words by white space, as before word-equivalents
+	// (see SpaceWords).
+	SpaceWords bool
 }
 
 // densityMaxLink is the link density cut of the first test of the tree.
@@ -85,7 +89,11 @@ func (d Density) Score(p *page.Page, active []bool, out []float64) {
 		if b.Chars > 0 {
 			dn.link = min(float64(max(b.LinkChars, 0))/float64(b.Chars), 1)
 		}
-		dn.text = textDensity(b.Text, width)
+		if d.SpaceWords {
+			dn.text = textDensitySpace(b.Text, width)
+		} else {
+			dn.text = textDensity(b.Text, width)
+		}
 		return dn
 	}
 	maxLink := d.MaxLink
@@ -133,11 +141,52 @@ func densityRule(p, c, n densities, maxLink float64) float64 {
 }
 
 // textDensity is the number of words per line of s wrapped at width
+// columns, counting only full lines when there is more than one: a unit
+// goes to the next line when it would take the line past width. Words are
+// counted in word-equivalents (see unitMeasure): a word is 1 and takes its
+// characters and a space; a Han, kana or Thai character is 1/PerWord of a
+// word and takes that share of an English word's columns, so that a line
+// holds about as many word-equivalents in every script and the tree's
+// thresholds (4, 9, 10 and 11 words a line) keep their meaning. (Counted
+// by white space, a Chinese paragraph was one word on many lines, a
+// density near 0, and the tree dropped it.) Punctuation and symbols ("|",
+// "»") are no units, as boilerpipe leaves out tokens without a letter or
+// a digit.
+func textDensity(s string, width int) float64 {
+	var words, lastLine, lineLen float64
+	lines := 0
+	w := float64(width)
+	textunit.Units(s, func(u textunit.Unit) bool {
+		weight, cols, spaced := unitMeasure(u)
+		words += weight
+		lastLine += weight
+		lineLen += cols
+		if spaced {
+			lineLen++
+		}
+		if lineLen > w {
+			lines++
+			lineLen = cols
+			lastLine = weight
+		}
+		return true
+	})
+	if words == 0 {
+		return 0
+	}
+	if lines == 0 {
+		return words
+	}
+	return (words - lastLine) / float64(lines)
+}
+
+// textDensitySpace is, for Density.SpaceWords, textDensity as it was
+// before word-equivalents: the number of words per line of s wrapped at width
 // characters, counting only full lines when there is more than one: a word
 // goes to the next line when the line, with one space per word, would
 // exceed width. A word is a white-space separated token with at least one
 // letter or digit; other tokens (punctuation, "|") are left out.
-func textDensity(s string, width int) float64 {
+func textDensitySpace(s string, width int) float64 {
 	words, lines, lineLen, lastLine := 0, 0, 0, 0
 	for i := 0; i < len(s); {
 		// Skip white space.

@@ -9,7 +9,7 @@ import (
 func init() {
 	RegisterParams("dsc", []Param{
 		{Name: "window", Kind: Int, Default: DSCWindow, Min: 1, Max: 1000,
-			Doc: "half-width of the window around each word, in tokens"},
+			Doc: "half-width of the window around each word, in tokens (tags and word-equivalents)"},
 		{Name: "threshold", Default: DSCThreshold, Min: 0, Max: 1,
 			Doc: "largest slope (tags per token) of a window for its word to count as text"},
 	}, func(p Params) Filter { return DSC{Window: int(p["window"]), Threshold: p["threshold"]} })
@@ -37,12 +37,17 @@ const (
 // paragraphs is kept because its window reaches into them; a link list,
 // with three or four tags per word, is dropped.
 //
-// Tokens. A block contributes its Split.Tags tags, then Words+InnerTags
+// Tokens. A block contributes its Split.Tags tags, then Units+InnerTags
 // tokens over which its inner tags are spread evenly (the curve rises
-// linearly there); a word's position is the centre of its share of that
-// stretch. Inactive blocks contribute no tokens. Windows are clipped at the
-// ends of the page. The words whose window lies inside their own block share
-// its slope and are counted at once, so the cost is linear in the number of
+// linearly there). Units is the block's length in word-equivalents (see
+// units.go): a Chinese paragraph of 160 characters is 100 tokens, as many
+// as an English paragraph of 100 words, where counting white-space words
+// made it one token lost among its tags. The block's words are its Units
+// rounded (at least one) positions, each at the centre of its share of
+// that stretch, and its score is the share of them classified as text.
+// Inactive blocks contribute no tokens. Windows are clipped at the ends of
+// the page. The words whose window lies inside their own block share its
+// slope and are counted at once, so the cost is linear in the number of
 // blocks (times the window).
 //
 // Parameters. Pinto et al. describe the window and the low-slope test; the
@@ -62,6 +67,9 @@ type DSC struct {
 	Window int
 	// Threshold is the largest slope, in tags per token, of a text window.
 	Threshold float64
+	// SpaceWords counts words by white space, as before word-equivalents
+	// (see SpaceWords).
+	SpaceWords bool
 }
 
 // NewDSC returns DSC with the default parameters (DSCWindow, DSCThreshold).
@@ -79,11 +87,11 @@ func (d DSC) Score(p *page.Page, active []bool, out []float64) {
 	for i := range bs {
 		if live(active, i) {
 			b := &bs[i]
-			total += float64(b.Split.Tags) + float64(b.Words) + float64(b.InnerTags)
+			total += float64(b.Split.Tags) + float64(blockWords(b, d.SpaceWords)) + float64(b.InnerTags)
 		}
 	}
-	lo := tagCurve{bs: bs, active: active}
-	hi := tagCurve{bs: bs, active: active}
+	lo := tagCurve{bs: bs, active: active, space: d.SpaceWords}
+	hi := tagCurve{bs: bs, active: active, space: d.SpaceWords}
 	lo.start()
 	hi.start()
 	var pos float64 // token position where block i starts
@@ -93,15 +101,16 @@ func (d DSC) Score(p *page.Page, active []bool, out []float64) {
 		}
 		b := &bs[i]
 		body := pos + float64(b.Split.Tags)
-		w := float64(b.Words)
-		span := w + float64(b.InnerTags)
+		u := blockWords(b, d.SpaceWords)
+		span := float64(u) + float64(b.InnerTags)
 		pos = body + span
-		if b.Words <= 0 {
+		words := unitSlots(u)
+		if words == 0 {
 			out[i] = 0
 			continue
 		}
+		w := float64(words)
 		step := span / w
-		words := int(b.Words)
 		// Words whose window lies inside the block's own stretch all
 		// see its inner-tag slope; only the words within k tokens of
 		// either end need the curve. jlo..jhi-1 is the interior.
@@ -132,6 +141,7 @@ func (d DSC) Score(p *page.Page, active []bool, out []float64) {
 type tagCurve struct {
 	bs     []page.Block
 	active []bool
+	space  bool    // words by white space (DSC.SpaceWords)
 	i      int     // current block
 	s      float64 // token position where block i starts
 	c      float64 // tags before block i
@@ -156,7 +166,7 @@ func (cv *tagCurve) at(t float64) float64 {
 		tags := float64(b.Split.Tags)
 		inner := float64(b.InnerTags)
 		body := cv.s + tags
-		end := body + float64(b.Words) + inner
+		end := body + float64(blockWords(b, cv.space)) + inner
 		if t <= end {
 			if t <= body {
 				return cv.c + max(t-cv.s, 0)

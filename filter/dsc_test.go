@@ -82,7 +82,7 @@ func naiveDSC(d DSC, p *page.Page) []float64 {
 	k := float64(max(d.Window, 1))
 	var total float64
 	for _, b := range bs {
-		total += float64(b.Split.Tags + b.Words + b.InnerTags)
+		total += float64(b.Split.Tags) + float64(b.Units) + float64(b.InnerTags)
 	}
 	lo, hi := tagCurve{bs: bs}, tagCurve{bs: bs}
 	lo.start()
@@ -90,20 +90,21 @@ func naiveDSC(d DSC, p *page.Page) []float64 {
 	var pos float64
 	for i, b := range bs {
 		body := pos + float64(b.Split.Tags)
-		span := float64(b.Words + b.InnerTags)
+		span := float64(b.Units) + float64(b.InnerTags)
 		pos = body + span
-		if b.Words == 0 {
+		words := unitSlots(b.Units)
+		if words == 0 {
 			continue
 		}
 		text := 0
-		for j := range int(b.Words) {
-			t := body + (float64(j)+0.5)*span/float64(b.Words)
+		for j := range words {
+			t := body + (float64(j)+0.5)*span/float64(words)
 			a, z := max(t-k, 0), min(t+k, total)
 			if (hi.at(z)-lo.at(a))/(z-a) <= d.Threshold {
 				text++
 			}
 		}
-		out[i] = float64(text) / float64(b.Words)
+		out[i] = float64(text) / float64(words)
 	}
 	return out
 }
@@ -118,7 +119,11 @@ func TestDSCInteriorShortcut(t *testing.T) {
 		n := 1 + rnd(10)
 		bs := make([]fxBlock, n)
 		for i := range bs {
-			bs[i] = fxBlock{text: strings.Repeat("w ", rnd(80)), tags: int32(rnd(8)), inner: int32(rnd(30))}
+			text := strings.Repeat("w ", rnd(80))
+			if rnd(2) == 0 { // Chinese: fractional word-equivalents
+				text = strings.Repeat("中", rnd(120))
+			}
+			bs[i] = fxBlock{text: text, tags: int32(rnd(8)), inner: int32(rnd(30))}
 		}
 		p := fxPage(bs...)
 		d := DSC{Window: 1 + rnd(30), Threshold: 0.01 + float64(rnd(1000))/1234.5}

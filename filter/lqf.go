@@ -11,7 +11,7 @@ import (
 // sluice's version works on the node table:
 //
 //  1. For every element, the characters, link characters (text inside
-//     <a href>) and words of its subtree, from prefix sums over the blocks
+//     <a href>) and words (word-equivalents, page.Block.Units) of its subtree, from prefix sums over the blocks
 //     and the First/End block range of the element: O(1) per element.
 //     Inactive blocks add nothing.
 //  2. A block's judging container is the nearest element, from the block's
@@ -41,7 +41,9 @@ type LQF struct {
 	Label string
 	// Threshold is the container link quota above which blocks are dropped.
 	Threshold float64
-	// MinWords is the fewest words a container needs to be judged.
+	// MinWords is the fewest words a container needs to be judged, in
+	// word-equivalents (page.Block.Units): 10 is about a sentence in any
+	// script, 16 Chinese characters.
 	MinWords int32
 	// MaxShare is the largest share of the page's characters a judged
 	// container may hold.
@@ -49,10 +51,14 @@ type LQF struct {
 	// BlockThreshold is the share of link text above which a block counts
 	// as a link.
 	BlockThreshold float64
-	// LoneWords: a link-text block with fewer words than this is dropped
-	// even with no link-text neighbour ("Terms | Privacy" alone in a
-	// footer, "Read more"). 0 keeps lone link blocks.
+	// LoneWords: a link-text block with fewer words than this (in
+	// word-equivalents) is dropped even with no link-text neighbour
+	// ("Terms | Privacy" alone in a footer, "Read more", "阅读全文").
+	// 0 keeps lone link blocks.
 	LoneWords int32
+	// SpaceWords counts words by white space, as before word-equivalents
+	// (see SpaceWords).
+	SpaceWords bool
 }
 
 // NewLQF returns a Link Quota Filter with the default parameters.
@@ -66,13 +72,13 @@ func init() {
 		{Name: "threshold", Default: d.Threshold, Min: 0.01, Max: 0.99,
 			Doc: "link quota of a container (link characters / characters) above which its blocks are dropped"},
 		{Name: "min_words", Kind: Int, Default: float64(d.MinWords), Min: 0, Max: 10000,
-			Doc: "fewest words an element needs to be judged as a container"},
+			Doc: "fewest words (word-equivalents: a Chinese character is 0.625) an element needs to be judged as a container"},
 		{Name: "max_share", Default: d.MaxShare, Min: 0, Max: 1,
 			Doc: "largest share of the page's characters a judged container may hold"},
 		{Name: "block_threshold", Default: d.BlockThreshold, Min: 0.01, Max: 0.99,
 			Doc: "share of link text above which a block counts as a link"},
 		{Name: "lone_words", Kind: Int, Default: float64(d.LoneWords), Min: 0, Max: 10000,
-			Doc: "a link block with fewer words is dropped even without link neighbours (0: kept)"},
+			Doc: "a link block with fewer words (word-equivalents) is dropped even without link neighbours (0: kept)"},
 	}, func(p Params) Filter {
 		f := NewLQF()
 		f.Threshold, f.MinWords, f.MaxShare = p["threshold"], int32(p["min_words"]), p["max_share"]
@@ -109,32 +115,36 @@ func (f *LQF) Score(p *page.Page, active []bool, out []float64) {
 		return
 	}
 
-	// Prefix sums of characters, link characters and words over the
-	// active blocks, and for every node its judging container.
-	buf := make([]int32, 3*(nb+1)+len(nodes))
-	chars, links, words := buf[:nb+1], buf[nb+1:2*(nb+1)], buf[2*(nb+1):3*(nb+1)]
-	judge := buf[3*(nb+1):]
+	// Prefix sums of characters, link characters and word-equivalents
+	// over the active blocks, and for every node its judging container.
+	buf := make([]int32, 2*(nb+1)+len(nodes))
+	chars, links, judge := buf[:nb+1], buf[nb+1:2*(nb+1)], buf[2*(nb+1):]
+	words := make([]float64, nb+1)
 	for i := range blocks {
 		chars[i+1], links[i+1], words[i+1] = chars[i], links[i], words[i]
 		if ccbActive(active, i) {
 			b := &blocks[i]
 			chars[i+1] += max(b.Chars, 0)
 			links[i+1] += min(max(b.LinkChars, 0), max(b.Chars, 0))
-			words[i+1] += max(b.Words, 0)
+			words[i+1] += float64(max(blockWords(b, f.SpaceWords), 0))
 		}
 	}
-	span := func(pre []int32, nd *page.Node) int32 {
+	blockRange := func(nd *page.Node) (int32, int32) {
 		lo := min(max(nd.First, 0), int32(nb))
-		hi := min(max(nd.End, lo), int32(nb))
+		return lo, min(max(nd.End, lo), int32(nb))
+	}
+	span := func(pre []int32, nd *page.Node) int32 {
+		lo, hi := blockRange(nd)
 		return pre[hi] - pre[lo]
 	}
+	minWords := float64(f.MinWords) - 1e-6 // word-equivalents are sums of fractions
 	for n := range nodes {
 		nd := &nodes[n]
 		judge[n] = -1
 		if par := nd.Parent; par >= 0 && int(par) < n {
 			judge[n] = judge[par]
 		}
-		if lqfContainer(nd.Tag) && span(words, nd) >= f.MinWords {
+		if lo, hi := blockRange(nd); lqfContainer(nd.Tag) && words[hi]-words[lo] >= minWords {
 			judge[n] = int32(n)
 		}
 	}
@@ -164,7 +174,7 @@ func (f *LQF) Score(p *page.Page, active []bool, out []float64) {
 			}
 		}
 		isLinky := linky(i)
-		if isLinky && (prevLinky || (j < nb && linky(j)) || b.Words < f.LoneWords) {
+		if isLinky && (prevLinky || (j < nb && linky(j)) || float64(blockWords(b, f.SpaceWords)) < float64(f.LoneWords)) {
 			score = min(score, lqfQuotaScore(float64(b.LinkChars)/float64(b.Chars), f.BlockThreshold))
 		}
 		out[i] = score

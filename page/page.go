@@ -76,6 +76,13 @@ type Block struct {
 	LinkChars int32
 	// Chars is the number of characters (runes) of Text, spaces excluded.
 	Chars int32
+	// Units is the length of Text in word-equivalents,
+	// textunit.WordEquivalents(Text): a word or number counts 1, a Han,
+	// kana or Thai character 1/textunit.PerWord of its script (a Chinese
+	// character 0.625); punctuation and symbols count nothing. The filters
+	// count text in these units, so that their thresholds mean the same in
+	// every script; Words stays the white-space count the features use.
+	Units float32
 	// DivGroup and TdGroup are the indices in Page.Nodes of the nearest
 	// ancestor sectioning element (div, section, article, main, aside,
 	// nav, header, footer, form, body) and the nearest table cell (td, th)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sluice-project/sluice/ingest"
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/textunit"
 )
 
 // Options configures segmentation.
@@ -306,6 +307,7 @@ func (b *builder) flush() {
 	}
 	b.scratch, blk.Words, blk.Chars = normalize(b.scratch[:0], b.buf, blk.Pre)
 	blk.Text = string(b.scratch)
+	blk.Units = float32(textunit.WordEquivalents(blk.Text))
 	blk.LinkChars = min(blk.LinkChars, blk.Chars)
 	if b.start >= 0 && b.end > b.start {
 		blk.Source = page.Span{Start: b.doc.Original(b.start), End: b.doc.Original(b.end)}
