@@ -1,6 +1,11 @@
 package tables
 
-import "github.com/sluice-project/sluice/page"
+import (
+	"slices"
+	"strings"
+
+	"github.com/sluice-project/sluice/page"
+)
 
 // Role is what a cell of a data table holds (Kitten, section 3.1.2).
 type Role uint8
@@ -44,8 +49,10 @@ func (r Role) String() string {
 // headers when that row is not mostly numbers, and its first column as row
 // headers when the top-left cell is empty or the first column holds no
 // numbers while the others mostly do. A later row repeating the header row
-// is finalNonImportant. The fix-up: a lone data cell in a row of headers is
-// a header.
+// is finalNonImportant, and so is a later row repeating any row of two or
+// more distinct, non-numeric texts, whose first occurrence is then a
+// header (a heading row no markup marks). The fix-up: a lone data cell in
+// a row of headers is a header.
 func HeuristicCells(p *page.Page, t *page.Table) []Role {
 	g, ok := newGrid(t)
 	if !ok {
@@ -61,9 +68,59 @@ func HeuristicCells(p *page.Page, t *page.Table) []Role {
 	bottom := max(c.lone(g.rows-1, -1, top, FinalImportant), top)
 	c.headers(top, bottom)
 	c.repeats(top, bottom)
+	c.repeatedRows(top, bottom)
 	c.missing()
 	c.fixUp()
 	return c.roles
+}
+
+// repeatedRows finds heading rows that no markup marks: a row of two or
+// more distinct, non-numeric texts that a later row repeats exactly (a
+// long table that repeats its heading before each group). Its first
+// occurrence is header, the repeats finalNonImportant.
+func (c *typer) repeatedRows(top, bottom int) {
+	first := map[string]int{}
+	for y := top; y <= bottom; y++ {
+		key, ok := c.rowKey(y)
+		if !ok {
+			continue
+		}
+		f, seen := first[key]
+		if !seen {
+			first[key] = y
+			continue
+		}
+		c.setRow(f, Header, DataCell)
+		c.setRow(y, FinalNonImportant, DataCell, Header)
+	}
+}
+
+// rowKey returns the texts of the non-empty cells of row y joined, and
+// whether the row can be a heading: two or more cells, distinct texts,
+// none a number.
+func (c *typer) rowKey(y int) (string, bool) {
+	var texts []string
+	for _, i := range c.row(y) {
+		if c.t.Cells[i].Chars == 0 {
+			continue
+		}
+		t := cellText(c.p, &c.t.Cells[i])
+		if numeric(t) || slices.Contains(texts, t) {
+			return "", false
+		}
+		texts = append(texts, t)
+	}
+	return strings.Join(texts, "\x00"), len(texts) >= 2
+}
+
+// setRow gives role r to the non-empty cells of row y whose role is one of
+// from.
+func (c *typer) setRow(y int, r Role, from ...Role) {
+	for _, i := range c.row(y) {
+		if c.t.Cells[i].Chars > 0 && slices.Contains(from, c.roles[i]) {
+			c.roles[i] = r
+		}
+	}
 }
 
 // missing makes data the empty cells that stand for a missing value

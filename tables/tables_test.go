@@ -217,3 +217,39 @@ func TestViews(t *testing.T) {
 		t.Errorf("mostly dropped: views = %+v", views)
 	}
 }
+
+// A heading row that no markup marks, repeated before each group of a
+// long table: the first is header, the repeats finalNonImportant; a row
+// of numbers or of one repeated text is never taken for one.
+func TestRepeatedHeadingRows(t *testing.T) {
+	p := parse(t, `<body><table><tr><th colspan=3>Tour 2013</th></tr>
+<tr><td>Date</td><td>Stop</td><td>Venue</td></tr><tr><td>13 July</td><td>Hong Kong</td><td>Expo hall</td></tr>
+<tr><th colspan=3>Tour 2014</th></tr>
+<tr><td>Date</td><td>Stop</td><td>Venue</td></tr><tr><td>4 October</td><td>Bangkok</td><td>Queen Sirikit centre</td></tr>
+<tr><td>Yes</td><td>Yes</td><td>Yes</td></tr><tr><td>Yes</td><td>Yes</td><td>Yes</td></tr>
+<tr><td>1</td><td>2</td><td>3</td></tr><tr><td>1</td><td>2</td><td>3</td></tr></table></body>`)
+	tb := &p.Tables[0]
+	roles := HeuristicCells(p, tb)
+	at := func(row, col int32) Role {
+		for i, c := range tb.Cells {
+			if c.Row == row && c.Col == col {
+				return roles[i]
+			}
+		}
+		t.Fatalf("no cell at %d,%d", row, col)
+		return 0
+	}
+	for col := int32(0); col < 3; col++ {
+		if r := at(1, col); r != Header {
+			t.Errorf("first heading row, col %d: %v", col, r)
+		}
+		if r := at(4, col); r != FinalNonImportant {
+			t.Errorf("repeated heading row, col %d: %v", col, r)
+		}
+		for _, row := range []int32{6, 7, 8, 9} {
+			if r := at(row, col); r != DataCell {
+				t.Errorf("row %d col %d: %v, want data", row, col, r)
+			}
+		}
+	}
+}
