@@ -26,8 +26,11 @@ import (
 	"github.com/sluice-project/sluice/structure"
 )
 
-// DefaultFilter is the filter pipeline used when Options.Filter is empty:
-// the best pipeline measured on the shared data sets (see README).
+// DefaultFilter is the best heuristic filter pipeline measured on the
+// shared data sets (see README). It is not what cleans when Options.Filter
+// is empty (the trained model does): it cleans the pages the model does
+// not label (more blocks than MaxModelBlocks), and it is what callers who
+// want a heuristic without choosing one should pass.
 const DefaultFilter = "lqf>targetnode"
 
 // FallbackFilter scores a page whose pipeline kept nothing: WC Cleaner's
@@ -56,7 +59,9 @@ type Options struct {
 	// embedded in sluice, trained on the shared data sets.
 	Model []byte
 	// Drop lists the elements removed before segmentation ("#comment" for
-	// comments). Default: ingest.DefaultDrop.
+	// comments), in place of the default list; New refuses a name that is
+	// not an element name. Default: ingest.DefaultDrop (DefaultDrop
+	// returns a copy, to extend it).
 	Drop []string
 	// DropPattern, when set, is a regular expression (RE2 syntax, as
 	// package regexp reads it) for the id and class names of div elements
@@ -207,10 +212,19 @@ func New(opts Options) (*Cleaner, error) {
 	return c, nil
 }
 
+// dropName is what Options.Drop accepts: an HTML element name (custom
+// elements included) or "#comment".
+var dropName = regexp.MustCompile(`^(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|#comment)$`)
+
 // ingestOptions returns the ingest options of opts.
 func ingestOptions(opts Options) (ingest.Options, error) {
 	o := ingest.DefaultOptions()
 	if opts.Drop != nil {
+		for _, name := range opts.Drop {
+			if !dropName.MatchString(name) {
+				return o, fmt.Errorf("sluice: drop: %q is not an element name (letters, digits and hyphens, starting with a letter; or #comment)", name)
+			}
+		}
 		o.Drop = opts.Drop
 	}
 	if opts.DropPattern != "" {

@@ -78,7 +78,7 @@ type cleanCmd struct {
 	memory                                                string
 	style                                                 string
 	precision, recall                                     bool
-	header, urlLine, dropped, keepHidden, noAlt           bool
+	header, urlLine, dropped, keepHidden, noAlt, dropOnly bool
 	abbr, quiet                                           bool
 	jobs                                                  int
 	threshold                                             thresholdFlag
@@ -112,7 +112,8 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.Var(&c.tables, "tables", "how data tables are written (`MODE`): blocks (each cell a paragraph), linear (one clause per row), grid (markdown pipe table, html <table>, json \"tables\" with cell roles) or default (blocks in cleaneval and text, grid in markdown, html and json, linear in parser)")
 	fs.StringVar(&c.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
 	fs.StringVar(&c.url, "url", "", "the page's `URL` for the metadata (default: the CleanEval wrapper's id)")
-	fs.StringVar(&c.drop, "drop", "", "comma-separated `elements` to remove before cleaning (default: "+strings.Join(sluice.DefaultDrop(), ",")+")")
+	fs.StringVar(&c.drop, "drop", "", "comma-separated `elements` to remove before cleaning, besides the default ones ("+strings.Join(sluice.DefaultDrop(), ",")+")")
+	fs.BoolVar(&c.dropOnly, "drop-only", false, "--drop replaces the default elements instead of adding to them")
 	fs.StringVar(&c.dropPattern, "drop-pattern", "", "remove the div elements whose id or a class name matches the regular `expression` before cleaning (Kitten's: "+sluice.DefaultDropPattern+"; default: none)")
 	fs.StringVar(&c.logRemoved, "log-removed", "", "parser format: write the list items removed (link-list items of fewer than 5 words) to `FILE`, one JSON object a line")
 	fs.BoolVar(&c.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
@@ -150,8 +151,11 @@ func (c *cleanCmd) validate(args []string) error {
 	case c.recall:
 		opts.Threshold = 0.25
 	}
-	if c.drop != "" {
+	if c.drop != "" || c.dropOnly {
 		opts.Drop = splitList(c.drop)
+		if !c.dropOnly {
+			opts.Drop = append(sluice.DefaultDrop(), opts.Drop...)
+		}
 	}
 	if c.cleaner, err = newCleaner(opts, c.model, c.filterSet); err != nil {
 		return err

@@ -133,6 +133,10 @@ type evalScores struct {
 // run scores the outputs and prints the scores.
 func (c *evalCmd) run(context.Context) int {
 	res := c.score()
+	if len(c.pages) > 0 && res.missing == len(c.pages) {
+		fmt.Fprintf(c.stderr, "sluice eval: no output in %s is named after a page of %s (ID.txt, ID.md or ID, such as %s.txt): nothing to score\n", c.outDir, c.gold, c.pages[0].ID)
+		return exitFailed
+	}
 	if c.asJSON {
 		c.printJSON(res)
 	} else {

@@ -150,7 +150,9 @@ Pipelines:
   inter(a,b,...)  a block is kept when every filter keeps it
   vote(a,b,c:2;2) weighted vote: weights after ':', threshold after ';'
 
-Default: %s
+sluice cleans with its trained model unless --filter names a pipeline; the
+best heuristic pipeline, used when the model cannot label a page (more than
+100,000 blocks), is %s.
 Filter sets (a pipeline with parameters, kept in a file): see sluice filters --help
 `, sluice.DefaultFilter)
 }
