@@ -218,6 +218,7 @@ type item struct {
 	weight int64 // held in the in-flight budget
 	pos    int64 // how far into the input this record ends, for progress
 	err    error // kEnd: the input-level error, if any
+	damage error // kRecord: the HTML file was damaged (a gzip file cut short); body is what came before the damage
 
 	src   render.JSONSource
 	uri   string

@@ -108,7 +108,8 @@ func TestHTMLFiles(t *testing.T) {
 	write("empty.html", nil)
 	write("image.html", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00\x00\x00\x01\x00\x08\x02\x00\x00\x00"))
 	write("huge.html", []byte(strings.Repeat(testPage(104), testMaxRecord/len(testPage(104))+2)))
-	write("broken.html.gz", gzipBytes([]byte(testPage(105)))[:200])
+	write("broken.html.gz", gzipBytes([]byte(testPage(105)))[:200])                          // cut short: what came before is cleaned
+	write("garbage.html.gz", []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff\xff\xff\xff")) // nothing readable: failed
 	write("notes.md", []byte("not a page"))
 	// An archive in the directory is an input of its own.
 	es := testEntries(t, false)
@@ -130,21 +131,24 @@ func TestHTMLFiles(t *testing.T) {
 	if !maps.Equal(sum.Skipped, skipped) {
 		t.Errorf("skipped %v, want %v", sum.Skipped, skipped)
 	}
-	if want := int64(len(ids) + 4); sum.Cleaned != want {
+	if want := int64(len(ids) + 5); sum.Cleaned != want {
 		t.Errorf("cleaned %d, want %d", sum.Cleaned, want)
 	}
 	if sum.Failed["read: damaged gzip"] != 1 || sum.FailedTotal() != 1 {
 		t.Errorf("failed %v, want one damaged gzip", sum.Failed)
 	}
-	if len(sum.InputErrors) != 1 || !strings.Contains(sum.InputErrors[0].Error, "no such file") {
-		t.Errorf("input errors %v, want missing.html", sum.InputErrors)
+	// The directory's damaged file and the missing one are input errors
+	// (the run fails); the damaged file's text before the damage is out.
+	if len(sum.InputErrors) != 2 || !strings.Contains(sum.InputErrors[0].Error, "no such file") ||
+		!strings.Contains(sum.InputErrors[1].Error, "broken.html.gz: damaged gzip") {
+		t.Errorf("input errors %v, want broken.html.gz's damage and missing.html", sum.InputErrors)
 	}
 	files := map[string]int{}
 	for _, id := range outputIDs(t, out, FormatJSONL) {
 		files[id]++
 	}
-	if files[""] != 4 {
-		t.Errorf("%d pages without a record ID in the output, want 4 HTML files", files[""])
+	if files[""] != 5 {
+		t.Errorf("%d pages without a record ID in the output, want 5 HTML files", files[""])
 	}
 }
 

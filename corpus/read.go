@@ -42,7 +42,9 @@ func (r *reader) run(ctx context.Context, ins []*input) {
 		case kindArchive:
 			ok, err = r.archive(ctx, in)
 		case kindHTML:
-			ok = r.send(r.htmlFile(in, in.path))
+			it := r.htmlFile(in, in.path)
+			err = it.damage
+			ok = r.send(it)
 		case kindDir:
 			ok, err = r.dir(ctx, in)
 		}
@@ -186,6 +188,9 @@ func (r *reader) dir(ctx context.Context, in *input) (ok bool, err error) {
 			return true
 		}
 		it := r.htmlFile(in, path)
+		if it.damage != nil {
+			errs = append(errs, path+": "+it.damage.Error())
+		}
 		read += max(it.src.Length, 0)
 		it.pos = read
 		if !r.send(it) {
@@ -241,9 +246,14 @@ func (r *reader) htmlFile(in *input, path string) *item {
 	switch {
 	case errors.Is(err, inputs.ErrTooLarge):
 		return skip(ReasonTooLarge, fmt.Sprintf("more than %d bytes", r.maxRecord))
-	case err != nil:
+	case err != nil && len(data) == 0:
 		it.failed, it.reason, it.detail = true, "read: damaged gzip", err.Error()
 		return it
+	case err != nil:
+		// Cut short: the bytes before the damage are cleaned, and the
+		// input is reported as damaged (an input error), as sluice clean
+		// does.
+		it.damage = fmt.Errorf("damaged gzip: %w; its %d bytes before the damage were cleaned", err, len(data))
 	}
 	if isBlank(data) {
 		return skip(ReasonEmpty, "")

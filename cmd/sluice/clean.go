@@ -226,6 +226,10 @@ func (c *cleanCmd) run(ctx context.Context) int {
 				break // the output is gone; the remaining inputs cannot be written
 			}
 		}
+		if o.damaged != nil {
+			fmt.Fprintf(c.stderr, "sluice clean: %s: damaged: %v; its text before the damage was written\n", s.Name, o.damaged)
+			failed++
+		}
 	}
 	if stream != nil {
 		if err := stream.Close(); err != nil && failed == 0 {
@@ -287,18 +291,19 @@ func (c *cleanCmd) finish(failed, inputs int) int {
 
 // cleaned is one input cleaned: the result and the warnings on the way.
 type cleaned struct {
-	res  *sluice.Result
-	warn []string
+	res     *sluice.Result
+	warn    []string
+	damaged error // the input was damaged; res is its text before the damage
 }
 
 // clean reads and cleans one input. A damaged input that still gave bytes
-// is cleaned, with a warning.
+// (a gzip file cut short) is cleaned from them, and reported as damaged:
+// the run fails, as sluice corpus does for it.
 func (c *cleanCmd) clean(ctx context.Context, s inputs.Source) (cleaned, error) {
 	var o cleaned
 	data, err := inputs.Read(s.Path, c.stdin, maxRead)
 	if err != nil && len(data) > 0 {
-		o.warn = append(o.warn, err.Error())
-		err = nil
+		o.damaged, err = err, nil
 	}
 	if err == nil {
 		o.res, err = c.cleaner.Clean(ctx, sluice.Input{Data: data, ContentType: c.contentType, URL: c.url})
