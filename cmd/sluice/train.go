@@ -58,9 +58,11 @@ A labeller is a list of stages, run in order, that --stages names:
 The stack and context stages learn from the CRF's verdicts on pages it did
 not see, and the CRF from the trees' likewise: each costs inner folds of
 training (three more CRFs; three more sets of trees). Without --stages the
-list is trees,crf,stack,blend,smooth,region, less what --off boost, stack
-or context leave out (--off stack gives the embedded model's list,
-trees,crf,context,smooth,region).
+list is the embedded model's, trees,crf,context,smooth,region, and without
+--threshold or --cv the model keeps blocks by ef, as the embedded model
+does: sluice train -o builds what is embedded. (With --off boost, stack or
+context and no --stages, the list is trees,crf,stack,blend,smooth,region
+less what they leave out, as before --stages.)
 
 Gold standards disagree on what content is, so each set has an annotation
 style: "main" (the main content only: WCXB, Dragnet, L3S-GN1, Readability,
@@ -112,7 +114,7 @@ func (c *trainCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.out, "o", "", "write the trained model to `FILE`")
 	fs.IntVar(&c.cv, "cv", 0, "cross-validate with `K` folds first")
 	fs.BoolVar(&c.ablate, "ablate", false, "with --cv: also cross-validate with each feature group switched off, and without each stage but crf")
-	fs.StringVar(&c.stages, "stages", "", "comma-separated `stages` of the labeller, in order, from "+strings.Join(label.StageNames(), ",")+" (default: "+strings.Join(train.StagesOf(label.DefaultFeatureConfig()), ",")+"; the embedded model's: "+strings.Join(embeddedStages(), ",")+")")
+	fs.StringVar(&c.stages, "stages", "", "comma-separated `stages` of the labeller, in order, from "+strings.Join(label.StageNames(), ",")+" (default: the embedded model's, "+strings.Join(embeddedStages(), ",")+")")
 	fs.StringVar(&c.off, "off", "", "comma-separated feature `groups` to switch off (boost, stack and context leave out the trees, stack and context stages, as before --stages)")
 	fs.IntVar(&c.limit, "limit", 0, "at most `N` pages per set")
 	fs.Float64Var(&c.l2, "l2", 1, "L2 regularisation")
@@ -122,7 +124,7 @@ func (c *trainCmd) flagSet() *flag.FlagSet {
 	fs.Float64Var(&c.smooth, "smooth", label.DefaultSmooth, "path smoothing `weight`, from 0 (off) to 1: how far each block's content probability moves toward the mean over the blocks at the same element path")
 	fs.Float64Var(&c.region, "region", label.DefaultRegion, "content region `factor`, from 0 (off) to 1: how much the content probability of blocks outside the element that holds the page's likely content is lowered")
 	fs.Float64Var(&c.pageWeight, "page-weight", train.DefaultPageWeight, "page weighting `exponent`, from 0 (off) to 1: each page counts in training as (mean blocks per page / its blocks)^exponent, so that long pages outweigh short ones less")
-	fs.Var(&c.threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else 0.5")
+	fs.Var(&c.threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else ef, as the embedded model")
 	fs.StringVar(&c.jsonOut, "json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
 	fs.StringVar(&c.margOut, "marginals", "", "with --cv: write every held-out page's block label probabilities to `FILE`, one JSON object a page")
 	fs.Float64Var(&c.margin, "margin", train.DefaultMargin, "word-weighted margin `scale`, 0 (off) or more: training makes labelling a block on the wrong side of content and other cost scale × ln(1 + its words) (softmax-margin), so that long blocks are kept further from the wrong side")
@@ -216,7 +218,16 @@ func (c *trainCmd) stageList() ([]string, error) {
 		c.fc.Off[features.Group(g)] = true
 		stageGroup = stageGroup || features.Group(g) == features.Context || slices.Contains(label.StageGroups(), features.Group(g))
 	}
+	if c.stages == "" && stageGroup {
+		return train.StagesOf(c.fc), nil // --off names the stages left out, as before --stages
+	}
 	if c.stages == "" {
+		// The embedded model's stages, so that sluice train -o builds what
+		// is embedded.
+		if st := embeddedStages(); st != nil {
+			c.fc = c.fc.WithStages(st)
+			return st, nil
+		}
 		return train.StagesOf(c.fc), nil
 	}
 	if stageGroup {
@@ -444,6 +455,10 @@ func (c *trainCmd) trainModel(ctx context.Context, examples []train.Example, res
 		}
 	case len(results) > 0:
 		th = results[0].Result.Thresholds
+	default:
+		for _, st := range lab.Styles() {
+			th[st] = label.ExpectedF1 // the embedded model's rule
+		}
 	}
 	if err := lab.SetThresholds(th); err != nil {
 		return err
