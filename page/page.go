@@ -44,6 +44,9 @@ type Meta struct {
 	// Description is the page's own summary: <meta name="description">,
 	// else og:description or twitter:description.
 	Description string
+	// File is the name of the file the page was read from, when the caller
+	// says (sluice clean does for file inputs); empty otherwise.
+	File string
 }
 
 // Span is a half-open byte range [Start, End) in the original input.

@@ -61,8 +61,10 @@ type JSON struct {
 // "continuation" or "other". A block's index is its index in Page.Blocks,
 // its score the content score rounded to three decimals (0 when not a
 // number), start and end its byte span in the original input (0 and 0 when
-// unknown). "blocks" and "segments" are [] and never null; "date",
-// "source" and "site" are left out when there is nothing to say, and so
+// unknown). "file" is the input file's name (page.Meta.File: sluice clean
+// sets it for file inputs). "blocks" and "segments" are [] and never null;
+// "date", "file", "source" and "site" are left out when there is nothing
+// to say, and so
 // are "member_offset" and "record_id" in "source".
 //
 // "tables" lists the data tables of the page that are written as tables
@@ -80,6 +82,7 @@ type JSONDocument struct {
 	URL      string        `json:"url"`
 	Host     string        `json:"host"`
 	Date     string        `json:"date,omitempty"`
+	File     string        `json:"file,omitempty"`
 	Title    string        `json:"title"`
 	Encoding string        `json:"encoding"`
 	Text     string        `json:"text"`
@@ -168,6 +171,7 @@ func (j *JSON) Document(p *page.Page) *JSONDocument {
 // they are.
 func (j *JSON) Fill(d *JSONDocument, p *page.Page) {
 	d.URL, d.Host, d.Title, d.Encoding = p.Meta.URL, p.Meta.Host(), p.Meta.Title, p.Meta.Encoding
+	d.File = p.Meta.File
 	n := 0
 	for i := range p.Blocks {
 		if j.IncludeDropped || p.Blocks[i].Label.Kept() {

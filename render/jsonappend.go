@@ -20,6 +20,10 @@ func (d *JSONDocument) AppendJSON(b []byte) []byte {
 		b = append(b, `,"date":`...)
 		b = appendJSONString(b, d.Date)
 	}
+	if d.File != "" {
+		b = append(b, `,"file":`...)
+		b = appendJSONString(b, d.File)
+	}
 	b = append(b, `,"title":`...)
 	b = appendJSONString(b, d.Title)
 	b = append(b, `,"encoding":`...)

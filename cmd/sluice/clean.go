@@ -308,6 +308,9 @@ func (c *cleanCmd) clean(ctx context.Context, s inputs.Source) (cleaned, error) 
 	if err == nil {
 		o.res, err = c.cleaner.Clean(ctx, sluice.Input{Data: data, ContentType: c.contentType, URL: c.url})
 	}
+	if err == nil && s.Path != "" {
+		o.res.Page.Meta.File = s.Name
+	}
 	if o.res != nil {
 		o.warn = append(o.warn, o.res.Warnings...)
 	}
