@@ -42,6 +42,9 @@ import (
 // blank line on each side.
 type Markdown struct {
 	Tables Tables // how data tables are written; default TablesGrid
+	// Metadata starts each document with its metadata as YAML front
+	// matter, as Text's does.
+	Metadata bool
 }
 
 // Render writes p as Markdown.
@@ -50,6 +53,9 @@ func (m Markdown) Render(w io.Writer, p *page.Page) error { return renderDoc(w, 
 func (m Markdown) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 	if i > 0 {
 		b.WriteString("\n* * *\n\n")
+	}
+	if m.Metadata {
+		writeFrontMatter(b, p)
 	}
 	f := pageFlow(p, m.Tables.or(TablesGrid))
 	segs := f.segs

@@ -62,6 +62,10 @@ type Options struct {
 	// and text, a pipe table in markdown, a <table> in html, a "tables"
 	// array beside the blocks in json, one clause a line in parser.
 	Tables Tables
+	// Metadata makes the text and markdown formats start each document
+	// with its metadata as YAML front matter (sluice clean
+	// --with-metadata); the json format has fields of its own.
+	Metadata bool
 }
 
 // Segment is a run of kept blocks that forms one CleanEval segment: a
@@ -234,8 +238,8 @@ var formats = [...]format{
 	{"cleaneval", []string{"ce"}, "CleanEval segments: <p>, <h>, <l>", func(o Options) Renderer {
 		return &CleanEval{Header: o.CleanEvalHeader, Wrapper: o.CleanEvalWrapper, Tables: o.Tables}
 	}},
-	{"text", []string{"txt", "plain"}, "plain text, a blank line between segments", func(o Options) Renderer { return Text{Tables: o.Tables} }},
-	{"markdown", []string{"md"}, "CommonMark", func(o Options) Renderer { return Markdown{Tables: o.Tables} }},
+	{"text", []string{"txt", "plain"}, "plain text, a blank line between segments", func(o Options) Renderer { return Text{Tables: o.Tables, Metadata: o.Metadata} }},
+	{"markdown", []string{"md"}, "CommonMark", func(o Options) Renderer { return Markdown{Tables: o.Tables, Metadata: o.Metadata} }},
 	{"json", nil, "one JSON object per document", func(o Options) Renderer { return &JSON{IncludeDropped: o.IncludeDropped, Tables: o.Tables} }},
 	{"html", []string{"htm"}, "minimal HTML document", func(o Options) Renderer { return HTML{Tables: o.Tables} }},
 	{"parser", nil, "one sentence a line, lists flattened, for parsers", func(o Options) Renderer { return Parser{Options: o.Parser, Tables: o.Tables} }},

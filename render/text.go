@@ -21,6 +21,9 @@ import (
 // (U+000C).
 type Text struct {
 	Tables Tables // how data tables are written; default TablesBlocks
+	// Metadata starts each document with its metadata as YAML front
+	// matter (title, url, host, description, language, file, encoding).
+	Metadata bool
 }
 
 // Render writes p as plain text.
@@ -29,6 +32,9 @@ func (t Text) Render(w io.Writer, p *page.Page) error { return renderDoc(w, p, t
 func (t Text) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 	if i > 0 {
 		b.WriteString("\f\n")
+	}
+	if t.Metadata {
+		writeFrontMatter(b, p)
 	}
 	if segs := textSegments(p, t.Tables.or(TablesBlocks)); len(segs) > 0 {
 		b.WriteString(plainText(segs))

@@ -79,6 +79,7 @@ type cleanCmd struct {
 	style                                                 string
 	precision, recall                                     bool
 	header, urlLine, dropped, keepHidden, noAlt, dropOnly bool
+	withMetadata                                          bool
 	abbr, quiet                                           bool
 	jobs                                                  int
 	threshold                                             thresholdFlag
@@ -113,6 +114,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
 	fs.StringVar(&c.url, "url", "", "the page's `URL` for the metadata (default: the CleanEval wrapper's id)")
 	fs.StringVar(&c.drop, "drop", "", "comma-separated `elements` to remove before cleaning, besides the default ones ("+strings.Join(sluice.DefaultDrop(), ",")+")")
+	fs.BoolVar(&c.withMetadata, "with-metadata", false, "text and markdown formats: start each page with its metadata (title, url, description, language, file) as YAML front matter")
 	fs.BoolVar(&c.dropOnly, "drop-only", false, "--drop replaces the default elements instead of adding to them")
 	fs.StringVar(&c.dropPattern, "drop-pattern", "", "remove the div elements whose id or a class name matches the regular `expression` before cleaning (Kitten's: "+sluice.DefaultDropPattern+"; default: none)")
 	fs.StringVar(&c.logRemoved, "log-removed", "", "parser format: write the list items removed (link-list items of fewer than 5 words) to `FILE`, one JSON object a line")
@@ -160,7 +162,10 @@ func (c *cleanCmd) validate(args []string) error {
 	if c.cleaner, err = newCleaner(opts, c.model, c.filterSet); err != nil {
 		return err
 	}
-	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped, Tables: c.tables}
+	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped, Tables: c.tables, Metadata: c.withMetadata}
+	if f := strings.ToLower(c.format); c.withMetadata && !slices.Contains([]string{"text", "txt", "plain", "markdown", "md"}, f) {
+		return fmt.Errorf("--with-metadata: only the text and markdown formats take a front matter (json has fields of its own), not %s", c.format)
+	}
 	if c.logRemoved != "" {
 		if c.removed, err = newRemovalLog(c.logRemoved, c.format); err != nil {
 			return err
