@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/train"
 )
 
@@ -156,7 +157,7 @@ func writeArchive(w io.Writer, archive, root string, pages []labelledPage, forma
 
 // exportOptions reads the query of an export.
 func exportOptions(r *http.Request) (format, archive string, page int64, err error) {
-	if err := checkQuery(r, "format", "archive", "page"); err != nil {
+	if err := server.CheckQuery(r, "format", "archive", "page"); err != nil {
 		return "", "", 0, err
 	}
 	q := r.URL.Query()

@@ -1,16 +1,11 @@
 package projects
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/sluice-project/sluice/server"
 	"github.com/sluice-project/sluice/store"
@@ -22,7 +17,6 @@ type httpError struct {
 	status        int
 	code, message string
 	valid         []string
-	offset        *int64
 }
 
 func (e *httpError) Error() string { return e.code + ": " + e.message }
@@ -35,7 +29,11 @@ func newError(status int, code, format string, a ...any) *httpError {
 // says, a store's not-found or exists as 404 and 409, anything else as 500.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var he *httpError
+	var ae *server.APIError
 	switch {
+	case errors.As(err, &ae):
+		server.WriteAPIError(w, r, ae)
+		return
 	case errors.As(err, &he):
 	case errors.Is(err, store.ErrNotFound):
 		he = newError(http.StatusNotFound, "not_found", "%v", err)
@@ -48,45 +46,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if he.valid != nil {
 		opts = append(opts, server.WithValid(he.valid))
 	}
-	if he.offset != nil {
-		opts = append(opts, server.WithOffset(*he.offset))
-	}
 	server.WriteError(w, r, he.status, he.code, he.message, opts...)
-}
-
-// checkQuery refuses query parameters not in allowed, and any given twice.
-func checkQuery(r *http.Request, allowed ...string) error {
-	for k, v := range r.URL.Query() {
-		switch {
-		case !slices.Contains(allowed, k):
-			e := newError(http.StatusBadRequest, "unknown_parameter", "unknown query parameter %q", k)
-			if len(allowed) == 0 {
-				e.message += ": this endpoint takes none"
-			}
-			e.valid = allowed
-			return e
-		case len(v) > 1:
-			return newError(http.StatusBadRequest, "bad_query", "query parameter %q given %d times", k, len(v))
-		}
-	}
-	return nil
-}
-
-// readBody reads r's body, at most limit bytes (413 above).
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	tooLarge := newError(http.StatusRequestEntityTooLarge, "body_too_large", "the body is larger than the limit of %d bytes", limit)
-	if r.ContentLength > limit {
-		return nil, tooLarge
-	}
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var mbe *http.MaxBytesError
-	switch {
-	case errors.As(err, &mbe):
-		return nil, tooLarge
-	case err != nil:
-		return nil, newError(http.StatusBadRequest, "bad_body", "reading the body: %v", err)
-	}
-	return b, nil
 }
 
 // mediaType returns r's Content-Type without parameters, lower case; ""
@@ -116,62 +76,11 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, limit int64, v any, fiel
 		e.valid = []string{"application/json"}
 		return e
 	}
-	body, err := readBody(w, r, limit)
+	body, err := server.ReadBodyLimit(w, r, limit)
 	if err != nil {
 		return err
 	}
-	return unmarshalStrict(body, v, fields)
-}
-
-// unmarshalStrict decodes body, one JSON object of the given fields, into v.
-func unmarshalStrict(body []byte, v any, fields []string) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("more than one JSON value: send one object")
-	}
-	if err == nil {
-		return nil
-	}
-	off := dec.InputOffset()
-	var (
-		syn *json.SyntaxError
-		typ *json.UnmarshalTypeError
-		e   *httpError
-	)
-	switch {
-	case errors.As(err, &syn):
-		off = syn.Offset
-		e = newError(http.StatusBadRequest, "malformed_json", "the body is not valid JSON: %v (at byte %d)", err, off)
-	case errors.As(err, &typ):
-		off = typ.Offset
-		e = newError(http.StatusBadRequest, "bad_field", "field %q: a JSON %s where %s is wanted", typ.Field, typ.Value, typeName(typ))
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		e = newError(http.StatusBadRequest, "unknown_field", "%s (the fields are %s)", strings.TrimPrefix(err.Error(), "json: "), strings.Join(fields, ", "))
-		e.valid = fields
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		e = newError(http.StatusBadRequest, "malformed_json", "the body is empty or cut short: send a JSON object")
-	default:
-		e = newError(http.StatusBadRequest, "malformed_json", "the body: %v", err)
-	}
-	e.offset = &off
-	return e
-}
-
-// typeName says what Go type a JSON value was decoded into, in words.
-func typeName(e *json.UnmarshalTypeError) string {
-	switch k := e.Type.Kind().String(); {
-	case strings.HasPrefix(k, "int"), strings.HasPrefix(k, "float"), strings.HasPrefix(k, "uint"):
-		return "a number"
-	case k == "string":
-		return "a string"
-	case k == "slice":
-		return "an array"
-	case k == "bool":
-		return "true or false"
-	}
-	return "another type"
+	return server.DecodeStrict(body, v, fields)
 }
 
 // pathID reads the numeric path wildcard name; 404 when it is no id.

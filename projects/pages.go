@@ -73,7 +73,7 @@ func (s *Service) readPage(w http.ResponseWriter, r *http.Request) (html []byte,
 	}
 	switch {
 	case mt == "application/json":
-		if err := checkQuery(r); err != nil {
+		if err := server.CheckQuery(r); err != nil {
 			return nil, "", err
 		}
 		var req struct {
@@ -86,10 +86,10 @@ func (s *Service) readPage(w http.ResponseWriter, r *http.Request) (html []byte,
 		}
 		html, url = []byte(req.HTML), req.URL
 	case mt == "" || slices.Contains(rawTypes, mt):
-		if err := checkQuery(r, "url"); err != nil {
+		if err := server.CheckQuery(r, "url"); err != nil {
 			return nil, "", err
 		}
-		if html, err = readBody(w, r, s.cfg.MaxPageBytes); err != nil {
+		if html, err = server.ReadBodyLimit(w, r, s.cfg.MaxPageBytes); err != nil {
 			return nil, "", err
 		}
 		url = r.URL.Query().Get("url")
@@ -112,7 +112,7 @@ func (s *Service) readPage(w http.ResponseWriter, r *http.Request) (html []byte,
 
 // listPages is GET /v1/projects/{id}/pages: the pages with their progress.
 func (s *Service) listPages(w http.ResponseWriter, r *http.Request) error {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return err
 	}
 	proj, err := s.projectOf(r)
@@ -171,7 +171,7 @@ type pageDetail struct {
 // getPage is GET /v1/projects/{id}/pages/{page}: the page's blocks with
 // the model's pre-labels and the stored labels.
 func (s *Service) getPage(w http.ResponseWriter, r *http.Request) error {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return err
 	}
 	p, err := s.pageOf(r)
@@ -248,7 +248,7 @@ type labelsRequest struct {
 // putLabels is PUT /v1/projects/{id}/pages/{page}/labels: the labels of
 // the page's blocks, all of them or none.
 func (s *Service) putLabels(w http.ResponseWriter, r *http.Request) error {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return err
 	}
 	p, err := s.pageOf(r)

@@ -60,7 +60,7 @@ func checkName(name, what string) error {
 
 // createProject is POST /v1/projects {"name": ..., "description": ...}.
 func (s *Service) createProject(w http.ResponseWriter, r *http.Request) error {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return err
 	}
 	var req struct {
@@ -86,7 +86,7 @@ func (s *Service) createProject(w http.ResponseWriter, r *http.Request) error {
 
 // listProjects is GET /v1/projects.
 func (s *Service) listProjects(w http.ResponseWriter, r *http.Request) error {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return err
 	}
 	ps, err := s.cfg.Store.Projects(r.Context())
@@ -112,7 +112,7 @@ func (s *Service) projectOf(r *http.Request) (*store.Project, error) {
 
 // getProject is GET /v1/projects/{id}: the project with its progress.
 func (s *Service) getProject(w http.ResponseWriter, r *http.Request) error {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return err
 	}
 	p, err := s.projectOf(r)
@@ -132,7 +132,7 @@ func (s *Service) getProject(w http.ResponseWriter, r *http.Request) error {
 // deleteProject is DELETE /v1/projects/{id}: the project, its pages and
 // their labels. Its models and training runs stay.
 func (s *Service) deleteProject(w http.ResponseWriter, r *http.Request) error {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return err
 	}
 	id, err := pathID(r, "id", "project")

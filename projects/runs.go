@@ -44,7 +44,7 @@ func (s *Service) runAnswer(r *store.TrainRun) runJSON {
 
 // listTraining is GET /v1/train: the training runs, the latest first.
 func (s *Service) listTraining(w http.ResponseWriter, r *http.Request) error {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return err
 	}
 	runs, err := s.cfg.Store.TrainRuns(r.Context())
@@ -61,7 +61,7 @@ func (s *Service) listTraining(w http.ResponseWriter, r *http.Request) error {
 
 // runOf reads the training run of the path's {id}.
 func (s *Service) runOf(r *http.Request) (*store.TrainRun, error) {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return nil, err
 	}
 	id, err := pathID(r, "id", "training run")
@@ -110,7 +110,7 @@ type modelJSON struct {
 
 // listModels is GET /v1/models: the stored models, by name.
 func (s *Service) listModels(w http.ResponseWriter, r *http.Request) error {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return err
 	}
 	ms, err := s.cfg.Store.Models(r.Context())

@@ -72,7 +72,7 @@ type trainMetrics struct {
 
 // readTrainRequest reads and checks the body of POST /v1/train.
 func (s *Service) readTrainRequest(w http.ResponseWriter, r *http.Request) (*trainRequest, *label.FeatureConfig, error) {
-	if err := checkQuery(r); err != nil {
+	if err := server.CheckQuery(r); err != nil {
 		return nil, nil, err
 	}
 	var req trainRequest

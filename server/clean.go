@@ -118,7 +118,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *APIE
 // where the limit comes from.
 func readBodyLimit(w http.ResponseWriter, r *http.Request, limit int64, why string) ([]byte, *APIError) {
 	tooLarge := newError(http.StatusRequestEntityTooLarge, "body_too_large",
-		fmt.Sprintf("the body is larger than the limit of %d bytes %s", limit, why))
+		strings.TrimSpace(fmt.Sprintf("the body is larger than the limit of %d bytes %s", limit, why)))
 	if r.ContentLength > limit {
 		return nil, tooLarge
 	}

@@ -99,3 +99,31 @@ func (s *Server) Authorized(r *http.Request) bool { return s.authorized(r) }
 // submits its work there and answers with the run's id, which
 // GET /v1/jobs/{id} then describes.
 func (s *Server) Jobs() *jobs.Runner { return s.jobs }
+
+// CheckQuery refuses query parameters not in known, and any given twice,
+// with the API's error answer (nil when the query is fine).
+func CheckQuery(r *http.Request, known ...string) error {
+	if e := checkQuery(r, known); e != nil {
+		return e
+	}
+	return nil
+}
+
+// ReadBodyLimit reads r's body, at most limit bytes (413 above), with the
+// API's error answers.
+func ReadBodyLimit(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	b, e := readBodyLimit(w, r, limit, "")
+	if e != nil {
+		return nil, e
+	}
+	return b, nil
+}
+
+// DecodeStrict decodes body, one JSON object of the given fields, into v,
+// with the API's error answers (offsets, the valid fields).
+func DecodeStrict(body []byte, v any, fields []string) error {
+	if e := decodeStrict(body, v, fields); e != nil {
+		return e
+	}
+	return nil
+}
