@@ -16,33 +16,25 @@ import (
 // tells data tables from layout tables (over TableColumns), and one, the
 // header model, tells header cells from data cells in data tables (over
 // CellColumns, which include the heuristic's role, so the trees learn
-// where the heuristic goes wrong). Its file keeps a slot for a model per
-// cell role; Cells reads the header model's. A nil *Model stands for the
+// where the heuristic goes wrong). A nil *Model stands for the
 // heuristics (HeuristicKind, HeuristicCells). A Model is immutable and
 // safe for concurrent use.
 type Model struct {
-	table *gbdt.Model
-	cells [len(roleNames)]*gbdt.Model // by Role; only Header's is read, nil for none
+	table  *gbdt.Model
+	header *gbdt.Model // nil: the heuristic's roles stand
 }
 
-// NewModel assembles a Model from a table classifier and one cell model per
-// Role (indexed by Role; nil for a role the training data never had). It
-// checks the models' widths.
-func NewModel(table *gbdt.Model, cells []*gbdt.Model) (*Model, error) {
+// NewModel assembles a Model from a table classifier and a header model
+// (nil for none: the cells keep the heuristic's roles). It checks the
+// models' widths.
+func NewModel(table, header *gbdt.Model) (*Model, error) {
 	if table == nil || table.NumFeatures() != len(TableColumns) {
 		return nil, fmt.Errorf("tables: the table model must read %d features", len(TableColumns))
 	}
-	if len(cells) != len(roleNames) {
-		return nil, fmt.Errorf("tables: %d cell models, want one per role (%d)", len(cells), len(roleNames))
+	if header != nil && header.NumFeatures() != len(CellColumns) {
+		return nil, fmt.Errorf("tables: the header model reads %d features, want %d", header.NumFeatures(), len(CellColumns))
 	}
-	m := &Model{table: table}
-	for r, c := range cells {
-		if c != nil && c.NumFeatures() != len(CellColumns) {
-			return nil, fmt.Errorf("tables: the %s cell model reads %d features, want %d", Role(r), c.NumFeatures(), len(CellColumns))
-		}
-		m.cells[r] = c
-	}
-	return m, nil
+	return &Model{table: table, header: header}, nil
 }
 
 // DataProb is the table model's probability that a table with features f
@@ -97,9 +89,9 @@ func (m *Model) Cells(p *page.Page, t *page.Table) []Role {
 			continue
 		}
 		roles[i] = h[i]
-		if hm := m.cells[Header]; hm != nil {
+		if m.header != nil {
 			roles[i] = DataCell
-			if hm.Prob(v.row(row[:0], i)) >= 0.5 {
+			if m.header.Prob(v.row(row[:0], i)) >= 0.5 {
 				roles[i] = Header
 			}
 		}
@@ -110,15 +102,15 @@ func (m *Model) Cells(p *page.Page, t *page.Table) []Role {
 }
 
 // modelMagic starts a tables model file.
-const modelMagic = "sluice-tables-model 1\n"
+const modelMagic = "sluice-tables-model 2\n"
 
 // MarshalBinary writes the model: the magic line, then the table model and
-// the cell models in Role order, each as a little-endian uint32 length
-// (0 for an absent model) and gbdt's own format, which is checksummed.
+// the header model, each as a little-endian uint32 length (0 for an absent
+// model) and gbdt's own format, which is checksummed.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(modelMagic)
-	for _, g := range append([]*gbdt.Model{m.table}, m.cells[:]...) {
+	for _, g := range []*gbdt.Model{m.table, m.header} {
 		var b []byte
 		if g != nil {
 			var err error
@@ -138,7 +130,7 @@ func UnmarshalModel(data []byte) (*Model, error) {
 	if !ok {
 		return nil, errors.New("tables: not a tables model file")
 	}
-	ms := make([]*gbdt.Model, 1+len(roleNames))
+	var ms [2]*gbdt.Model // the table model, the header model
 	for i := range ms {
 		if len(rest) < 4 {
 			return nil, errors.New("tables: model file truncated")
@@ -160,7 +152,7 @@ func UnmarshalModel(data []byte) (*Model, error) {
 	if len(rest) > 0 {
 		return nil, errors.New("tables: trailing bytes after the model")
 	}
-	return NewModel(ms[0], ms[1:])
+	return NewModel(ms[0], ms[1])
 }
 
 //go:embed model

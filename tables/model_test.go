@@ -36,21 +36,15 @@ func TestModelRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	cx := CellVectors(p, tb)
-	w := len(CellColumns)
-	heur := HeuristicCells(p, tb)
-	cells := make([]*gbdt.Model, len(roleNames))
-	for _, r := range []Role{DataCell, Header} {
-		y := make([]float64, len(heur))
-		for i, h := range heur {
-			if h == r {
-				y[i] = 1
-			}
-		}
-		if cells[r], err = gbdt.Train(context.Background(), cx, w, y, nil, gbdt.Options{Trees: 5, MinLeaf: 0.01}); err != nil {
-			t.Fatal(err)
-		}
+	y := make([]float64, len(tb.Cells))
+	for i, h := range HeuristicCells(p, tb) {
+		y[i] = b2f(h == Header)
 	}
-	m, err := NewModel(tm, cells)
+	header, err := gbdt.Train(context.Background(), cx, len(CellColumns), y, nil, gbdt.Options{Trees: 5, MinLeaf: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewModel(tm, header)
 	if err != nil {
 		t.Fatal(err)
 	}

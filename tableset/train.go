@@ -50,8 +50,8 @@ func (opt TrainOptions) gbdtOptions() gbdt.Options {
 }
 
 // ErrNoCells is returned (wrapped) by Train when no data table has its
-// cells labelled: the cell models cannot be trained.
-var ErrNoCells = errors.New("no data table has its cells labelled: the cell models need a cells file (sluice tables dump --cells)")
+// cells labelled: the header model cannot be trained.
+var ErrNoCells = errors.New("no data table has its cells labelled: the header model needs a cells file (sluice tables dump --cells)")
 
 // prepared is an example turned into model rows once, for Train and for
 // every fold of CrossValidate.
@@ -104,7 +104,7 @@ func cellRoles(ex *Example) []int8 {
 	return roles
 }
 
-// Train fits the table classifier and the cell models of a tables.Model
+// Train fits the table classifier and the header model of a tables.Model
 // on examples (as Load returns them). The table classifier is a gbdt
 // model over Features.Vector rows, data 1 and layout 0, of the tables that
 // tables.Model.Kind does not decide by rule (at least two rows and two
@@ -148,22 +148,24 @@ func fit(ctx context.Context, ps []prepared, o gbdt.Options) (*tables.Model, err
 	if err != nil {
 		return nil, fmt.Errorf("tableset: table classifier: %w", err)
 	}
-	cells, err := fitCells(ctx, ps, o)
+	header, err := fitHeader(ctx, ps, o)
 	if err != nil {
 		return nil, err
 	}
-	return tables.NewModel(table, cells)
+	return tables.NewModel(table, header)
 }
 
-// fitCells trains the cell model tables.Model.Cells reads: header against
-// data, on the labelled non-empty cells that are header or data and that
-// the heuristic calls header or data (the cells the model decides; the
-// other roles come from the heuristic's rules, see tables.Model.Cells).
-func fitCells(ctx context.Context, ps []prepared, o gbdt.Options) ([]*gbdt.Model, error) {
+// fitHeader trains the header model tables.Model.Cells reads: header (1)
+// against data (0), on the labelled non-empty cells that are header or
+// data and that the heuristic calls header or data (the other roles and
+// empty cells come from the heuristic's rules). It returns nil when the
+// cells are all of one of the two.
+func fitHeader(ctx context.Context, ps []prepared, o gbdt.Options) (*gbdt.Model, error) {
 	w := len(tables.CellColumns)
 	hData, hHeader := tables.CellColumn("h_data"), tables.CellColumn("h_header")
 	var x []float32
-	var roles []int8
+	var y []float64
+	var n, headers int
 	for i := range ps {
 		p := &ps[i]
 		for j, r := range p.roles {
@@ -173,36 +175,19 @@ func fitCells(ctx context.Context, ps []prepared, o gbdt.Options) ([]*gbdt.Model
 				row[hData] == 0 && row[hHeader] == 0 {
 				continue
 			}
-			x, roles = append(x, row...), append(roles, r)
+			x, y = append(x, row...), append(y, b2f(role == tables.Header))
+			n, headers = n+1, headers+b2i(role == tables.Header)
 		}
 	}
-	if len(roles) == 0 {
+	switch {
+	case n == 0:
 		return nil, fmt.Errorf("tableset: %w", ErrNoCells)
-	}
-	models := make([]*gbdt.Model, tables.FinalNonImportant+1)
-	m, err := fitRole(ctx, x, roles, tables.Header, o)
-	if err != nil {
-		return nil, err
-	}
-	models[tables.Header] = m
-	return models, nil
-}
-
-// fitRole trains the model of role r against the others on rows x of
-// labelled roles, or returns nil when r or the others have no row.
-func fitRole(ctx context.Context, x []float32, roles []int8, r tables.Role, o gbdt.Options) (*gbdt.Model, error) {
-	y := make([]float64, len(roles))
-	pos := 0
-	for i, lr := range roles {
-		y[i] = b2f(tables.Role(lr) == r)
-		pos += int(y[i])
-	}
-	if pos == 0 || pos == len(roles) {
+	case headers == 0 || headers == n:
 		return nil, nil
 	}
-	m, err := gbdt.Train(ctx, x, len(tables.CellColumns), y, nil, o)
+	m, err := gbdt.Train(ctx, x, w, y, nil, o)
 	if err != nil {
-		return nil, fmt.Errorf("tableset: %s cell model: %w", r, err)
+		return nil, fmt.Errorf("tableset: header model: %w", err)
 	}
 	return m, nil
 }
