@@ -216,14 +216,23 @@ func New(opts Options) (*Cleaner, error) {
 // elements included) or "#comment".
 var dropName = regexp.MustCompile(`^(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|#comment)$`)
 
+// CheckDrop refuses a name of Options.Drop that is not an element name
+// (letters, digits and hyphens, starting with a letter) or "#comment".
+func CheckDrop(names []string) error {
+	for _, name := range names {
+		if !dropName.MatchString(name) {
+			return fmt.Errorf("sluice: drop: %q is not an element name (letters, digits and hyphens, starting with a letter; or #comment)", name)
+		}
+	}
+	return nil
+}
+
 // ingestOptions returns the ingest options of opts.
 func ingestOptions(opts Options) (ingest.Options, error) {
 	o := ingest.DefaultOptions()
 	if opts.Drop != nil {
-		for _, name := range opts.Drop {
-			if !dropName.MatchString(name) {
-				return o, fmt.Errorf("sluice: drop: %q is not an element name (letters, digits and hyphens, starting with a letter; or #comment)", name)
-			}
+		if err := CheckDrop(opts.Drop); err != nil {
+			return o, err
 		}
 		o.Drop = opts.Drop
 	}

@@ -20,7 +20,7 @@ func newCleaner(opts sluice.Options, model, filterSet string) (*sluice.Cleaner, 
 	if _, err := regexp.Compile(opts.DropPattern); err != nil {
 		return nil, fmt.Errorf("--drop-pattern %q: %w", opts.DropPattern, err)
 	}
-	if _, err := sluice.New(sluice.Options{Filter: sluice.DefaultFilter, Drop: opts.Drop}); err != nil {
+	if err := sluice.CheckDrop(opts.Drop); err != nil {
 		return nil, fmt.Errorf("--drop: %w", err)
 	}
 	if filterSet != "" {
