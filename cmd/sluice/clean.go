@@ -163,9 +163,6 @@ func (c *cleanCmd) validate(args []string) error {
 		return err
 	}
 	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped, Tables: c.tables, Metadata: c.withMetadata}
-	if f := strings.ToLower(c.format); c.withMetadata && !slices.Contains([]string{"text", "txt", "plain", "markdown", "md"}, f) {
-		return fmt.Errorf("--with-metadata: only the text and markdown formats take a front matter (json has fields of its own), not %s", c.format)
-	}
 	if c.logRemoved != "" {
 		if c.removed, err = newRemovalLog(c.logRemoved, c.format); err != nil {
 			return err
@@ -175,6 +172,13 @@ func (c *cleanCmd) validate(args []string) error {
 	c.renderer, err = render.Lookup(c.format, ropts)
 	if err != nil {
 		return fmt.Errorf("--format: %w", err)
+	}
+	switch c.renderer.(type) {
+	case render.Text, render.Markdown:
+	default:
+		if c.withMetadata {
+			return fmt.Errorf("--with-metadata: only the text and markdown formats take a front matter (json has fields of its own), not %s", c.format)
+		}
 	}
 	return nil
 }
