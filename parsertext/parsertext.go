@@ -15,7 +15,8 @@
 //     joined, whether the decide stage labelled the later piece a
 //     continuation (heuristic path) or a new paragraph (model path);
 //     text inside <select> and <option> is dropped; then the text is split
-//     into sentences (sentence.go).
+//     into sentences, and a sentence of more than 60 words is cut at its
+//     semicolons and item separators (sentence.go).
 //
 // Word lists are per language, chosen from Options.Lang or the page's lang
 // attribute; see lang.go to add one.
@@ -95,7 +96,9 @@ func Sentences(p *page.Page, opts Options) []string {
 			out = append(out, strings.Split(t.text, "\n")...)
 			continue
 		}
-		out = splitSentences(out, t.text, lang)
+		for _, x := range splitSentences(nil, t.text, lang) {
+			out = cutLong(out, x)
+		}
 	}
 	return out
 }

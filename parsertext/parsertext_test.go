@@ -293,3 +293,28 @@ func TestBrLinesNotJoined(t *testing.T) {
 	check(t, `<p>Acme Mills<br>12 Main Street<br>Boston<br>617-623-0744</p><p>Open daily<br>from nine<br>to five</p>`, Options{},
 		"Acme Mills.", "12 Main Street.", "Boston.", "617-623-0744.", "Open daily from nine to five.")
 }
+
+// A sentence of more than 60 words is cut after its semicolons and at the
+// separators of a row of links; a shorter one, and a data table's row
+// clause (" ; " with a space before), are left whole.
+func TestLongSentencesCut(t *testing.T) {
+	clause := func(n int) string {
+		return strings.TrimSpace(strings.Repeat("the court may order ", n/4))
+	}
+	long := clause(24) + "; " + clause(24) + "; and " + clause(20) + "."
+	check(t, "<p>"+long+"</p>", Options{},
+		clause(24)+".", clause(24)+".", "and "+clause(20)+".")
+	short := clause(12) + "; " + clause(12) + "."
+	check(t, "<p>"+short+"</p>", Options{}, short)
+	var row []string
+	for i := range 25 {
+		row = append(row, fmt.Sprintf("Venue %d: Hall", i))
+	}
+	want := make([]string, len(row))
+	for i, r := range row {
+		want[i] = r + "."
+	}
+	check(t, "<p>"+strings.Join(row, " | ")+"</p>", Options{}, want...)
+	table := strings.TrimSpace(strings.Repeat("Model ; Size: large / ", 13)) + "."
+	check(t, "<p>"+table+"</p>", Options{}, table)
+}

@@ -16,7 +16,10 @@ import (
 //   - except after '.' that ends a known abbreviation of the page's
 //     language (lang/abbreviations) or a single letter ("J. Smith");
 //   - a CJK full stop, exclamation or question mark ('。', '！', '？',
-//     '．') ends a sentence whatever follows.
+//     '．') ends a sentence whatever follows;
+//   - a sentence of more than longWords words is cut after each of its
+//     semicolons and at the separators of a row of items (" | ", " // ",
+//     " • ", " · "), each piece ending with a full stop (cutLong).
 
 // closers may follow terminal punctuation inside its sentence.
 const closers = `"')]}»”’」』）`
@@ -51,6 +54,58 @@ func terminate(s string) string {
 		return s
 	}
 	return s + "."
+}
+
+// longWords is the most words a sentence of the parser format keeps
+// before cutLong cuts it at its clause and item separators. Link Grammar
+// finds a complete linkage for about two thirds of the sentences of under
+// 30 words of the kept text of the shared pages, a third of those of 60
+// to 79 words and none above 80 (docs/parsing.md); a sentence that long
+// is nearly always a run of clauses joined by semicolons (terms of
+// service, bibliographic records) or a row of links, not prose.
+const longWords = 60
+
+// separators cut a long sentence; "; " only after a word, so that the
+// " ; " and " ;; " of a data table's row clauses are left alone.
+var separators = []string{"; ", " | ", " // ", " • ", " · "}
+
+// cutLong appends s to out, cut into pieces at its separators when it has
+// more than longWords words; each piece but the last ends with a full stop
+// in place of its separator.
+func cutLong(out []string, s string) []string {
+	if len(strings.Fields(s)) <= longWords {
+		return append(out, s)
+	}
+	start := 0
+	for i := 0; i < len(s); i++ {
+		n := separatorAt(s, i)
+		if n == 0 {
+			continue
+		}
+		if p := terminate(s[start:i+1]); p != "" && p != "." {
+			out = append(out, p)
+		}
+		start = i + n
+		i = start - 1
+	}
+	if p := strings.TrimSpace(s[start:]); p != "" {
+		out = append(out, p)
+	}
+	return out
+}
+
+// separatorAt returns the length of the separator at s[i:], or 0.
+func separatorAt(s string, i int) int {
+	for _, sep := range separators {
+		if !strings.HasPrefix(s[i:], sep) {
+			continue
+		}
+		if sep[0] == ';' && (i == 0 || s[i-1] == ' ') {
+			continue
+		}
+		return len(sep)
+	}
+	return 0
 }
 
 // splitSentences appends the sentences of text to out.

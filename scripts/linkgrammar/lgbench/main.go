@@ -7,6 +7,7 @@
 //	lgbench prepare -format F -out DIR IN  split sluice output into sentences
 //	lgbench score -format F DIR            read link-parser's answers, tally
 //	lgbench diff DIR1 DIR2                 the sentences only one format has
+//	lgbench rows DIR                       every sentence and its answer, TSV
 //
 // pages prints "SET<TAB>PATH" for up to N pages of each English set of
 // DATA whose HTML holds a table with at least 2 rows or a ul/ol with at
@@ -59,6 +60,8 @@ func main() {
 		err = score(os.Args[2:])
 	case "diff":
 		err = diff(os.Args[2:])
+	case "rows":
+		err = listRows(os.Args[2:])
 	default:
 		usage()
 	}
@@ -69,7 +72,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: lgbench pages|prepare|score|diff [flags] ARGS (see the package comment)")
+	fmt.Fprintln(os.Stderr, "usage: lgbench pages|prepare|score|diff|rows [flags] ARGS (see the package comment)")
 	os.Exit(2)
 }
 
@@ -553,6 +556,44 @@ func diff(args []string) error {
 			strings.TrimSuffix(filepath.Base(sd.name), ".lg"), n, pct(ok, n), ok)
 	}
 	return nil
+}
+
+// listRows prints every sentence of a folder prepare wrote, one a line:
+// page, whitespace tokens, what came of it (complete, pp-only, none,
+// timeout, lost, or not-sent) and the text, tab-separated, for analysis.
+func listRows(args []string) error {
+	fs := flag.NewFlagSet("rows", flag.ExitOnError)
+	fs.Parse(args)
+	if fs.NArg() != 1 {
+		return errors.New("rows: want the folder prepare wrote")
+	}
+	rows, err := load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(os.Stdout)
+	for _, r := range rows {
+		if r.do == doSkip {
+			continue
+		}
+		status := "not-sent"
+		if r.do == doParse {
+			switch {
+			case r.lost:
+				status = "lost"
+			case r.timeout:
+				status = "timeout"
+			case r.complete:
+				status = "complete"
+			case r.ppOnly:
+				status = "pp-only"
+			default:
+				status = "none"
+			}
+		}
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", r.page, r.tokens, status, r.text)
+	}
+	return w.Flush()
 }
 
 func pct(a, b int) float64 {
