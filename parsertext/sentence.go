@@ -82,7 +82,7 @@ func cutLong(out []string, s string) []string {
 		if n == 0 {
 			continue
 		}
-		if p := terminate(s[start:i+1]); p != "" && p != "." {
+		if p := terminate(s[start : i+1]); p != "" && p != "." {
 			out = append(out, p)
 		}
 		start = i + n
