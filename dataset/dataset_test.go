@@ -155,27 +155,34 @@ func TestDragnet(t *testing.T) {
 	if p := pages["5"]; p.Gold.Text != "" || p.Gold.Raw != "" {
 		t.Errorf("5 (empty gold): Text = %q", p.Gold.Text)
 	}
-	// meta.tsv gives languages (and nothing else yet); a page it does not
-	// list has none.
+	// meta.tsv gives languages and sites; a page it does not list has
+	// none.
 	for id, want := range map[string]string{"1": "en", "2": "de", "5": ""} {
 		if got := pages[id].Lang; got != want {
 			t.Errorf("%s: Lang = %q, want %q", id, got, want)
 		}
 	}
+	if got := pages["2"].Site; got != "example.de" {
+		t.Errorf("2: Site = %q, want example.de", got)
+	}
 }
 
-func TestReadMetaLanguages(t *testing.T) {
+func TestReadMeta(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "meta.tsv")
-	if m, err := readMetaLanguages(path); m != nil || err != nil {
+	if m, err := readMeta(path); m != nil || err != nil {
 		t.Errorf("missing file: %v, %v", m, err)
 	}
-	os.WriteFile(path, []byte("id\tsite\n1\tx\n"), 0o644)
-	if m, err := readMetaLanguages(path); m != nil || err != nil {
+	os.WriteFile(path, []byte("site\tlanguage\nx\tzh\n"), 0o644)
+	if m, err := readMeta(path); m != nil || err != nil {
+		t.Errorf("no id column: %v, %v", m, err)
+	}
+	os.WriteFile(path, []byte("id\tsite\turl\n1\tx.cn\thttp://x.cn/1\n"), 0o644)
+	if m, err := readMeta(path); err != nil || m["1"] != (metaRow{site: "x.cn", url: "http://x.cn/1"}) {
 		t.Errorf("no language column: %v, %v", m, err)
 	}
 	os.WriteFile(path, []byte("id\tlanguage\r\na\tzh\r\nb\n"), 0o644)
-	if _, err := readMetaLanguages(path); err == nil || !strings.Contains(err.Error(), "meta.tsv:3:") {
+	if _, err := readMeta(path); err == nil || !strings.Contains(err.Error(), "meta.tsv:3:") {
 		t.Errorf("short row: error %v", err)
 	}
 }

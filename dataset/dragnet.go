@@ -33,24 +33,32 @@ func (dragnetKind) Detect(dir string) bool {
 	return len(txt) > 0
 }
 
-// Open reads the languages of the pages from meta.tsv, where the set has
-// one (a tab-separated table whose header names an "id" and a "language"
-// column, as the Chinese sets have).
+// Open reads the language, site and address of the pages from meta.tsv,
+// where the set has one (a tab-separated table whose header names an "id"
+// column and any of "language", "site" and "url", as the Chinese sets
+// have): the site groups the pages in cross-validation folds.
 func (dragnetKind) Open(dir string) (GoldReader, error) {
-	langs, err := readMetaLanguages(filepath.Join(dir, "meta.tsv"))
+	meta, err := readMeta(filepath.Join(dir, "meta.tsv"))
 	if err != nil {
 		return nil, err
 	}
 	return func(p *Page, gold []byte) error {
 		readDragnet(p, gold)
-		p.Lang = langs[p.ID]
+		m := meta[p.ID]
+		p.Lang, p.URL = m.lang, m.url
+		if m.site != "" {
+			p.Site = m.site
+		}
 		return nil
 	}, nil
 }
 
-// readMetaLanguages returns the language column of a meta.tsv by id: nil
-// when the file is missing or has no such columns.
-func readMetaLanguages(path string) (map[string]string, error) {
+// metaRow is what meta.tsv says of a page.
+type metaRow struct{ lang, site, url string }
+
+// readMeta returns the language, site and url columns of a meta.tsv by
+// id: nil when the file is missing or has no id column.
+func readMeta(path string) (map[string]metaRow, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -59,20 +67,27 @@ func readMetaLanguages(path string) (map[string]string, error) {
 	}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	header := strings.Split(lines[0], "\t")
-	id, lang := slices.Index(header, "id"), slices.Index(header, "language")
-	if id < 0 || lang < 0 {
+	id := slices.Index(header, "id")
+	if id < 0 {
 		return nil, nil
 	}
-	out := map[string]string{}
+	cols := [3]int{slices.Index(header, "language"), slices.Index(header, "site"), slices.Index(header, "url")}
+	out := map[string]metaRow{}
 	for n, line := range lines[1:] {
 		if line == "" {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) <= max(id, lang) {
+		if len(f) <= max(id, cols[0], cols[1], cols[2]) {
 			return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", path, n+2, len(f), len(header))
 		}
-		out[f[id]] = f[lang]
+		var v [3]string
+		for k, c := range cols {
+			if c >= 0 {
+				v[k] = f[c]
+			}
+		}
+		out[f[id]] = metaRow{lang: v[0], site: v[1], url: v[2]}
 	}
 	return out, nil
 }

@@ -37,8 +37,7 @@ type Config struct {
 	// bounds; keys left out keep their defaults (see DefaultBuckets).
 	Buckets map[string][]float64 `json:"buckets,omitempty"`
 	// Filters are filter expressions (see filter.Parse) whose scores become
-	// features, counted by white space (filter.SpaceWords) until the model
-	// is retrained on word-equivalents.
+	// features.
 	Filters []string `json:"filters,omitempty"`
 }
 
@@ -175,9 +174,6 @@ func (e *Extractor) makeFilters(cfg Config) error {
 		if err != nil {
 			return fmt.Errorf("features: feature filter: %w", err)
 		}
-		// The models were trained on scores counted by white space;
-		// word-equivalents here wait for a retrain (issue 22).
-		f = filter.SpaceWords(f)
 		key := "f." + attrSafe(f.Name())
 		if prev, dup := seen[key]; dup {
 			return fmt.Errorf("features: feature filters %q and %q are the same filter", prev, expr)

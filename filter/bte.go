@@ -55,9 +55,6 @@ type BTE struct {
 	// TagWeight is what one tag costs against one word; values of 0 and
 	// below mean 1.
 	TagWeight float64
-	// SpaceWords counts words by white space, as before word-equivalents
-	// (see SpaceWords).
-	SpaceWords bool
 }
 
 // Name returns "bte".
@@ -91,7 +88,7 @@ func (f BTE) Score(p *page.Page, active []bool, out []float64) {
 		}
 		lastLive = i
 		b := &bs[i]
-		v := float64(blockWords(b, f.SpaceWords)) - tw*float64(b.InnerTags)
+		v := float64(b.Units) - tw*float64(b.InnerTags)
 		// Extend the current region across this block's split tags, or
 		// start a new region at this block, whichever is worth more
 		// (extending on a tie keeps the longer region).

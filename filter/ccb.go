@@ -76,9 +76,6 @@ type CCB struct {
 	// Tokens builds the vector from words and tags (TCCB) instead of
 	// characters.
 	Tokens bool
-	// SpaceWords counts words by white space, as before word-equivalents
-	// (see SpaceWords).
-	SpaceWords bool
 	// TagChars is how many code characters one tag stands for in character
 	// mode.
 	TagChars int
@@ -199,7 +196,7 @@ func (c *CCB) layout(b *page.Block) ccbLayout {
 	}
 	tags, inner = max(tags, 0), max(inner, 0)
 	if c.Tokens {
-		return ccbLayout{pre: tags, content: unitSlots(blockWords(b, c.SpaceWords)), tags: inner, tagLen: 1}
+		return ccbLayout{pre: tags, content: unitSlots(b.Units), tags: inner, tagLen: 1}
 	}
 	tl := max(c.TagChars, 0)
 	content := int(max(b.Chars, 0))

@@ -60,9 +60,6 @@ type Density struct {
 	// whatever its neighbours (the tree's first test); values of 0 and
 	// below mean the tree's 0.333333.
 	MaxLink float64
-	// SpaceWords counts words by white space, as before word-equivalents
-	// (see SpaceWords).
-	SpaceWords bool
 }
 
 // densityMaxLink is the link density cut of the first test of the tree.
@@ -89,11 +86,7 @@ func (d Density) Score(p *page.Page, active []bool, out []float64) {
 		if b.Chars > 0 {
 			dn.link = min(float64(max(b.LinkChars, 0))/float64(b.Chars), 1)
 		}
-		if d.SpaceWords {
-			dn.text = textDensitySpace(b.Text, width)
-		} else {
-			dn.text = textDensity(b.Text, width)
-		}
+		dn.text = textDensity(b.Text, width)
 		return dn
 	}
 	maxLink := d.MaxLink
@@ -178,67 +171,6 @@ func textDensity(s string, width int) float64 {
 		return words
 	}
 	return (words - lastLine) / float64(lines)
-}
-
-// textDensitySpace is, for Density.SpaceWords, textDensity as it was
-// before word-equivalents: the number of words per line of s wrapped at width
-// characters, counting only full lines when there is more than one: a word
-// goes to the next line when the line, with one space per word, would
-// exceed width. A word is a white-space separated token with at least one
-// letter or digit; other tokens (punctuation, "|") are left out.
-func textDensitySpace(s string, width int) float64 {
-	words, lines, lineLen, lastLine := 0, 0, 0, 0
-	for i := 0; i < len(s); {
-		// Skip white space.
-		if c := s[i]; c < utf8.RuneSelf {
-			if asciiSpace[c] {
-				i++
-				continue
-			}
-		} else if r, n := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) {
-			i += n
-			continue
-		}
-		// A token: count its runes up to the next space. Like boilerpipe,
-		// only tokens with a letter or a digit are words.
-		runes, word := 0, false
-		for i < len(s) {
-			if c := s[i]; c < utf8.RuneSelf {
-				if asciiSpace[c] {
-					break
-				}
-				word = word || asciiAlnum[c]
-				runes++
-				i++
-				continue
-			}
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if unicode.IsSpace(r) {
-				break
-			}
-			word = word || unicode.IsLetter(r) || unicode.IsDigit(r)
-			runes++
-			i += n
-		}
-		if !word {
-			continue
-		}
-		words++
-		lastLine++
-		lineLen += runes + 1
-		if lineLen > width {
-			lines++
-			lineLen = runes
-			lastLine = 1
-		}
-	}
-	if words == 0 {
-		return 0
-	}
-	if lines == 0 {
-		return float64(words)
-	}
-	return float64(words-lastLine) / float64(lines)
 }
 
 // asciiSpace and asciiAlnum classify ASCII bytes as unicode.IsSpace and

@@ -67,9 +67,6 @@ type DSC struct {
 	Window int
 	// Threshold is the largest slope, in tags per token, of a text window.
 	Threshold float64
-	// SpaceWords counts words by white space, as before word-equivalents
-	// (see SpaceWords).
-	SpaceWords bool
 }
 
 // NewDSC returns DSC with the default parameters (DSCWindow, DSCThreshold).
@@ -87,11 +84,11 @@ func (d DSC) Score(p *page.Page, active []bool, out []float64) {
 	for i := range bs {
 		if live(active, i) {
 			b := &bs[i]
-			total += float64(b.Split.Tags) + float64(blockWords(b, d.SpaceWords)) + float64(b.InnerTags)
+			total += float64(b.Split.Tags) + float64(b.Units) + float64(b.InnerTags)
 		}
 	}
-	lo := tagCurve{bs: bs, active: active, space: d.SpaceWords}
-	hi := tagCurve{bs: bs, active: active, space: d.SpaceWords}
+	lo := tagCurve{bs: bs, active: active}
+	hi := tagCurve{bs: bs, active: active}
 	lo.start()
 	hi.start()
 	var pos float64 // token position where block i starts
@@ -101,7 +98,7 @@ func (d DSC) Score(p *page.Page, active []bool, out []float64) {
 		}
 		b := &bs[i]
 		body := pos + float64(b.Split.Tags)
-		u := blockWords(b, d.SpaceWords)
+		u := b.Units
 		span := float64(u) + float64(b.InnerTags)
 		pos = body + span
 		words := unitSlots(u)
@@ -141,7 +138,6 @@ func (d DSC) Score(p *page.Page, active []bool, out []float64) {
 type tagCurve struct {
 	bs     []page.Block
 	active []bool
-	space  bool    // words by white space (DSC.SpaceWords)
 	i      int     // current block
 	s      float64 // token position where block i starts
 	c      float64 // tags before block i
@@ -166,7 +162,7 @@ func (cv *tagCurve) at(t float64) float64 {
 		tags := float64(b.Split.Tags)
 		inner := float64(b.InnerTags)
 		body := cv.s + tags
-		end := body + float64(blockWords(b, cv.space)) + inner
+		end := body + float64(b.Units) + inner
 		if t <= end {
 			if t <= body {
 				return cv.c + max(t-cv.s, 0)

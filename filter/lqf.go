@@ -56,9 +56,6 @@ type LQF struct {
 	// ("Terms | Privacy" alone in a footer, "Read more", "阅读全文").
 	// 0 keeps lone link blocks.
 	LoneWords int32
-	// SpaceWords counts words by white space, as before word-equivalents
-	// (see SpaceWords).
-	SpaceWords bool
 }
 
 // NewLQF returns a Link Quota Filter with the default parameters.
@@ -126,7 +123,7 @@ func (f *LQF) Score(p *page.Page, active []bool, out []float64) {
 			b := &blocks[i]
 			chars[i+1] += max(b.Chars, 0)
 			links[i+1] += min(max(b.LinkChars, 0), max(b.Chars, 0))
-			words[i+1] += float64(max(blockWords(b, f.SpaceWords), 0))
+			words[i+1] += float64(max(b.Units, 0))
 		}
 	}
 	blockRange := func(nd *page.Node) (int32, int32) {
@@ -174,7 +171,7 @@ func (f *LQF) Score(p *page.Page, active []bool, out []float64) {
 			}
 		}
 		isLinky := linky(i)
-		if isLinky && (prevLinky || (j < nb && linky(j)) || float64(blockWords(b, f.SpaceWords)) < float64(f.LoneWords)) {
+		if isLinky && (prevLinky || (j < nb && linky(j)) || float64(b.Units) < float64(f.LoneWords)) {
 			score = min(score, lqfQuotaScore(float64(b.LinkChars)/float64(b.Chars), f.BlockThreshold))
 		}
 		out[i] = score

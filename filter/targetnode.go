@@ -33,7 +33,7 @@ import (
 //     sparse pages (tables, lists, "no results" pages) and dropped whole.
 //     That density is measured in Latin characters: Block.Chars, with
 //     each Han, kana or Thai character counted as PerWord(Latin)/PerWord
-//     of its script characters (3.06 for Chinese; latinChars); counted
+//     of its script characters (3.06 for Chinese; LatinChars); counted
 //     one each, Chinese articles fell under it on 30 of 150 xmu-news-zh
 //     pages. Text without those characters is measured as before.
 //     The search itself compares densities and shares within one page,
@@ -65,9 +65,6 @@ type TargetNode struct {
 	// child must hold (strictly more) for the search to move into it;
 	// values outside (0, 1) mean Baisa's one half.
 	DescendShare float64
-	// SpaceWords measures the sparse density in characters (Block.Chars),
-	// as before word-equivalents (see SpaceWords).
-	SpaceWords bool
 }
 
 // wccSparseDensity is SPARSE.DENSITY in WC Cleaner's wclib.py.
@@ -179,9 +176,6 @@ func (f *TargetNode) Target(p *page.Page, active []bool) (node int32, density fl
 		}
 		cur = best
 	}
-	if f.SpaceWords {
-		return cur, densityOf(cur), true
-	}
 	return cur, latinDensity(p, active, cur, structural(cur)), true
 }
 
@@ -189,7 +183,7 @@ func (f *TargetNode) Target(p *page.Page, active []bool) (node int32, density fl
 // characters per structural element: the characters of its active blocks
 // (Block.Chars, the unit of WC Cleaner's SPARSE.DENSITY), with each Han,
 // kana or Thai character counted as the Latin characters of its share of
-// a word (latinChars). Counted as one character, a Chinese character
+// a word (LatinChars). Counted as one character, a Chinese character
 // (1.6 a word, where English has 4.9) made a Chinese article a third as
 // dense as its English translation, and a sparse page.
 func latinDensity(p *page.Page, active []bool, n, structural int32) float64 {
@@ -199,7 +193,7 @@ func latinDensity(p *page.Page, active []bool, n, structural int32) float64 {
 	var chars float64
 	for i := lo; i < hi; i++ {
 		if ccbActive(active, int(i)) {
-			chars += latinChars(&p.Blocks[i])
+			chars += LatinChars(&p.Blocks[i])
 		}
 	}
 	return chars / float64(max(structural, 1))

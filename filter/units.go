@@ -1,7 +1,6 @@
 package filter
 
 import (
-	"math"
 	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
@@ -18,13 +17,8 @@ import (
 
 // unitSlots is the number of word positions of a block of u
 // word-equivalents, for the filters that walk a sequence of word tokens
-// (DSC, tccb): u rounded, at least 1 when the block has any text.
-func unitSlots(u float32) int {
-	if !(u > 0) {
-		return 0
-	}
-	return max(int(math.Round(float64(u))), 1)
-}
+// (DSC, tccb): page.RoundUnits, the block's Words.
+func unitSlots(u float32) int { return int(page.RoundUnits(u)) }
 
 // latinColumns is the width, in columns of Latin text, of one English word
 // with the space after it: textunit.PerWord(Latin) letters and a space.
@@ -49,72 +43,12 @@ func unitMeasure(u textunit.Unit) (weight, columns float64, spaced bool) {
 	return weight, weight * latinColumns, false
 }
 
-// blockWords is the length of block b in words: its word-equivalents, or
-// with space its white-space tokens (page.Block.Words), as the filters
-// counted before word-equivalents (see SpaceWords).
-func blockWords(b *page.Block, space bool) float32 {
-	if space {
-		return float32(b.Words)
-	}
-	return b.Units
-}
-
-// SpaceWords returns f counting words by white space, exactly as the
-// filters did before they counted word-equivalents (issue 22): a Chinese
-// paragraph is one word again. The trained model's features are filter
-// scores, and a model trained on the old scores needs them until it is
-// retrained; package features asks for them. Combinations are rebuilt
-// around their members' SpaceWords; filters that count no words (ttr, and
-// targetnode without the sparse mode) come back unchanged.
-func SpaceWords(f Filter) Filter {
-	switch x := f.(type) {
-	case DSC:
-		x.SpaceWords = true
-		return x
-	case BTE:
-		x.SpaceWords = true
-		return x
-	case Density:
-		x.SpaceWords = true
-		return x
-	case *LQF:
-		c := *x
-		c.SpaceWords = true
-		return &c
-	case *CCB:
-		c := *x
-		c.SpaceWords = true
-		return &c
-	case *TargetNode:
-		c := *x
-		c.SpaceWords = true
-		return &c
-	case *serial:
-		return &serial{fs: spaceWordsAll(x.fs), name: x.name}
-	case *parallel:
-		return &parallel{max: x.max, fs: spaceWordsAll(x.fs), name: x.name}
-	case *vote:
-		c := *x
-		c.fs = spaceWordsAll(x.fs)
-		return &c
-	}
-	return f
-}
-
-func spaceWordsAll(fs []Filter) []Filter {
-	out := make([]Filter, len(fs))
-	for i, f := range fs {
-		out[i] = SpaceWords(f)
-	}
-	return out
-}
-
-// latinChars is the length of block b in Latin characters: its characters
+// LatinChars is the length of block b in Latin characters: its characters
 // (Block.Chars), with each Han, kana or Thai character counted as the
 // letters of its share of an English word (PerWord(Latin)/PerWord of its
 // script: 3.06 for a Chinese character). Text without such characters is
 // its Chars, exactly.
-func latinChars(b *page.Block) float64 {
+func LatinChars(b *page.Block) float64 {
 	c := float64(max(b.Chars, 0))
 	if !maybeChars(b.Text) {
 		return c

@@ -38,18 +38,15 @@ func TestTextDensityScripts(t *testing.T) {
 			t.Errorf("%s: textDensity = %.2f, want about %.2f", name, got, want)
 		}
 	}
-	if got := textDensitySpace(zh, 80); got != 0 {
-		t.Errorf("zh by white space: %.2f, want 0 (one word over four lines)", got)
-	}
 	if got := textDensity("首页", 80); math.Abs(got-2/1.6) > 1e-9 {
 		t.Errorf("textDensity(首页) = %v, want 1.25", got)
 	}
 }
 
-// On a Chinese page DSC keeps the paragraphs and drops the menu; with
-// SpaceWords it scores as before word-equivalents, each paragraph one word
-// among its tags, and keeps nothing.
-func TestSpaceWordsChinese(t *testing.T) {
+// On a Chinese page DSC keeps the paragraphs and drops the menu (counted
+// by white space, each paragraph was one word among its tags, and DSC kept
+// nothing).
+func TestDSCChinese(t *testing.T) {
 	var bs []fxBlock
 	for _, m := range []string{"首页", "新闻", "体育", "财经", "天气", "文化"} {
 		bs = append(bs, fxLink(m))
@@ -61,31 +58,16 @@ func TestSpaceWordsChinese(t *testing.T) {
 	if got := fxMask(Run(NewDSC(), p)); got != "......KKK" {
 		t.Errorf("dsc = %s, want ......KKK", got)
 	}
-	if got := fxMask(Run(SpaceWords(NewDSC()), p)); got != "........." {
-		t.Errorf("SpaceWords(dsc) = %s, want .........", got)
-	}
 	if u := p.Blocks[6].Units; math.Abs(float64(u)-90/textunit.PerWord(textunit.Han)) > 1e-4 {
 		t.Errorf("Units of 90 characters = %v", u)
-	}
-}
-
-func TestSpaceWordsKeepsNames(t *testing.T) {
-	for _, expr := range []string{"dsc", "lqf>targetnode", "union(bte,tccb)", "vote(dsc,density,ccb)", "ttr"} {
-		f, err := Parse(expr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := SpaceWords(f).Name(); got != f.Name() {
-			t.Errorf("SpaceWords(%s).Name() = %q, want %q", expr, got, f.Name())
-		}
 	}
 }
 
 func TestLatinChars(t *testing.T) {
 	p := fxPage(fxBlock{text: "Hello, world: 2026!"}, fxBlock{text: zhPara(16)}, fxBlock{text: "Ελληνικά και русский"})
 	for i, want := range []float64{float64(p.Blocks[0].Chars), 16 * 4.9 / 1.6, float64(p.Blocks[2].Chars)} {
-		if got := latinChars(&p.Blocks[i]); math.Abs(got-want) > 1e-9 {
-			t.Errorf("latinChars(%q) = %v, want %v", p.Blocks[i].Text, got, want)
+		if got := LatinChars(&p.Blocks[i]); math.Abs(got-want) > 1e-9 {
+			t.Errorf("LatinChars(%q) = %v, want %v", p.Blocks[i].Text, got, want)
 		}
 	}
 }

@@ -8,6 +8,7 @@
 package page
 
 import (
+	"math"
 	"net/url"
 	"strings"
 
@@ -72,7 +73,11 @@ type Block struct {
 	// block (the <a> and </a> of a link in a sentence count 2), and
 	// InnerLinkTags how many of those are <a> or </a>.
 	InnerTags, InnerLinkTags int32
-	// Words is the number of white-space separated tokens in Text.
+	// Words is Units rounded to a whole number, at least 1 when Units is
+	// above 0 (RoundUnits): the length of Text in words of any script,
+	// which the labeller's features and stages count and weigh blocks by.
+	// (Before issue 22 it counted white-space tokens, so that a Chinese
+	// paragraph was one word.)
 	Words int32
 	// LinkChars is the number of characters (runes, spaces excluded) of
 	// Text that are inside <a href> elements.
@@ -84,7 +89,7 @@ type Block struct {
 	// kana or Thai character 1/textunit.PerWord of its script (a Chinese
 	// character 0.625); punctuation and symbols count nothing. The filters
 	// count text in these units, so that their thresholds mean the same in
-	// every script; Words stays the white-space count the features use.
+	// every script.
 	Units float32
 	// DivGroup and TdGroup are the indices in Page.Nodes of the nearest
 	// ancestor sectioning element (div, section, article, main, aside,
@@ -179,4 +184,14 @@ func (m *Meta) Host() string {
 		return ""
 	}
 	return strings.ToLower(u.Hostname())
+}
+
+// RoundUnits returns u word-equivalents as a whole number of words: u
+// rounded, at least 1 when u is above 0 (a block of one Chinese character
+// is one word; a block of punctuation alone none).
+func RoundUnits(u float32) int32 {
+	if !(u > 0) {
+		return 0
+	}
+	return max(int32(math.Round(float64(u))), 1)
 }

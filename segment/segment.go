@@ -305,9 +305,10 @@ func (b *builder) flush() {
 		DivGroup:      -1,
 		TdGroup:       -1,
 	}
-	b.scratch, blk.Words, blk.Chars = normalize(b.scratch[:0], b.buf, blk.Pre)
+	b.scratch, blk.Chars = normalize(b.scratch[:0], b.buf, blk.Pre)
 	blk.Text = string(b.scratch)
 	blk.Units = float32(textunit.WordEquivalents(blk.Text))
+	blk.Words = page.RoundUnits(blk.Units)
 	blk.LinkChars = min(blk.LinkChars, blk.Chars)
 	if b.start >= 0 && b.end > b.start {
 		blk.Source = page.Span{Start: b.doc.Original(b.start), End: b.doc.Original(b.end)}
@@ -353,9 +354,9 @@ func (b *builder) lca(x, y int32) int32 {
 // normalize appends buf to out with white space (Unicode spaces, the
 // non-breaking ones included, and control characters) collapsed to single
 // spaces and the ends trimmed; for preformatted text it keeps the leading
-// indentation. It also counts words and non-space runes.
-func normalize(out, buf []byte, pre bool) (text []byte, words, chars int32) {
-	space, lead, word := false, pre, true
+// indentation. It also counts non-space runes.
+func normalize(out, buf []byte, pre bool) (text []byte, chars int32) {
+	space, lead := false, pre
 	for i := 0; i < len(buf); {
 		r, size := rune(buf[i]), 1
 		if r >= utf8.RuneSelf {
@@ -367,7 +368,6 @@ func normalize(out, buf []byte, pre bool) (text []byte, words, chars int32) {
 			} else {
 				space = len(out) > 0
 			}
-			word = true
 			i += size
 			continue
 		}
@@ -379,15 +379,11 @@ func normalize(out, buf []byte, pre bool) (text []byte, words, chars int32) {
 		out = append(out, buf[i:i+size]...)
 		i += size
 		chars++
-		if word {
-			words++
-			word = false
-		}
 	}
 	if pre && chars == 0 {
 		out = out[:0]
 	}
-	return out, words, chars
+	return out, chars
 }
 
 func isSpace(r rune) bool {
