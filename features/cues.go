@@ -111,16 +111,25 @@ func (s *scratch) classCues(p *page.Page, n int32) (all, inner uint64) {
 	return all, inner
 }
 
-// cues splits a class or id value into lower-case tokens at anything but
-// ASCII letters, at digits and at lower-to-upper case changes
-// ("mainContent", "post-body_2") and returns the set of cues they match.
+// cues returns the set of cues that the tokens of a class or id value
+// match (classTokens).
 func cues(v string) uint64 {
 	var set uint64
+	classTokens(v, func(tok []byte) { set |= matchCue(tok) })
+	return set
+}
+
+// classTokens calls fn with each token of a class or id value: the value
+// split into lower-case runs of ASCII letters at anything else (digits
+// included) and at lower-to-upper case changes ("mainContent",
+// "post-body_2"); runs longer than 24 letters are skipped. tok is only
+// valid during the call.
+func classTokens(v string, fn func(tok []byte)) {
 	var buf [24]byte
 	n, long := 0, false
 	flush := func() {
 		if n > 0 && !long {
-			set |= matchCue(buf[:n])
+			fn(buf[:n])
 		}
 		n, long = 0, false
 	}
@@ -145,7 +154,6 @@ func cues(v string) uint64 {
 		n++
 	}
 	flush()
-	return set
 }
 
 func matchCue(tok []byte) uint64 {

@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -39,6 +40,9 @@ type Config struct {
 	// Filters are filter expressions (see filter.Parse) whose scores become
 	// features.
 	Filters []string `json:"filters,omitempty"`
+	// Cues is the table of learned class/id cues (see LearnedCues and
+	// LearnCues): token to log-odds of content. Training fills it.
+	Cues map[string]float32 `json:"cues,omitempty"`
 }
 
 // DefaultFilters are the filters whose scores the default configuration
@@ -88,7 +92,8 @@ type Extractor struct {
 	on      []bool      // per featureGroups entry
 	buckets [][]*Bucket // per featureGroups entry, as its buckets declare
 	filters []extFilter
-	needs   pass // the page passes of the groups on
+	cues    map[string]float32 // Config.Cues
+	needs   pass               // the page passes of the groups on
 	pool    *freelist.List[scratch]
 
 	// typical and largest number of attributes of a block
@@ -124,6 +129,12 @@ func NewExtractor(cfg Config) (*Extractor, error) {
 	if err := e.makeFilters(cfg); err != nil {
 		return nil, err
 	}
+	for tok, v := range cfg.Cues {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, fmt.Errorf("features: learned cue %q has value %v", tok, v)
+		}
+	}
+	e.cues = cfg.Cues
 	for i, g := range featureGroups {
 		if !e.on[i] {
 			continue
@@ -304,12 +315,14 @@ type scratch struct {
 type nodeMemo struct {
 	tags tagSet
 	cues uint64
-	done uint8 // doneTags | doneCues
+	lc   cueValues
+	done uint8 // doneTags | doneCues | doneLearned
 }
 
 const (
 	doneTags = 1 << iota
 	doneCues
+	doneLearned
 )
 
 type groupSum struct{ nonLink, chars, linkChars float64 }

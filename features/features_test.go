@@ -252,7 +252,7 @@ func keyGroup(e *Extractor, name string) Group {
 
 func TestGroupsOff(t *testing.T) {
 	p := pagetest.Parse(t, navPage)
-	all := extractor(t, DefaultConfig())
+	all := extractor(t, withCues(DefaultConfig()))
 	full := all.Attrs(p)
 	for i, list := range full {
 		for _, a := range list {
@@ -265,7 +265,7 @@ func TestGroupsOff(t *testing.T) {
 		if g == Stack || g == Boost || g == Context {
 			continue // added after Attrs (stack_test.go, boost_test.go), or none (context_test.go)
 		}
-		cfg := DefaultConfig()
+		cfg := withCues(DefaultConfig())
 		cfg.Off[g] = true
 		e := extractor(t, cfg)
 		if e.Keys(g) != nil {

@@ -155,7 +155,9 @@ type job struct {
 	cfg      Config
 	fc       label.FeatureConfig
 	ext      *features.Extractor
-	tmpl     string // the CRF template's text
+	cueExt   []*features.Extractor // per cue fold (learnedcues.go)
+	cueFold  []int                 // cue fold of each example
+	tmpl     string                // the CRF template's text
 	stages   []string
 	examples []Example
 	seqs     []crf.Sequence
@@ -202,6 +204,9 @@ func newJob(ctx context.Context, examples []Example, cfg Config) (*job, error) {
 
 // features builds the extractor, the styles and the CRF template.
 func (j *job) features() error {
+	if err := j.learnCues(); err != nil {
+		return err
+	}
 	ext, err := features.NewExtractor(j.fc.Config)
 	if err != nil {
 		return err
@@ -239,7 +244,7 @@ func (j *job) sequences() error {
 		for k, l := range ex.Labels {
 			ls[k] = int(l)
 		}
-		attrs := label.WithStyle(j.ext.Attrs(ex.Page), ex.Style)
+		attrs := label.WithStyle(j.trainingExtractor(i).Attrs(ex.Page), ex.Style)
 		j.seqs = append(j.seqs, crf.Sequence{Attrs: attrs, Labels: ls, Cost: marginCosts(ex.Page, ls, j.cfg.Margin)})
 		j.used = append(j.used, i)
 		g := ex.Group

@@ -1,0 +1,58 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/sluice-project/sluice/features"
+	"github.com/sluice-project/sluice/label"
+)
+
+// Training learns the class/id cue table from its examples: the model's
+// table from all of them, each page's training attributes from a table
+// that leaves its own cue fold's sites out; with the group off, none.
+func TestTrainLearnsCues(t *testing.T) {
+	var ex []Example
+	for n := range 12 {
+		e := trainPage(t, n)
+		e.Group = fmt.Sprintf("site%d", n%6)
+		ex = append(ex, e)
+	}
+	j, err := newJob(context.Background(), ex, Config{MaxIterations: 5, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := j.fc.Cues["nav"]; !ok || !(v < 0) {
+		t.Errorf(`cue "nav" = %v, %v; want a negative value`, v, ok)
+	}
+	if v := j.fc.Cues["article"]; !(v > 0) {
+		t.Errorf(`cue "article" = %v, want a positive value`, v)
+	}
+	if len(j.cueExt) != cueFolds {
+		t.Fatalf("%d cue extractors, want %d", len(j.cueExt), cueFolds)
+	}
+	for i := range ex {
+		if j.trainingExtractor(i) == j.ext {
+			t.Errorf("example %d reads the model's own table", i)
+		}
+	}
+	for i := range ex {
+		for k := range ex {
+			if ex[i].Group == ex[k].Group && j.cueFold[i] != j.cueFold[k] {
+				t.Errorf("examples %d and %d of one site in cue folds %d and %d", i, k, j.cueFold[i], j.cueFold[k])
+			}
+		}
+	}
+
+	fc := label.DefaultFeatureConfig()
+	fc.Off[features.LearnedCues] = true
+	off := Config{MaxIterations: 5, Workers: 1, Features: &fc}
+	j, err = newJob(context.Background(), ex, off)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.fc.Cues != nil || j.cueExt != nil {
+		t.Errorf("group off: table %v, %d extractors", j.fc.Cues, len(j.cueExt))
+	}
+}
