@@ -664,7 +664,7 @@ func isRawText(name []byte) bool {
 }
 
 // skipRawText returns the index of the end tag </name starting at or after
-// b[i], or len(b).
+// b[i], or len(b). Tag names match in any case ("<STYLE>" ... "</style>").
 func skipRawText(b []byte, i int, name []byte) int {
 	for i < len(b) {
 		j := bytes.Index(b[i:], []byte("</"))
@@ -672,7 +672,7 @@ func skipRawText(b []byte, i int, name []byte) int {
 			return len(b)
 		}
 		i += j
-		if e := i + 2 + len(name); e <= len(b) && equalFold(b[i+2:e], string(name)) &&
+		if e := i + 2 + len(name); e <= len(b) && bytes.EqualFold(b[i+2:e], name) &&
 			(e == len(b) || isSpace(b[e]) || b[e] == '>' || b[e] == '/') {
 			return i
 		}

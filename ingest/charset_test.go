@@ -387,6 +387,8 @@ func TestDetectCharset(t *testing.T) {
 		{"meta content without http-equiv is no declaration", head(`<meta content="text/html; charset=koi8-r">`) + body1251, "", "", "windows-1251", SourceDetected},
 		{"meta in a comment is skipped", head(`<!-- <meta charset="koi8-r"> --><meta charset="windows-1251">`) + body1251, "", "", "windows-1251", SourceMeta},
 		{"meta in a script is skipped", head(`<script>document.write('<meta charset="koi8-r">')</script><meta charset="windows-1251">`) + body1251, "", "", "windows-1251", SourceMeta},
+		{"meta after upper-case SCRIPT and STYLE", head(`<SCRIPT>var a = 1;</SCRIPT><STYLE>p { margin: 0 }</STYLE><meta charset="koi8-r">`) + mustEncode(t, charmap.KOI8R, "<body><p>"+ru+"</p></body>"), "", "", "koi8-r", SourceMeta},
+		{"detected after an upper-case STYLE", head(`<STYLE>p { margin: 0 }</STYLE>`) + body1251, "", "", "windows-1251", SourceDetected},
 		{"quoted > before charset", head(`<meta name="a>b" content="x>y" charset="windows-1251">`) + body1251, "", "", "windows-1251", SourceMeta},
 		{"unknown label, then a known one", head(`<meta charset="nonsense"><meta charset="windows-1251">`) + body1251, "", "", "windows-1251", SourceMeta},
 		{"replacement label is ignored", head(`<meta charset="iso-2022-kr">`) + body1251, "", "", "windows-1251", SourceDetected},
