@@ -1,6 +1,7 @@
 package features
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/sluice-project/sluice/page"
@@ -85,28 +86,41 @@ func cueNames(prefix string) []string {
 	return names
 }
 
+// classNodes yields the nearest four elements around node n (n itself
+// first, then its ancestors) that have a class or an id.
+func classNodes(p *page.Page, n int32) iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		seen := 0
+		for m := n; m >= 0 && int(m) < len(p.Nodes) && seen < 4; {
+			nd := &p.Nodes[m]
+			if nd.Class != "" || nd.ID != "" {
+				seen++
+				if !yield(m) {
+					return
+				}
+			}
+			if nd.Parent >= m {
+				return // not a tree in pre-order: stop rather than loop
+			}
+			m = nd.Parent
+		}
+	}
+}
+
 // classCues returns the cues of the nearest four elements around node n
 // that have a class or an id, and those of the innermost one with any cue.
 func (s *scratch) classCues(p *page.Page, n int32) (all, inner uint64) {
-	seen := 0
-	for m := n; m >= 0 && int(m) < len(s.nodes) && seen < 4; {
-		nd := &p.Nodes[m]
-		if nd.Class != "" || nd.ID != "" {
-			seen++
-			memo := &s.nodes[m]
-			if memo.done&doneCues == 0 {
-				memo.cues = cues(nd.Class) | cues(nd.ID)
-				memo.done |= doneCues
-			}
-			if inner == 0 {
-				inner = memo.cues
-			}
-			all |= memo.cues
+	for m := range classNodes(p, n) {
+		memo := &s.nodes[m]
+		if memo.done&doneCues == 0 {
+			nd := &p.Nodes[m]
+			memo.cues = cues(nd.Class) | cues(nd.ID)
+			memo.done |= doneCues
 		}
-		if nd.Parent >= m {
-			break // not a tree in pre-order: stop rather than loop
+		if inner == 0 {
+			inner = memo.cues
 		}
-		m = nd.Parent
+		all |= memo.cues
 	}
 	return all, inner
 }

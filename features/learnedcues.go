@@ -51,29 +51,21 @@ var learnedCuesGroup = groupSpec{
 // tokens and the mean value of the innermost one with a known token; ok is
 // false when none has one.
 func (s *scratch) learnedCues(e *Extractor, p *page.Page, n int32) (mx, mn, in float64, ok bool) {
-	seen := 0
 	mx, mn = math.Inf(-1), math.Inf(1)
-	for m := n; m >= 0 && int(m) < len(s.nodes) && seen < 4; {
-		nd := &p.Nodes[m]
-		if nd.Class != "" || nd.ID != "" {
-			seen++
-			memo := &s.nodes[m]
-			if memo.done&doneLearned == 0 {
-				memo.lc = nodeCues(e.cues, nd.Class, nd.ID)
-				memo.done |= doneLearned
-			}
-			if lc := memo.lc; lc.n > 0 {
-				if !ok {
-					in = float64(lc.sum) / float64(lc.n)
-				}
-				ok = true
-				mx, mn = max(mx, float64(lc.max)), min(mn, float64(lc.min))
-			}
+	for m := range classNodes(p, n) {
+		memo := &s.nodes[m]
+		if memo.done&doneLearned == 0 {
+			nd := &p.Nodes[m]
+			memo.lc = nodeCues(e.cues, nd.Class, nd.ID)
+			memo.done |= doneLearned
 		}
-		if nd.Parent >= m {
-			break
+		if lc := memo.lc; lc.n > 0 {
+			if !ok {
+				in = float64(lc.sum) / float64(lc.n)
+			}
+			ok = true
+			mx, mn = max(mx, float64(lc.max)), min(mn, float64(lc.min))
 		}
-		m = nd.Parent
 	}
 	return mx, mn, in, ok
 }
@@ -236,23 +228,14 @@ func logit(p float64) float64 {
 // blockTokens appends to dst the distinct class/id tokens of the nearest
 // four elements around node n that have a class or an id.
 func blockTokens(p *page.Page, n int32, dst []string) []string {
-	seen := 0
 	add := func(tok []byte) {
 		if len(tok) >= 2 && !slices.Contains(dst, string(tok)) {
 			dst = append(dst, string(tok))
 		}
 	}
-	for m := n; m >= 0 && int(m) < len(p.Nodes) && seen < 4; {
-		nd := &p.Nodes[m]
-		if nd.Class != "" || nd.ID != "" {
-			seen++
-			classTokens(nd.Class, add)
-			classTokens(nd.ID, add)
-		}
-		if nd.Parent >= m {
-			break
-		}
-		m = nd.Parent
+	for m := range classNodes(p, n) {
+		classTokens(p.Nodes[m].Class, add)
+		classTokens(p.Nodes[m].ID, add)
 	}
 	return dst
 }
