@@ -23,6 +23,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/sluice-project/sluice"
 )
 
 // Exit codes.
@@ -89,7 +91,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "filters":
 		return cmdFilters(rest, stdout, stderr)
 	case "version", "--version", "-version":
-		fmt.Fprintln(stdout, "sluice", version)
+		if version != "devel" {
+			fmt.Fprintln(stdout, "sluice", version)
+		} else {
+			fmt.Fprintln(stdout, "sluice", sluice.Version())
+		}
 		return exitOK
 	case "help", "-h", "--help", "-help":
 		if len(rest) > 0 {
