@@ -13,7 +13,9 @@
 //	             ("URL: ..." line, segments opened by <p>, <h>, <l>):
 //	             cleaneval-dev, cleanportaleval
 //	dragnet      html/N.html and gold/N.txt (plain text, user comments after a
-//	             "!@#$%^&*()  COMMENTS" line): dragnet-train
+//	             "!@#$%^&*()  COMMENTS" line), and an optional meta.tsv
+//	             (id, language, site, url columns): dragnet-train,
+//	             xmu-news-zh, cwce-zh
 //	l3s          original/X.html, annotated/X.html (text blocks wrapped in
 //	             <span class="x-nc-selN">) and url-mapping.txt: l3s-gn1
 //	wcxb         html/NNNN.html.gz and gold/NNNN.json: wcxb-dev
