@@ -79,11 +79,11 @@ type annotateCmd struct {
 }
 
 func cmdAnnotate(args []string, stdout, stderr io.Writer) int {
-	return runCommand("annotate", &annotateCmd{cmdIO: cmdIO{stdout: stdout, stderr: stderr}}, args, stderr)
+	return runCommand("annotate", &annotateCmd{cmdIO: cmdIO{stdout: stdout, stderr: stderr}}, args, stdout, stderr)
 }
 
 func (c *annotateCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("annotate", annotateHelp, c.stderr)
+	fs := newFlagSet("annotate", annotateHelp)
 	fs.StringVar(&c.outDir, "o", "", "write the annotation files into `DIR` (with --check: read them from there)")
 	fs.StringVar(&c.model, "model", "", "pre-fill the labels with the model in `FILE` (written by sluice train) instead of the embedded one")
 	fs.StringVar(&c.gold, "gold", "", "pre-fill the labels from a CleanEval-format gold `FILE` (one page), or from DIR/NAME.txt for each page NAME.html")

@@ -45,11 +45,11 @@ type benchCmd struct {
 }
 
 func cmdBench(args []string, stdout, stderr io.Writer) int {
-	return runCommand("bench", &benchCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stderr)
+	return runCommand("bench", &benchCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stdout, stderr)
 }
 
 func (c *benchCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("bench", benchHelp, c.stderr)
+	fs := newFlagSet("bench", benchHelp)
 	fs.StringVar(&c.filters, "filter", "", "comma-separated filter `pipelines` (default: the default pipeline, every filter and CombinE's combinations)")
 	fs.StringVar(&c.sets, "sets", "", "comma-separated data `sets` (names under the data folder, or directories; default: all)")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "pages cleaned in parallel")

@@ -94,11 +94,11 @@ type cleanCmd struct {
 }
 
 func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runCommand("clean", &cleanCmd{cmdIO: cmdIO{stdin, stdout, stderr}}, args, stderr)
+	return runCommand("clean", &cleanCmd{cmdIO: cmdIO{stdin, stdout, stderr}}, args, stdout, stderr)
 }
 
 func (c *cleanCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("clean", cleanHelp, c.stderr)
+	fs := newFlagSet("clean", cleanHelp)
 	fs.StringVar(&c.format, "format", "text", "output `format`: cleaneval, text, markdown, json, html or parser")
 	fs.StringVar(&c.format, "f", "text", "short for --format")
 	fs.StringVar(&c.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\"; the best measured is "+sluice.DefaultFilter+")")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,14 +28,21 @@ type cmdIO struct {
 }
 
 // runCommand parses the command line of a command, validates it and runs
-// it; a usage error is reported as "sluice NAME: error".
-func runCommand(name string, c command, args []string, stderr io.Writer) int {
-	args, err := parseInterspersed(c.flagSet(), args)
-	if err != nil {
-		return flagExit(err)
+// it. --help prints the command's help to stdout; a usage error is
+// reported on stderr as "sluice NAME: error" and a line pointing to --help.
+func runCommand(name string, c command, args []string, stdout, stderr io.Writer) int {
+	fs := c.flagSet()
+	args, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return exitOK
 	}
-	if err := c.validate(args); err != nil {
-		fmt.Fprintf(stderr, "sluice %s: %v\n", name, err)
+	if err == nil {
+		err = c.validate(args)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sluice %s: %v\nRun 'sluice %s --help' for its flags and examples.\n", name, err, name)
 		return exitUsage
 	}
 	return c.run(context.Background())

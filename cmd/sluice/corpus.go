@@ -104,11 +104,11 @@ type corpusCmd struct {
 }
 
 func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runCommand("corpus", &corpusCmd{cmdIO: cmdIO{stdin, stdout, stderr}}, args, stderr)
+	return runCommand("corpus", &corpusCmd{cmdIO: cmdIO{stdin, stdout, stderr}}, args, stdout, stderr)
 }
 
 func (c *corpusCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("corpus", corpusHelp, c.stderr)
+	fs := newFlagSet("corpus", corpusHelp)
 	fs.StringVar(&c.out, "o", "", "write the corpus into `DIR` (required; created if needed)")
 	fs.StringVar(&c.format, "format", corpus.FormatJSONL, "output `format`: jsonl, cleaneval or warc")
 	fs.StringVar(&c.format, "f", corpus.FormatJSONL, "short for --format")

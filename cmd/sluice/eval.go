@@ -68,11 +68,11 @@ type evalCmd struct {
 }
 
 func cmdEval(args []string, stdout, stderr io.Writer) int {
-	return runCommand("eval", &evalCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stderr)
+	return runCommand("eval", &evalCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stdout, stderr)
 }
 
 func (c *evalCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("eval", evalHelp, c.stderr)
+	fs := newFlagSet("eval", evalHelp)
 	fs.StringVar(&c.gold, "gold", "", "the gold standard: a data `SET` name or folder, or a folder of CleanEval gold files")
 	fs.StringVar(&c.metricList, "metric", "", "comma-separated `metrics` (default: the set's main metric; \"all\" for every one)")
 	fs.BoolVar(&c.perFile, "per-file", false, "print a row of scores per page")

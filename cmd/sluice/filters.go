@@ -67,11 +67,11 @@ type filtersCmd struct {
 }
 
 func cmdFilters(args []string, stdout, stderr io.Writer) int {
-	return runCommand("filters", &filtersCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stderr)
+	return runCommand("filters", &filtersCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stdout, stderr)
 }
 
 func (c *filtersCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("filters", filtersHelp, c.stderr)
+	fs := newFlagSet("filters", filtersHelp)
 	fs.BoolVar(&c.check, "check", false, "check the filter set files given as arguments")
 	return fs
 }

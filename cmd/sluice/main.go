@@ -17,7 +17,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -104,7 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "sluice: unknown command %q\n\n%s", cmd, usage)
+	fmt.Fprintf(stderr, "sluice: unknown command %q\nRun 'sluice help' for the commands.\n", cmd)
 	return exitUsage
 }
 
@@ -129,23 +128,16 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// newFlagSet returns a flag set whose errors go to stderr with the command's
-// help text.
-func newFlagSet(name, help string, stderr io.Writer) *flag.FlagSet {
+// newFlagSet returns a flag set with the command's help text as its
+// Usage. It writes nothing itself: runCommand prints --help to standard
+// output and reports a flag error in one line and a pointer to --help.
+func newFlagSet(name, help string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), strings.TrimLeft(help, "\n"))
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
 	return fs
-}
-
-// flagExit maps a flag parsing error to an exit code: --help is success.
-func flagExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	return exitUsage
 }

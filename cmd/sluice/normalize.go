@@ -54,11 +54,11 @@ type normalizeCmd struct {
 }
 
 func cmdNormalize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runCommand("normalize", &normalizeCmd{cmdIO: cmdIO{stdin, stdout, stderr}}, args, stderr)
+	return runCommand("normalize", &normalizeCmd{cmdIO: cmdIO{stdin, stdout, stderr}}, args, stdout, stderr)
 }
 
 func (c *normalizeCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("normalize", normalizeHelp, c.stderr)
+	fs := newFlagSet("normalize", normalizeHelp)
 	fs.StringVar(&c.outDir, "o", "", "write one .xhtml file per input into `DIR` (created if needed)")
 	fs.StringVar(&c.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "normalise this many inputs in parallel")

@@ -135,11 +135,11 @@ type serveCmd struct {
 }
 
 func cmdServe(args []string, stdout, stderr io.Writer) int {
-	return runCommand("serve", &serveCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stderr)
+	return runCommand("serve", &serveCmd{cmdIO: cmdIO{nil, stdout, stderr}}, args, stdout, stderr)
 }
 
 func (c *serveCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("serve", serveHelp, c.stderr)
+	fs := newFlagSet("serve", serveHelp)
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "listen on `ADDRESS` (host:port; :8080 is every interface)")
 	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
 	fs.StringVar(&c.token, "token", "", "require `TOKEN` on management endpoints (default $SLUICE_TOKEN)")

@@ -64,11 +64,11 @@ func cmdTables(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		c.sub, args = args[0], args[1:]
 	}
-	return runCommand("tables", c, args, stderr)
+	return runCommand("tables", c, args, stdout, stderr)
 }
 
 func (c *tablesCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("tables", tablesHelp, c.stderr)
+	fs := newFlagSet("tables", tablesHelp)
 	fs.IntVar(&c.n, "n", 800, "sample: the number of tables")
 	fs.Uint64Var(&c.seed, "seed", 1, "sample, cv: the random seed (of the sample, of the folds)")
 	fs.IntVar(&c.folds, "folds", 10, "cv: the number of folds")

@@ -105,11 +105,11 @@ type trainCmd struct {
 }
 
 func cmdTrain(args []string, stdout, stderr io.Writer) int {
-	return runCommand("train", &trainCmd{cmdIO: cmdIO{stdout: stdout, stderr: stderr}}, args, stderr)
+	return runCommand("train", &trainCmd{cmdIO: cmdIO{stdout: stdout, stderr: stderr}}, args, stdout, stderr)
 }
 
 func (c *trainCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("train", trainHelp, c.stderr)
+	fs := newFlagSet("train", trainHelp)
 	fs.StringVar(&c.data, "data", "", "comma-separated data `sets` (names under the data folder, or directories; default: all), each optionally followed by :STYLE")
 	fs.StringVar(&c.out, "o", "", "write the trained model to `FILE`")
 	fs.IntVar(&c.cv, "cv", 0, "cross-validate with `K` folds first")
