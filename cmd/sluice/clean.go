@@ -148,6 +148,8 @@ func (c *cleanCmd) validate(args []string) error {
 	switch {
 	case c.precision && c.recall:
 		return errors.New("--precision and --recall pull opposite ways; give one")
+	case (c.precision || c.recall) && c.threshold != 0:
+		return errors.New("--threshold and --precision or --recall all set the threshold; give one")
 	case c.precision:
 		opts.Threshold = 0.75
 	case c.recall:
@@ -179,6 +181,9 @@ func (c *cleanCmd) validate(args []string) error {
 		if c.withMetadata {
 			return fmt.Errorf("--with-metadata: only the text and markdown formats take a front matter (json has fields of its own), not %s", c.format)
 		}
+	}
+	if _, json := c.renderer.(*render.JSON); c.dropped && !json {
+		return fmt.Errorf("--include-dropped: only the json format lists the dropped blocks, not %s", c.format)
 	}
 	return nil
 }
