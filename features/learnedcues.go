@@ -3,6 +3,7 @@ package features
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -131,22 +132,39 @@ type CueOptions struct {
 // MinSites groups are left out. Samples with no group count as a group
 // each.
 func LearnCues(samples []CueSample, opts CueOptions) map[string]float32 {
-	minSites := cmp.Or(opts.MinSites, 3)
-	prior := cmp.Or(opts.Prior, 2)
-	maxTokens := cmp.Or(opts.MaxTokens, 20000)
-	type key struct{ tok, group string }
-	sums := map[key]*[2]float64{} // content words, words
-	groups := map[string]*[2]float64{}
+	cc := countCues(samples)
+	avg, ok := cc.average()
+	if !ok {
+		return nil
+	}
+	return cc.table(avg, opts)
+}
+
+// cueCounts are the content words and words (in that order) of each group,
+// and of each token in each group.
+type cueCounts struct {
+	groups map[string]*[2]float64
+	tokens map[string]map[string]*[2]float64
+}
+
+// countCues counts the words of the samples' blocks, and of the blocks
+// under each class/id token, per group.
+func countCues(samples []CueSample) cueCounts {
+	cc := cueCounts{groups: map[string]*[2]float64{}, tokens: map[string]map[string]*[2]float64{}}
+	add := func(m map[string]*[2]float64, g string, c, w float64) {
+		s := m[g]
+		if s == nil {
+			s = new([2]float64)
+			m[g] = s
+		}
+		s[0] += c
+		s[1] += w
+	}
 	var toks []string
 	for k, smp := range samples {
 		g := smp.Group
 		if g == "" {
 			g = fmt.Sprintf("#%d", k)
-		}
-		gs := groups[g]
-		if gs == nil {
-			gs = new([2]float64)
-			groups[g] = gs
 		}
 		for i := range smp.Page.Blocks {
 			b := &smp.Page.Blocks[i]
@@ -158,58 +176,57 @@ func LearnCues(samples []CueSample, opts CueOptions) map[string]float32 {
 			if smp.Content[i] {
 				c = w
 			}
-			gs[0] += c
-			gs[1] += w
+			add(cc.groups, g, c, w)
 			toks = blockTokens(smp.Page, b.Node, toks[:0])
 			for _, t := range toks {
-				s := sums[key{t, g}]
-				if s == nil {
-					s = new([2]float64)
-					sums[key{t, g}] = s
+				if cc.tokens[t] == nil {
+					cc.tokens[t] = map[string]*[2]float64{}
 				}
-				s[0] += c
-				s[1] += w
+				add(cc.tokens[t], g, c, w)
 			}
 		}
 	}
-	var avg float64
-	var ng int
-	for _, s := range groups {
-		if s[1] > 0 {
+	return cc
+}
+
+// average is the mean over the groups with words of their content share;
+// ok is false when there is none. Groups are summed in sorted order, so
+// that the table is the same from run to run.
+func (cc cueCounts) average() (avg float64, ok bool) {
+	n := 0
+	for _, g := range slices.Sorted(maps.Keys(cc.groups)) {
+		if s := cc.groups[g]; s[1] > 0 {
 			avg += s[0] / s[1]
-			ng++
+			n++
 		}
 	}
-	if ng == 0 {
-		return nil
+	if n == 0 {
+		return 0, false
 	}
-	avg /= float64(ng)
-	type vote struct {
-		share float64
-		n     int
-	}
-	votes := map[string]*vote{}
-	for k, s := range sums {
-		v := votes[k.tok]
-		if v == nil {
-			v = new(vote)
-			votes[k.tok] = v
-		}
-		v.share += s[0] / s[1]
-		v.n++
-	}
+	return avg / float64(n), true
+}
+
+// table turns the counts into LearnCues' table.
+func (cc cueCounts) table(avg float64, opts CueOptions) map[string]float32 {
+	minSites := cmp.Or(opts.MinSites, 3)
+	prior := cmp.Or(opts.Prior, 2)
+	maxTokens := cmp.Or(opts.MaxTokens, 20000)
 	type entry struct {
 		tok string
 		n   int
 		val float32
 	}
 	var out []entry
-	for tok, v := range votes {
-		if v.n < minSites {
+	for tok, byGroup := range cc.tokens {
+		if len(byGroup) < minSites {
 			continue
 		}
-		share := (v.share + prior*avg) / (float64(v.n) + prior)
-		out = append(out, entry{tok, v.n, float32(logit(share) - logit(avg))})
+		votes := 0.0
+		for _, g := range slices.Sorted(maps.Keys(byGroup)) {
+			votes += byGroup[g][0] / byGroup[g][1]
+		}
+		share := (votes + prior*avg) / (float64(len(byGroup)) + prior)
+		out = append(out, entry{tok, len(byGroup), float32(logit(share) - logit(avg))})
 	}
 	slices.SortFunc(out, func(a, b entry) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.tok, b.tok)) })
 	table := make(map[string]float32, min(len(out), maxTokens))

@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -42,6 +43,11 @@ func TestLearnCues(t *testing.T) {
 		samples = append(samples, cueSite(t, n, extra))
 	}
 	table := LearnCues(samples, CueOptions{})
+	for range 5 {
+		if again := LearnCues(samples, CueOptions{}); !maps.Equal(again, table) {
+			t.Fatalf("a second run gives another table:\n%v\n%v", again, table)
+		}
+	}
 	for _, tok := range []string{"story", "body"} {
 		if !(table[tok] > 0.5) {
 			t.Errorf("%s = %v, want clearly positive", tok, table[tok])
