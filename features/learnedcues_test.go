@@ -11,8 +11,10 @@ import (
 	"github.com/sluice-project/sluice/internal/pagetest"
 )
 
-// withCues gives cfg a small learned cue table covering navPage's classes.
+// withCues switches LearnedCues on in cfg and gives it a small learned cue
+// table covering navPage's classes.
 func withCues(cfg Config) Config {
+	delete(cfg.Off, LearnedCues)
 	cfg.Cues = map[string]float32{"navigation": -2.5, "nav": -2, "article": 1.2, "body": 0.8, "footer": -1.8}
 	return cfg
 }
@@ -113,8 +115,18 @@ func TestLearnedCuesAttrs(t *testing.T) {
 	if got := byText(attrs, "Great article"); len(got) != 0 {
 		t.Errorf("comment (no known token): %v", got)
 	}
-	if got := byText(extractor(t, DefaultConfig()).Attrs(p), "Home"); len(got) != 0 {
+	noTable := DefaultConfig()
+	delete(noTable.Off, LearnedCues)
+	if got := byText(extractor(t, noTable).Attrs(p), "Home"); len(got) != 0 {
 		t.Errorf("no table: %v", got)
+	}
+	if got := byText(extractor(t, withCues(DefaultConfig())).Attrs(p), "Home"); len(got) == 0 {
+		t.Errorf("on, with a table: no lc attributes")
+	}
+	byDefault := DefaultConfig()
+	byDefault.Cues = withCues(Config{}).Cues
+	if got := byText(extractor(t, byDefault).Attrs(p), "Home"); len(got) != 0 {
+		t.Errorf("off by default, but: %v", got)
 	}
 	bad := DefaultConfig()
 	bad.Cues = map[string]float32{"nav": float32(math.NaN())}

@@ -19,7 +19,9 @@ func TestTrainLearnsCues(t *testing.T) {
 		e.Group = fmt.Sprintf("site%d", n%6)
 		ex = append(ex, e)
 	}
-	j, err := newJob(context.Background(), ex, Config{MaxIterations: 5, Workers: 1})
+	on := label.DefaultFeatureConfig()
+	delete(on.Off, features.LearnedCues)
+	j, err := newJob(context.Background(), ex, Config{MaxIterations: 5, Workers: 1, Features: &on})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,9 +47,7 @@ func TestTrainLearnsCues(t *testing.T) {
 		}
 	}
 
-	fc := label.DefaultFeatureConfig()
-	fc.Off[features.LearnedCues] = true
-	off := Config{MaxIterations: 5, Workers: 1, Features: &fc}
+	off := Config{MaxIterations: 5, Workers: 1} // off by default
 	j, err = newJob(context.Background(), ex, off)
 	if err != nil {
 		t.Fatal(err)

@@ -91,7 +91,7 @@ Examples:
 type trainCmd struct {
 	cmdIO
 
-	data, out, off, stages, jsonOut, margOut, tmplFile string
+	data, out, off, on, stages, jsonOut, margOut, tmplFile string
 	cv, limit, iters, minCount, trees, treeDepth       int
 	ablate, printTmpl, verbose                         bool
 	l2, minQuality, smooth, region, pageWeight         float64
@@ -116,6 +116,7 @@ func (c *trainCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.ablate, "ablate", false, "with --cv: also cross-validate with each feature group switched off, and without each stage but crf")
 	fs.StringVar(&c.stages, "stages", "", "comma-separated `stages` of the labeller, in order, from "+strings.Join(label.StageNames(), ",")+" (default: the embedded model's, "+strings.Join(embeddedStages(), ",")+")")
 	fs.StringVar(&c.off, "off", "", "comma-separated feature `groups` to switch off (boost, stack and context leave out the trees, stack and context stages, as before --stages)")
+	fs.StringVar(&c.on, "on", "", "comma-separated feature `groups` off by default to switch on: learnedcues (class/id cues learned from the training pages)")
 	fs.IntVar(&c.limit, "limit", 0, "at most `N` pages per set")
 	fs.Float64Var(&c.l2, "l2", 1, "L2 regularisation")
 	fs.IntVar(&c.iters, "iterations", train.DefaultIterations, "at most `N` L-BFGS iterations")
@@ -210,6 +211,12 @@ func (c *trainCmd) checkSettings() error {
 // stage list: --stages, or the one --off calls for.
 func (c *trainCmd) stageList() ([]string, error) {
 	stageGroup := false
+	for _, g := range splitList(c.on) {
+		if !slices.Contains(features.Groups(), features.Group(g)) {
+			return nil, fmt.Errorf("--on: unknown feature group %q (groups: %s)", g, groupNames())
+		}
+		delete(c.fc.Off, features.Group(g))
+	}
 	for _, g := range splitList(c.off) {
 		// context names the context stage, as before --stages.
 		if !slices.Contains(features.Groups(), features.Group(g)) && features.Group(g) != features.Context {
