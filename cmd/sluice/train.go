@@ -92,11 +92,11 @@ type trainCmd struct {
 	cmdIO
 
 	data, out, off, on, stages, jsonOut, margOut, tmplFile string
-	cv, limit, iters, minCount, trees, treeDepth       int
-	ablate, printTmpl, verbose                         bool
-	l2, minQuality, smooth, region, pageWeight         float64
-	margin, blend                                      float64
-	threshold                                          thresholdFlag
+	cv, limit, iters, minCount, trees, treeDepth           int
+	ablate, printTmpl, verbose                             bool
+	l2, minQuality, smooth, region, pageWeight             float64
+	margin, blend                                          float64
+	threshold                                              thresholdFlag
 
 	cfg    train.Config // the training settings
 	fc     label.FeatureConfig
