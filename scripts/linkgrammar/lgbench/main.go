@@ -478,25 +478,25 @@ func score(args []string) error {
 		if r.tokens > *longN {
 			long++
 		}
-		switch r.do {
-		case doSkip:
+		if r.do == doSkip {
 			continue
-		case doParse:
-			parsed++
-			switch {
-			case r.lost:
-				lost++
-			case r.timeout:
-				timeouts++
-			case r.complete:
-				complete++
-			case r.ppOnly:
-				ppOnly++
-			default:
-				incomplete++
-			}
+		}
+		switch r.status() {
+		case "lost":
+			lost++
+		case "timeout":
+			timeouts++
+		case "complete":
+			complete++
+		case "pp-only":
+			ppOnly++
+		case "none":
+			incomplete++
 		default:
 			notSent++
+		}
+		if r.do == doParse {
+			parsed++
 		}
 		counted++
 	}
@@ -558,6 +558,25 @@ func diff(args []string) error {
 	return nil
 }
 
+// status says what came of a sentence that was not skipped: not-sent,
+// lost, timeout, complete, pp-only (linkages without null links, all
+// violating post-processing rules) or none.
+func (r *row) status() string {
+	switch {
+	case r.do != doParse:
+		return "not-sent"
+	case r.lost:
+		return "lost"
+	case r.timeout:
+		return "timeout"
+	case r.complete:
+		return "complete"
+	case r.ppOnly:
+		return "pp-only"
+	}
+	return "none"
+}
+
 // listRows prints every sentence of a folder prepare wrote, one a line:
 // page, whitespace tokens, what came of it (complete, pp-only, none,
 // timeout, lost, or not-sent) and the text, tab-separated, for analysis.
@@ -576,22 +595,7 @@ func listRows(args []string) error {
 		if r.do == doSkip {
 			continue
 		}
-		status := "not-sent"
-		if r.do == doParse {
-			switch {
-			case r.lost:
-				status = "lost"
-			case r.timeout:
-				status = "timeout"
-			case r.complete:
-				status = "complete"
-			case r.ppOnly:
-				status = "pp-only"
-			default:
-				status = "none"
-			}
-		}
-		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", r.page, r.tokens, status, r.text)
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", r.page, r.tokens, r.status(), r.text)
 	}
 	return w.Flush()
 }
