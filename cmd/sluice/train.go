@@ -134,7 +134,7 @@ func (c *trainCmd) flagSet() *flag.FlagSet {
 	fs.IntVar(&c.treeDepth, "tree-depth", train.DefaultBoost().Depth, fmt.Sprintf("depth of each boosted tree, 1 to %d", gbdt.MaxDepth))
 	fs.StringVar(&c.tmplFile, "template", "", "train with the CRF feature template in `FILE` (the syntax of package crf; see --print-template) instead of the default; it is used as it is, so add the style line it prints when training on several styles")
 	fs.BoolVar(&c.printTmpl, "print-template", false, "print the default CRF feature template for the feature groups and stages on (see --off, --stages) and exit")
-	fs.BoolVar(&c.verbose, "v", false, "print the optimiser's progress and why pages were skipped")
+	fs.BoolVar(&c.verbose, "v", false, "print the optimiser's every iteration and why pages were skipped")
 	return fs
 }
 
@@ -278,11 +278,16 @@ func (c *trainCmd) run(ctx context.Context) int {
 		fmt.Fprintln(c.stderr, "sluice train: no usable training pages")
 		return exitFailed
 	}
+	// Each model trained says which step it is on (a cross-validation
+	// trains one a fold); -v adds every optimiser iteration.
+	t0 := time.Now()
+	c.cfg.Stage = func(s string) {
+		fmt.Fprintf(c.stderr, "training: %s (%s)\n", s, time.Since(t0).Round(time.Second))
+	}
 	if c.verbose {
 		c.cfg.Progress = func(p crf.Progress) {
 			fmt.Fprintf(c.stderr, "iteration %d: objective %.1f, gradient %.3g (%s)\n", p.Iteration, p.Objective, p.GradNorm, p.Elapsed.Round(time.Second))
 		}
-		c.cfg.Stage = func(s string) { fmt.Fprintf(c.stderr, "training: %s\n", s) }
 	}
 	var results []cvRun
 	if c.cv > 0 {
