@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,6 +25,38 @@ func byID(recs []*Record) map[string]*Record {
 		m[r.ID()] = r
 	}
 	return m
+}
+
+// intactRecords counts the records of plain, written from recs, that end
+// before the first byte where decompressing the damaged stream z departs
+// from plain.
+func intactRecords(t *testing.T, recs []*Record, plain, z []byte) int {
+	t.Helper()
+	var out []byte
+	if zr, err := gzip.NewReader(bytes.NewReader(z)); err == nil {
+		out, _ = io.ReadAll(zr)
+	}
+	same := 0
+	for same < len(out) && same < len(plain) && out[same] == plain[same] {
+		same++
+	}
+	n, end := 0, 0
+	for _, rec := range recs {
+		one := buildArchive(t, []*Record{rec}, false)
+		if bytes.Count(plain, []byte("WARC-Block-Digest")) == 0 {
+			one = stripDigests(one)
+		}
+		end += len(one)
+		if end > same {
+			break
+		}
+		n++
+	}
+	if end > len(plain) {
+		t.Fatalf("records written one by one take %d bytes, the archive %d", end, len(plain))
+	}
+	t.Logf("%d of %d bytes decode as written: %d records intact", same, len(plain), n)
+	return n
 }
 
 // TestStreamFlip is the case of issue 19: a WARC compressed as one gzip
@@ -59,10 +92,13 @@ func TestStreamFlip(t *testing.T) {
 			if !digests && (len(got) != 0 || unverifiable == 0) {
 				t.Errorf("no digests: %d records yielded, %d unverifiable: %v", len(got), unverifiable, errs)
 			}
-			// (The flip may hit a record's digest field: that record is
-			// then one without a digest.)
-			if digests && (len(got) < len(want)-2 || unverifiable > 1) {
-				t.Errorf("digests: %d records yielded, %d unverifiable: %v", len(got), unverifiable, errs)
+			// Every record that ends before the first damaged byte
+			// the decoder gives out matches its digest and is yielded.
+			// Where the flip lands in the deflate stream, and so how
+			// much of the rest decodes to garbage, depends on the
+			// compressor.
+			if intact := intactRecords(t, want, data, z); digests && (len(got) < intact || unverifiable > 1) {
+				t.Errorf("digests: %d records yielded (%d intact), %d unverifiable: %v", len(got), intact, unverifiable, errs)
 			}
 			last := res[len(res)-1]
 			if last.Kind != DamageGzipMember && last.Kind != DamageGzipTruncated || last.Length != -1 || last.End != int64(len(z)) {
