@@ -52,14 +52,16 @@ type Config struct {
 var DefaultFilters = []string{"lqf", "bte", "dsc", "targetnode", "ttr", "density"}
 
 // DefaultConfig returns the default configuration: every group on but
-// LearnedCues, the default buckets written out, and DefaultFilters.
-// LearnedCues is off by default: in a cross-validation over all shared sets
-// it raised dragnet-train by 0.9 and cwce-zh by 1.6 points but cost
-// cleaneval-dev, annotated in CleanEval's style, 1.8 (docs/languages.md);
-// switch it on with sluice train --on learnedcues.
+// ClassID, the default buckets written out, and DefaultFilters. ClassID,
+// a fixed list of English developer words, is off by default since the
+// class/id cues learned from the training pages (LearnedCues) replace it:
+// in a cross-validation over all shared sets the learned cues without the
+// list did better than the list, with or without the learned cues, on six
+// of eight sets (docs/languages.md); switch it on with sluice train --on
+// classid.
 func DefaultConfig() Config {
 	return Config{
-		Off:     map[Group]bool{LearnedCues: true},
+		Off:     map[Group]bool{ClassID: true},
 		Buckets: DefaultBuckets(),
 		Filters: slices.Clone(DefaultFilters),
 	}
@@ -314,6 +316,14 @@ type scratch struct {
 	sig    []uint64
 	prefix []int32
 	runs   map[uint64]repeatRun
+	ord    []int32 // a node's index among its run's siblings
+	// the parts of repeated items (item.go)
+	item      []itemInfo
+	texts     map[uint64]itemText
+	ranks     map[uint64]int32
+	runKeys   []uint64
+	itemPg    itemPage
+	itemNames [3]string // the item group's page-level attributes
 }
 
 type nodeMemo struct {

@@ -78,7 +78,7 @@ const navPage = `<html><body>
 
 func TestNavListAndParagraph(t *testing.T) {
 	p := pagetest.Parse(t, navPage)
-	e := extractor(t, DefaultConfig())
+	e := extractor(t, everyGroup())
 	attrs := e.Attrs(p)
 	if len(attrs) != len(p.Blocks) {
 		t.Fatalf("len(Attrs) = %d, want %d blocks", len(attrs), len(p.Blocks))

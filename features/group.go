@@ -56,7 +56,7 @@ var featureGroups = []*groupSpec{
 	&containerGroup, &splitGroup, &charGroup, &tokenGroup, &sentenceGroup,
 	&duplicateGroup, &patternGroup, &bulletGroup, &groupRatioGroup,
 	&positionGroup, &documentGroup, &classIDGroup, &learnedCuesGroup, &filterScoreGroup,
-	&densityGroup, &realGroup, &repeatGroup, &boostGroup, &stackGroup,
+	&densityGroup, &realGroup, &repeatGroup, &itemGroup, &boostGroup, &stackGroup,
 }
 
 // Groups returns every feature group, in the order their attributes appear.

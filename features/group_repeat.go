@@ -24,7 +24,7 @@ var repeatGroup = groupSpec{
 	needs: passRepeats,
 	emit: func(_ *Extractor, s *scratch, i int, bk []*Bucket, dst []crf.Attr) []crf.Attr {
 		p := s.p
-		item, up, run := s.repeatItem(p, p.Blocks[i].Node)
+		item, up, run := s.repeatItem(p, p.Blocks[i].Node, false)
 		if item < 0 {
 			return append(dst, crf.Attr{Name: "rep.none"})
 		}

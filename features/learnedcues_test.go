@@ -14,8 +14,15 @@ import (
 // withCues switches LearnedCues on in cfg and gives it a small learned cue
 // table covering navPage's classes.
 func withCues(cfg Config) Config {
-	delete(cfg.Off, LearnedCues)
+	cfg.Off = map[Group]bool{}
 	cfg.Cues = map[string]float32{"navigation": -2.5, "nav": -2, "article": 1.2, "body": 0.8, "footer": -1.8}
+	return cfg
+}
+
+// everyGroup is DefaultConfig with every group on, ClassID too.
+func everyGroup() Config {
+	cfg := DefaultConfig()
+	cfg.Off = map[Group]bool{}
 	return cfg
 }
 
@@ -125,8 +132,13 @@ func TestLearnedCuesAttrs(t *testing.T) {
 	}
 	byDefault := DefaultConfig()
 	byDefault.Cues = withCues(Config{}).Cues
-	if got := byText(extractor(t, byDefault).Attrs(p), "Home"); len(got) != 0 {
-		t.Errorf("off by default, but: %v", got)
+	if got := byText(extractor(t, byDefault).Attrs(p), "Home"); len(got) == 0 {
+		t.Errorf("on by default, with a table: no lc attributes")
+	}
+	off := byDefault
+	off.Off = map[Group]bool{LearnedCues: true}
+	if got := byText(extractor(t, off).Attrs(p), "Home"); len(got) != 0 {
+		t.Errorf("switched off, but: %v", got)
 	}
 	bad := DefaultConfig()
 	bad.Cues = map[string]float32{"nav": float32(math.NaN())}

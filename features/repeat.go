@@ -47,10 +47,12 @@ func NodeSignature(nd *page.Node) uint64 {
 
 // repeats fills s.runs with, per (parent, signature), the number of
 // sibling elements and the words of their blocks, s.sig with each node's
-// key into it, and s.prefix with the running word count of the blocks.
+// key into it, s.ord with its index among its run's siblings, and
+// s.prefix with the running word count of the blocks.
 func (s *scratch) repeats(p *page.Page) {
 	n := len(p.Nodes)
 	s.sig = grow.Slice(s.sig, n)
+	s.ord = grow.Slice(s.ord, n)
 	s.prefix = grow.Slice(s.prefix, len(p.Blocks)+1)
 	s.prefix[0] = 0
 	for i := range p.Blocks {
@@ -65,6 +67,7 @@ func (s *scratch) repeats(p *page.Page) {
 		k := NodeSignature(nd) ^ uint64(nd.Parent+1)*0x9E3779B97F4A7C15
 		s.sig[i] = k
 		r := s.runs[k]
+		s.ord[i] = r.count
 		r.count++
 		r.words += s.words(nd)
 		s.runs[k] = r
@@ -83,21 +86,30 @@ func (s *scratch) words(nd *page.Node) int32 {
 // repeatItem returns the innermost element at most repeatMaxUp above the
 // block's container (or the container itself) that has at least
 // repeatMin siblings of its signature, how far up it is, and its run; up
-// -1 when there is none.
-func (s *scratch) repeatItem(p *page.Page, node int32) (item int32, up int, run repeatRun) {
+// -1 when there is none. With whole, it returns the innermost such element
+// that holds two blocks or more, where there is one: the card of a grid
+// rather than one of the card's own repeated parts (three classless divs
+// for price, rating and button).
+func (s *scratch) repeatItem(p *page.Page, node int32, whole bool) (item int32, up int, run repeatRun) {
+	item, up = -1, -1
 	m := node
-	for up = 0; up <= repeatMaxUp && m > 0 && int(m) < len(p.Nodes); up++ {
+	for u := 0; u <= repeatMaxUp && m > 0 && int(m) < len(p.Nodes); u++ {
 		nd := &p.Nodes[m]
 		if nd.Atom == atom.Body {
 			break
 		}
 		if r := s.runs[s.sig[m]]; r.count >= repeatMin {
-			return m, up, r
+			if item < 0 {
+				item, up, run = m, u, r
+			}
+			if !whole || nd.End-nd.First >= 2 {
+				return m, u, r
+			}
 		}
 		if nd.Parent >= m {
 			break // not a tree in pre-order
 		}
 		m = nd.Parent
 	}
-	return -1, -1, repeatRun{}
+	return item, up, run
 }

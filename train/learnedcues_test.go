@@ -47,7 +47,9 @@ func TestTrainLearnsCues(t *testing.T) {
 		}
 	}
 
-	off := Config{MaxIterations: 5, Workers: 1} // off by default
+	offCfg := label.DefaultFeatureConfig()
+	offCfg.Off[features.LearnedCues] = true
+	off := Config{MaxIterations: 5, Workers: 1, Features: &offCfg}
 	j, err = newJob(context.Background(), ex, off)
 	if err != nil {
 		t.Fatal(err)
