@@ -324,6 +324,7 @@ type scratch struct {
 	runKeys   []uint64
 	itemPg    itemPage
 	itemNames [3]string // the item group's page-level attributes
+	kinds     []string  // the Schema group's attributes
 }
 
 type nodeMemo struct {

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sluice-project/sluice/internal/pagetest"
@@ -77,5 +78,25 @@ func TestTextKey(t *testing.T) {
 	}
 	if textKey("加入购物车") == textKey("加入收藏") {
 		t.Error("two Chinese texts are one")
+	}
+}
+
+// TestSchemaAttrs: declared types map to kinds; types that say nothing of
+// the page give kind=other only alone; og:type is read apart.
+func TestSchemaAttrs(t *testing.T) {
+	for _, c := range []struct {
+		types []string
+		want  string
+	}{
+		{nil, "kind.none"},
+		{[]string{"product", "breadcrumblist", "og:product"}, "kind=product og=product"},
+		{[]string{"newsarticle", "organization", "og:article"}, "kind=article og=article"},
+		{[]string{"discussionforumposting", "itemlist"}, "kind=forum kind=list"},
+		{[]string{"organization", "website"}, "kind=other"},
+		{[]string{"og:video"}, "kind.none og=other"},
+	} {
+		if got := strings.Join(schemaAttrs(c.types, nil), " "); got != c.want {
+			t.Errorf("%v: %q, want %q", c.types, got, c.want)
+		}
 	}
 }

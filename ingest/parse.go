@@ -115,11 +115,15 @@ func Parse(src []byte, opts Options) (*Document, error) {
 		d.Warnings = append(d.Warnings, "nesting deeper than the parser allows was flattened")
 	}
 	d.Root = root
-	title, desc := headMeta(root)
+	title, desc, ogType := headMeta(root)
 	if d.Meta.Title == "" {
 		d.Meta.Title = title
 	}
 	d.Meta.Description = desc
+	d.Meta.Types = declaredTypes(body)
+	if t := typeName([]byte(ogType)); len(t) > 0 && len(d.Meta.Types) < maxTypes {
+		d.Meta.Types = append(d.Meta.Types, "og:"+strings.ToLower(string(t)))
+	}
 	d.Meta.Lang = rootLang(root)
 	preclean(root, opts)
 	d.TextSpans = locateText(root, body, base)
@@ -229,10 +233,10 @@ func VoidElement(a atom.Atom) bool {
 	return false
 }
 
-// headMeta returns the text of the first <title> element and the page's
+// headMeta returns the text of the first <title> element, the page's
 // description (<meta name="description">, else og:description or
-// twitter:description), looking outside <body> only.
-func headMeta(doc *html.Node) (title, desc string) {
+// twitter:description) and its og:type, looking outside <body> only.
+func headMeta(doc *html.Node) (title, desc, ogType string) {
 	var other string
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -273,6 +277,10 @@ func headMeta(doc *html.Node) (title, desc string) {
 					if other == "" {
 						other = content
 					}
+				case "og:type":
+					if ogType == "" {
+						ogType = content
+					}
 				}
 			}
 			walk(c)
@@ -282,7 +290,7 @@ func headMeta(doc *html.Node) (title, desc string) {
 	if desc == "" {
 		desc = other
 	}
-	return title, desc
+	return title, desc, ogType
 }
 
 func rootLang(doc *html.Node) string {

@@ -45,6 +45,11 @@ type Meta struct {
 	// Description is the page's own summary: <meta name="description">,
 	// else og:description or twitter:description.
 	Description string
+	// Types are the kinds of page the markup declares, lower case: the
+	// schema.org types of its JSON-LD ("product", "newsarticle") and
+	// microdata, then its Open Graph type as "og:article" (og:type's
+	// leading letters); at most 16.
+	Types []string
 	// File is the name of the file the page was read from, when the caller
 	// says (sluice clean does for file inputs); empty otherwise.
 	File string
