@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -28,7 +29,7 @@ const (
 // structures and algorithms first, then the stages in the order a page
 // goes through them, evaluation, training and the tools last.
 var packageRank = map[string]int{
-	"page": 0, "textunit": 0, "internal/atomicfile": 0, "internal/freelist": 0, "internal/grow": 0, "internal/progress": 0, "parallel": 0, "gbdt": 0, "warc": 0,
+	"page": 0, "textunit": 0, "internal/atomicfile": 0, "internal/freelist": 0, "internal/grow": 0, "internal/progress": 0, "parallel": 0, "gbdt": 0, "warc": 0, "crf/lbfgs": 0,
 	"crf": 1, "ingest": 1, "inputs": 1, "store": 1,
 	"segment": 2, "internal/outdir": 2, "filter": 2, "structure": 2, "jobs": 2, "xhtml": 2,
 	"features": 3, "site": 3, "internal/pagetest": 3, "internal/annotation": 3, "tables": 3,
@@ -141,4 +142,23 @@ func longFuncs(fset *token.FileSet, f *ast.File) []string {
 	}
 	slices.Sort(long)
 	return long
+}
+
+// TestCleaningPathDeps: a program that only cleans pages (package sluice)
+// links no optimiser and no x/tools (issue 23): training's L-BFGS lives in
+// crf/lbfgs, which only training imports.
+func TestCleaningPathDeps(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool:", err)
+	}
+	out, err := exec.Command(goTool, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "gonum.org/v1/gonum/optimize") || strings.HasPrefix(dep, "golang.org/x/tools") || dep == modulePath+"/crf/lbfgs" || dep == modulePath+"/train" {
+			t.Errorf("package sluice depends on %s", dep)
+		}
+	}
 }

@@ -257,7 +257,7 @@ func trainChain(t testing.TB, workers int, progress func(Progress)) (*Model, []S
 	const L = 4
 	train := chainTask(rng, 200, 30, L)
 	test := chainTask(rng, 50, 30, L)
-	m, err := Train(context.Background(), train, TrainOptions{
+	m, err := trainLBFGS(context.Background(), train, TrainOptions{
 		Labels:   labelNames(L),
 		Template: chainTemplate,
 		Workers:  workers,
@@ -341,7 +341,7 @@ func TestDeterminism(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	data := pageLike(rng, 40, 50, 10, 30, 5)
 	train := func() []byte {
-		m, err := Train(context.Background(), data, TrainOptions{
+		m, err := trainLBFGS(context.Background(), data, TrainOptions{
 			Labels: labelNames(5), Template: pageTemplate, Workers: 3, MaxIterations: 40,
 		})
 		if err != nil {
@@ -362,7 +362,7 @@ func TestMinCountPrunes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	data := pageLike(rng, 20, 40, 10, 200, 3)
 	count := func(min int) int {
-		m, err := Train(context.Background(), data, TrainOptions{
+		m, err := trainLBFGS(context.Background(), data, TrainOptions{
 			Labels: labelNames(3), Template: pageTemplate, MinCount: min, MaxIterations: 5,
 		})
 		if err != nil {
@@ -403,19 +403,19 @@ func TestTrainErrors(t *testing.T) {
 		"duplicate line":  {ok, TrainOptions{Labels: []string{"a"}, Template: Template{Unigrams: []Unigram{{}, {}}}}},
 	}
 	for name, c := range cases {
-		if _, err := Train(ctx, c.data, c.opts); err == nil {
+		if _, err := trainLBFGS(ctx, c.data, c.opts); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := Train(cctx, ok, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate}); !errors.Is(err, context.Canceled) {
+	if _, err := trainLBFGS(cctx, ok, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled training: %v", err)
 	}
 }
 
 func TestTrainNoData(t *testing.T) {
-	m, err := Train(context.Background(), []Sequence{{}}, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate})
+	m, err := trainLBFGS(context.Background(), []Sequence{{}}, TrainOptions{Labels: []string{"a", "b"}, Template: chainTemplate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,15 +471,15 @@ func TestWeightIsRepetition(t *testing.T) {
 	weighted := slices.Clone(data)
 	weighted[0].Weight, weighted[5].Weight = 2, 2
 	repeated := append(slices.Clone(data), data[0], data[5])
-	a, err := Train(context.Background(), weighted, opts)
+	a, err := trainLBFGS(context.Background(), weighted, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Train(context.Background(), repeated, opts)
+	b, err := trainLBFGS(context.Background(), repeated, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := Train(context.Background(), data, opts)
+	plain, err := trainLBFGS(context.Background(), data, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,11 +524,11 @@ func TestCostMovesMargins(t *testing.T) {
 			}
 		}
 	}
-	plain, err := Train(context.Background(), data, opts)
+	plain, err := trainLBFGS(context.Background(), data, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	margin, err := Train(context.Background(), costly, opts)
+	margin, err := trainLBFGS(context.Background(), costly, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

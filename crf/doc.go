@@ -87,8 +87,10 @@
 //
 // # Training
 //
-// [Train] minimises −Σ log P(y | x) + λ/2·‖w‖² from zero weights with
-// gonum's L-BFGS. Forward-backward works in probability space with
+// [Train] minimises −Σ log P(y | x) + λ/2·‖w‖² from zero weights with the
+// minimiser it is given (TrainOptions.Minimizer): package crf/lbfgs gives
+// gonum's L-BFGS, kept out of this package so that labelling links no
+// optimiser. Forward-backward works in probability space with
 // per-position scaling, so sequences of any length are numerically stable.
 // The objective and gradient are computed in parallel over contiguous,
 // fixed shares of the sequences and the partial sums added in a fixed

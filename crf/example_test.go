@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/crf/lbfgs"
 )
 
 // A toy problem: label words of a sentence as determiners (D), nouns (N)
@@ -44,9 +45,10 @@ B          # label transitions
 		log.Fatal(err)
 	}
 	model, err := crf.Train(context.Background(), data, crf.TrainOptions{
-		Labels:   labels,
-		Template: tmpl,
-		L2:       0.1,
+		Labels:    labels,
+		Template:  tmpl,
+		L2:        0.1,
+		Minimizer: lbfgs.Minimizer{},
 	})
 	if err != nil {
 		log.Fatal(err)

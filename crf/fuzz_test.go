@@ -14,7 +14,7 @@ import (
 func fuzzSeedModel(tb testing.TB) []byte {
 	rng := rand.New(rand.NewPCG(15, 16))
 	data := pageLike(rng, 5, 10, 5, 4, 3)
-	m, err := Train(context.Background(), data, TrainOptions{
+	m, err := trainLBFGS(context.Background(), data, TrainOptions{
 		Labels: labelNames(3), Template: pageTemplate, MaxIterations: 3,
 	})
 	if err != nil {

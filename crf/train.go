@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/optimize"
 )
 
 // MaxLabels is the largest number of labels a model may have.
@@ -64,6 +62,39 @@ type TrainOptions struct {
 	Workers int
 	// Progress, if not nil, is called after every L-BFGS iteration.
 	Progress func(Progress)
+	// Minimizer minimises the objective; it is required. Package
+	// crf/lbfgs gives the L-BFGS minimiser Train was made for
+	// (lbfgs.Minimizer{}). It is not built in, so that a program that only
+	// labels does not link an optimiser.
+	Minimizer Minimizer
+}
+
+// Minimizer finds a minimum of a smooth function of many variables; see
+// TrainOptions.Minimizer. Minimize starts from x, calls f for the value at
+// a point and its gradient (written into grad), and returns the best point
+// found. It stops after maxIter iterations, when the value has improved by
+// less than tol (relative) in each of the last window iterations, or with
+// ctx's error; progress, when not nil, is called after each iteration.
+type Minimizer interface {
+	Minimize(ctx context.Context, x []float64, f func(x, grad []float64) float64,
+		maxIter int, tol float64, window int, progress func(iter int, value float64, grad []float64)) ([]float64, error)
+}
+
+// add adds src to dst, element by element.
+func add(dst, src []float64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] += src[i]
+	}
+}
+
+// norm is the Euclidean norm of v.
+func norm(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
 }
 
 // Progress reports the state of training after one L-BFGS iteration.
@@ -115,6 +146,9 @@ func (opts TrainOptions) withDefaults() (TrainOptions, error) {
 	o := opts
 	if len(o.Labels) == 0 {
 		return o, errors.New("crf: TrainOptions.Labels is empty")
+	}
+	if o.Minimizer == nil {
+		return o, errors.New("crf: TrainOptions.Minimizer is nil (package crf/lbfgs gives one: lbfgs.Minimizer{})")
 	}
 	if len(o.Labels) > MaxLabels {
 		return o, fmt.Errorf("crf: %d labels; the limit is %d", len(o.Labels), MaxLabels)
@@ -432,7 +466,7 @@ func newObjective(seqs []cseq, nFeat, L int, bigram bool, l2 float64, workers in
 
 // ensure makes o.f and o.g the objective and gradient at x.
 func (o *objective) ensure(x []float64) {
-	if o.valid && floats.Equal(x, o.x) {
+	if o.valid && slices.Equal(x, o.x) {
 		return
 	}
 	copy(o.x, x)
@@ -461,7 +495,7 @@ func (o *objective) evaluate() {
 	g := o.g
 	copy(g, o.ws[0].g)
 	for _, wk := range o.ws[1:] {
-		floats.Add(g, wk.g)
+		add(g, wk.g)
 	}
 	for k, xk := range x {
 		f += xk * (0.5*o.l2*xk - o.emp[k])
@@ -495,13 +529,13 @@ func (wk *worker) run(o *objective, lo, hi int) {
 		if c.cost != nil {
 			// Softmax-margin: the costs raise the partition function's
 			// scores of the labellings that make costly mistakes.
-			floats.Add(emit[:n*L], c.cost)
+			add(emit[:n*L], c.cost)
 		}
 		wk.f += wk.marginals(c.weight(), n, L, emit, trans, start, end, p, xi)
 		c.addExpected(wk.g, L, p)
 		if o.bigram {
-			floats.Add(gStart, p[:L])
-			floats.Add(gEnd, p[(n-1)*L:n*L])
+			add(gStart, p[:L])
+			add(gEnd, p[(n-1)*L:n*L])
 		}
 	}
 }
@@ -536,9 +570,14 @@ func (wk *worker) marginals(w float64, n, L int, emit, trans, start, end, p, xi 
 		txi = wk.xi
 	}
 	f := w * forwardBackward(n, L, emit, trans, start, end, &wk.fb, p, txi)
-	floats.Scale(w, p)
+	for i := range p {
+		p[i] *= w
+	}
 	if xi != nil {
-		floats.AddScaled(xi, w, txi)
+		txi = txi[:len(xi)]
+		for i := range xi {
+			xi[i] += w * txi[i]
+		}
 	}
 	return f
 }
@@ -573,84 +612,37 @@ func (c *cseq) addRow(dst, src []float64, k int32) {
 	}
 }
 
-// recorder reports L-BFGS iterations to a Progress callback.
-type recorder struct {
-	o     *objective
-	fn    func(Progress)
-	start time.Time
-	iter  int
-}
-
-func (r *recorder) Init() error { return nil }
-
-func (r *recorder) Record(loc *optimize.Location, op optimize.Operation, _ *optimize.Stats) error {
-	if op != optimize.MajorIteration || r.fn == nil {
-		return nil
-	}
-	r.iter++
-	if r.iter == 1 {
-		return nil // the starting point
-	}
-	r.fn(Progress{
-		Iteration:   r.iter - 1,
-		Objective:   loc.F,
-		GradNorm:    floats.Norm(loc.Gradient, 2),
-		Evaluations: r.o.evals,
-		Elapsed:     time.Since(r.start),
-	})
-	return nil
-}
-
-// minimize runs L-BFGS from zero weights and returns the optimum.
+// minimize runs opts.Minimizer from zero weights and returns the optimum.
 func minimize(ctx context.Context, seqs []cseq, nFeat, L int, bigram bool, opts TrainOptions) ([]float64, error) {
 	o := newObjective(seqs, nFeat, L, bigram, opts.L2, opts.Workers)
 	if len(o.x) == 0 || len(seqs) == 0 {
 		return o.x, nil // nothing to learn: all weights stay zero
 	}
-	prob := optimize.Problem{
-		Func: func(x []float64) float64 {
-			o.ensure(x)
-			return o.f
-		},
-		Grad: func(g, x []float64) {
-			o.ensure(x)
-			copy(g, o.g)
-		},
-		Status: func() (optimize.Status, error) {
-			if err := ctx.Err(); err != nil {
-				return optimize.Failure, err
-			}
-			return optimize.NotTerminated, nil
-		},
+	f := func(x, g []float64) float64 {
+		o.ensure(x)
+		copy(g, o.g)
+		return o.f
 	}
-	settings := &optimize.Settings{
-		MajorIterations: opts.MaxIterations,
-		Converger: &optimize.FunctionConverge{
-			Relative:   opts.Tolerance,
-			Iterations: convergenceWindow,
-		},
-		Recorder: &recorder{o: o, fn: opts.Progress, start: time.Now()},
+	var progress func(int, float64, []float64)
+	if opts.Progress != nil {
+		start := time.Now()
+		progress = func(iter int, value float64, grad []float64) {
+			opts.Progress(Progress{Iteration: iter, Objective: value, GradNorm: norm(grad), Evaluations: o.evals, Elapsed: time.Since(start)})
+		}
 	}
-	method := &optimize.LBFGS{Store: 10, Linesearcher: &optimize.MoreThuente{}}
-	res, err := optimize.Minimize(prob, make([]float64, len(o.x)), settings, method)
+	x, err := opts.Minimizer.Minimize(ctx, make([]float64, len(o.x)), f, opts.MaxIterations, opts.Tolerance, convergenceWindow, progress)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}
 	if err != nil {
-		// A line search that cannot make progress means the optimum is
-		// reached to the precision of floating point; the result holds the
-		// best point found.
-		if res == nil || !(errors.Is(err, optimize.ErrLinesearcherFailure) ||
-			errors.Is(err, optimize.ErrNoProgress) || errors.Is(err, optimize.ErrNonDescentDirection)) {
-			return nil, fmt.Errorf("crf: training: %w", err)
-		}
+		return nil, fmt.Errorf("crf: training: %w", err)
 	}
-	for _, v := range res.X {
+	for _, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, errors.New("crf: training diverged (non-finite weights); check attribute values")
 		}
 	}
-	return res.X, nil
+	return x, nil
 }
 
 // finalModel rounds the weights to float32, drops features whose weights

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/crf/lbfgs"
 	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/internal/pagetest"
 	"github.com/sluice-project/sluice/page"
@@ -43,7 +44,7 @@ func trainCRF(t *testing.T, ex []example, cfg FeatureConfig, iterations int) *La
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := crf.Train(context.Background(), seqs, crf.TrainOptions{Labels: Labels, Template: tmpl, MinCount: 1, MaxIterations: iterations, Workers: 1})
+	m, err := crf.Train(context.Background(), seqs, crf.TrainOptions{Labels: Labels, Template: tmpl, MinCount: 1, MaxIterations: iterations, Workers: 1, Minimizer: lbfgs.Minimizer{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/crf/lbfgs"
 	"github.com/sluice-project/sluice/features"
 	"github.com/sluice-project/sluice/gbdt"
 	"github.com/sluice-project/sluice/label"
@@ -268,6 +269,7 @@ func (j *job) crfOptions() {
 	j.opts.MaxIterations = cmp.Or(j.cfg.MaxIterations, DefaultIterations)
 	j.opts.Workers = j.cfg.Workers
 	j.opts.Progress = j.cfg.Progress
+	j.opts.Minimizer = lbfgs.Minimizer{}
 }
 
 // dropUnlearnable leaves out the stages that learn from held-out verdicts
