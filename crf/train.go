@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
 )
 
 // MaxLabels is the largest number of labels a model may have.
