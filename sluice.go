@@ -21,6 +21,7 @@ import (
 	"github.com/sluice-project/sluice/filter"
 	"github.com/sluice-project/sluice/ingest"
 	"github.com/sluice-project/sluice/label"
+	"github.com/sluice-project/sluice/metadata"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/segment"
 	"github.com/sluice-project/sluice/structure"
@@ -244,6 +245,7 @@ func ingestOptions(opts Options) (ingest.Options, error) {
 		o.DropPattern = re
 	}
 	o.DropHidden = !opts.KeepHidden
+	o.Inspect = metadata.Extract
 	switch {
 	case opts.MaxBytes > 0:
 		o.MaxBytes = opts.MaxBytes

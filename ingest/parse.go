@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/sluice-project/sluice/page"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -30,6 +31,11 @@ type Options struct {
 	// value: "menu" matches id="mainmenu"), as Kitten removes the divs
 	// whose id contains "menu" (3.3). Nil drops none.
 	DropPattern *regexp.Regexp
+	// Inspect, when set, is called with the parsed tree and the page's
+	// metadata before precleaning removes scripts, the head and the
+	// rest, so that a later stage can read them: sluice passes
+	// metadata.Extract. It must not change the tree.
+	Inspect func(root *html.Node, m *page.Meta)
 }
 
 // DefaultDrop is the default list of elements removed before segmentation.
@@ -125,6 +131,9 @@ func Parse(src []byte, opts Options) (*Document, error) {
 		d.Meta.Types = append(d.Meta.Types, "og:"+strings.ToLower(string(t)))
 	}
 	d.Meta.Lang = rootLang(root)
+	if opts.Inspect != nil {
+		opts.Inspect(root, &d.Meta)
+	}
 	preclean(root, opts)
 	d.TextSpans = locateText(root, body, base)
 	return d, nil

@@ -50,6 +50,16 @@ type Meta struct {
 	// microdata, then its Open Graph type as "og:article" (og:type's
 	// leading letters); at most 16.
 	Types []string
+	// What the markup says of the page (package metadata): Headline is
+	// its title without the site's name (og:title, a JSON-LD headline, or
+	// <title> with a site suffix removed); Author its authors, joined
+	// with ", "; Published and Modified its dates (YYYY-MM-DD); SiteName
+	// the site's name; Canonical its canonical address; Image its main
+	// image's address; License the address or name of its licence;
+	// Categories its sections and Tags its keywords. Empty when unknown.
+	Headline, Author, Published, Modified string
+	SiteName, Canonical, Image, License   string
+	Categories, Tags                      []string
 	// File is the name of the file the page was read from, when the caller
 	// says (sluice clean does for file inputs); empty otherwise.
 	File string

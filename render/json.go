@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -36,6 +37,11 @@ type JSON struct {
 //	  "date": "2024-05-06T07:08:02Z", the capture date (WARC-Date), RFC 3339; only for archive records
 //	  "title": "Example",             Meta.Title
 //	  "encoding": "windows-1252",     Meta.Encoding: the charset the page was decoded from
+//	  "metadata": {                   what the markup says of the page (package metadata); each field left out when unknown
+//	    "title": "...", "author": "...", "published": "2024-05-06", "modified": "2024-05-07",
+//	    "site_name": "...", "description": "...", "language": "en", "canonical": "https://...",
+//	    "image": "https://...", "license": "...", "categories": ["..."], "tags": ["..."]
+//	  },
 //	  "text": "...",                  the kept text as the text format writes it, without the last newline
 //	  "blocks": [                     the kept blocks, or all with IncludeDropped
 //	    {"index": 3, "label": "paragraph", "text": "...",
@@ -85,12 +91,43 @@ type JSONDocument struct {
 	File     string        `json:"file,omitempty"`
 	Title    string        `json:"title"`
 	Encoding string        `json:"encoding"`
+	Metadata *JSONMetadata `json:"metadata,omitempty"`
 	Text     string        `json:"text"`
 	Blocks   []JSONBlock   `json:"blocks"`
 	Segments []JSONSegment `json:"segments"`
 	Tables   []JSONTable   `json:"tables,omitempty"`
 	Source   *JSONSource   `json:"source,omitempty"`
 	Site     *JSONSite     `json:"site,omitempty"`
+}
+
+// JSONMetadata is what the page's markup says of it (page.Meta, package
+// metadata): each field is left out when unknown.
+type JSONMetadata struct {
+	Title       string   `json:"title,omitempty"` // the headline, without the site's name
+	Author      string   `json:"author,omitempty"`
+	Published   string   `json:"published,omitempty"` // YYYY-MM-DD
+	Modified    string   `json:"modified,omitempty"`  // YYYY-MM-DD
+	SiteName    string   `json:"site_name,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Language    string   `json:"language,omitempty"`
+	Canonical   string   `json:"canonical,omitempty"`
+	Image       string   `json:"image,omitempty"`
+	License     string   `json:"license,omitempty"`
+	Categories  []string `json:"categories,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+}
+
+// metadataOf returns m's metadata, or nil when there is none.
+func metadataOf(m *page.Meta) *JSONMetadata {
+	md := JSONMetadata{
+		Title: m.Headline, Author: m.Author, Published: m.Published, Modified: m.Modified,
+		SiteName: m.SiteName, Description: m.Description, Language: m.Lang, Canonical: m.Canonical,
+		Image: m.Image, License: m.License, Categories: m.Categories, Tags: m.Tags,
+	}
+	if reflect.ValueOf(md).IsZero() {
+		return nil
+	}
+	return &md
 }
 
 // JSONBlock is one block in a JSONDocument.
@@ -172,6 +209,7 @@ func (j *JSON) Document(p *page.Page) *JSONDocument {
 func (j *JSON) Fill(d *JSONDocument, p *page.Page) {
 	d.URL, d.Host, d.Title, d.Encoding = p.Meta.URL, p.Meta.Host(), p.Meta.Title, p.Meta.Encoding
 	d.File = p.Meta.File
+	d.Metadata = metadataOf(&p.Meta)
 	n := 0
 	for i := range p.Blocks {
 		if j.IncludeDropped || p.Blocks[i].Label.Kept() {

@@ -28,6 +28,9 @@ func (d *JSONDocument) AppendJSON(b []byte) []byte {
 	b = appendJSONString(b, d.Title)
 	b = append(b, `,"encoding":`...)
 	b = appendJSONString(b, d.Encoding)
+	if d.Metadata != nil {
+		b = d.Metadata.appendJSON(append(b, `,"metadata":`...))
+	}
 	b = append(b, `,"text":`...)
 	b = appendJSONString(b, d.Text)
 	b = appendJSONArray(append(b, `,"blocks":`...), d.Blocks, (*JSONBlock).appendJSON)
@@ -48,6 +51,32 @@ func (d *JSONDocument) AppendJSON(b []byte) []byte {
 		b = append(b, '}')
 	}
 	return append(b, "}\n"...)
+}
+
+func (m *JSONMetadata) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	sep := ""
+	for _, f := range [...]struct{ key, val string }{
+		{"title", m.Title}, {"author", m.Author}, {"published", m.Published}, {"modified", m.Modified},
+		{"site_name", m.SiteName}, {"description", m.Description}, {"language", m.Language},
+		{"canonical", m.Canonical}, {"image", m.Image}, {"license", m.License},
+	} {
+		if f.val != "" {
+			b = appendJSONString(append(append(append(b, sep...), '"'), f.key+`":`...), f.val)
+			sep = ","
+		}
+	}
+	for _, f := range [...]struct {
+		key  string
+		vals []string
+	}{{"categories", m.Categories}, {"tags", m.Tags}} {
+		if len(f.vals) > 0 {
+			b = append(append(append(b, sep...), '"'), f.key+`":`...)
+			b = appendJSONArray(b, f.vals, func(s *string, b []byte) []byte { return appendJSONString(b, *s) })
+			sep = ","
+		}
+	}
+	return append(b, '}')
 }
 
 func (bl *JSONBlock) appendJSON(b []byte) []byte {

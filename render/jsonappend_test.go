@@ -34,12 +34,17 @@ func TestAppendJSON(t *testing.T) {
 		{Blocks: []JSONBlock{}, Segments: []JSONSegment{}, Source: &JSONSource{File: "f.html"}},
 		{Blocks: []JSONBlock{{Score: 0.0005}, {Score: 1e-7}, {Score: 0.5}, {Score: 123456}}},
 		{Tables: []JSONTable{}},
+		{Metadata: &JSONMetadata{Title: "T \"q\"", Published: "2024-01-02", Tags: []string{"a", "<b>"}}},
+		{Metadata: &JSONMetadata{Categories: []string{"x"}}},
+		{Metadata: &JSONMetadata{Title: "t", Author: "a", Published: "p", Modified: "m", SiteName: "s", Description: "d",
+			Language: "l", Canonical: "c", Image: "i", License: "li", Categories: []string{"c1", "c2"}, Tags: []string{"t"}}},
 		{Tables: []JSONTable{{}, {Index: 3, Kind: "data", Rows: 2, Cols: 1, Caption: "<cap> & \"q\"",
 			Cells: []JSONCell{{Row: 1, RowSpan: 1, ColSpan: 1, Role: "header", Text: "a|b\n", Blocks: []int{4, 5}}, {Blocks: []int{}}, {}}}},
 			Source: &JSONSource{File: "t.html"}},
 	}
 	for _, s := range strs {
 		docs = append(docs, JSONDocument{URL: s, Title: s, Encoding: s, Text: s, Blocks: []JSONBlock{{Label: s, Text: s, Score: 0.25}},
+			Metadata: &JSONMetadata{Author: s, Tags: []string{s}},
 			Segments: []JSONSegment{{Label: s, Text: s}}, Source: &JSONSource{File: s, RecordID: s}})
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

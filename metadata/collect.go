@@ -1,0 +1,276 @@
+package metadata
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Bounds on what is read from one page.
+const (
+	maxValue   = 2048    // one meta value, kept after trimming
+	maxScripts = 16      // JSON-LD scripts parsed
+	maxScript  = 1 << 20 // bytes of one JSON-LD script
+	maxText    = 300     // characters of an element's text (h1, byline)
+	maxNodes   = 1 << 20 // elements visited
+)
+
+// found is what one walk over the tree collects.
+type found struct {
+	meta    map[string][]string // lower-cased name/property/itemprop → contents, in order
+	links   map[string]string   // rel → the first href
+	scripts []string            // JSON-LD texts
+	code    []string            // the text of other scripts (shared, not copied)
+	title   string              // the first <title>
+	h1      string              // the first <h1>'s text
+	byline  string              // the first element marked as a byline or author
+	times   []string            // datetime attributes of <time> elements (the first few)
+	dated   string              // the first date in the text of an element marked as a date
+	lang    string              // <html lang>
+}
+
+func (f *found) add(key, val string) {
+	val = clip(val)
+	if key == "" || val == "" {
+		return
+	}
+	if len(f.meta[key]) < 32 {
+		f.meta[key] = append(f.meta[key], val)
+	}
+}
+
+// first returns the first value of the first key that has one.
+func (f *found) first(keys ...string) string {
+	for _, k := range keys {
+		if v := f.meta[k]; len(v) > 0 {
+			return v[0]
+		}
+	}
+	return ""
+}
+
+// collect walks the tree once.
+func collect(root *html.Node) *found {
+	f := &found{meta: map[string][]string{}, links: map[string]string{}}
+	n := 0
+	var walk func(*html.Node)
+	walk = func(nd *html.Node) {
+		for c := nd.FirstChild; c != nil && n < maxNodes; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			n++
+			f.element(c)
+			if c.DataAtom != atom.Script && c.DataAtom != atom.Style && c.DataAtom != atom.Title {
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	return f
+}
+
+// element reads one element.
+func (f *found) element(c *html.Node) {
+	switch c.DataAtom {
+	case atom.Html:
+		f.lang = strings.TrimSpace(attr(c, "lang"))
+	case atom.Title:
+		if f.title == "" {
+			f.title = clip(text(c, maxValue))
+		}
+		return
+	case atom.Meta:
+		key := strings.ToLower(cmpOr(attr(c, "property"), attr(c, "name"), attr(c, "itemprop"), attr(c, "http-equiv")))
+		f.add(strings.TrimSpace(key), attr(c, "content"))
+		return
+	case atom.Link:
+		href := strings.TrimSpace(attr(c, "href"))
+		for _, rel := range strings.Fields(strings.ToLower(attr(c, "rel"))) {
+			if _, ok := f.links[rel]; !ok && href != "" {
+				f.links[rel] = clip(href)
+			}
+		}
+		if ip := attr(c, "itemprop"); ip != "" {
+			f.add("itemprop:"+strings.ToLower(ip), href)
+		}
+		return
+	case atom.Script:
+		if strings.Contains(strings.ToLower(attr(c, "type")), "ld+json") && len(f.scripts) < maxScripts {
+			if t := text(c, maxScript); t != "" {
+				f.scripts = append(f.scripts, t)
+			}
+		} else if c.FirstChild != nil && c.FirstChild.Type == html.TextNode && len(f.code) < 64 {
+			f.code = append(f.code, c.FirstChild.Data)
+		}
+		return
+	case atom.Time:
+		if dt := attr(c, "datetime"); dt != "" && len(f.times) < 8 {
+			f.times = append(f.times, clip(dt))
+		}
+	case atom.H1:
+		if f.h1 == "" {
+			f.h1 = text(c, maxText)
+		}
+	}
+	if ip := strings.ToLower(attr(c, "itemprop")); ip != "" {
+		f.itemprop(c, ip)
+	}
+	if f.byline == "" && bylineMarked(c) {
+		f.byline = bylineName(c)
+	}
+	if f.dated == "" && dateMarked(c) {
+		if t := text(c, 81); len(t) <= 80 {
+			f.dated = normDate(t)
+		}
+	}
+}
+
+// dateMarked reports whether an element's class or id names it a date
+// ("date", "post-date", "published", "posted-on", "timestamp").
+func dateMarked(c *html.Node) bool {
+	switch c.DataAtom {
+	case atom.Html, atom.Body, atom.Head, atom.Style, atom.Script, atom.Link, atom.Meta, atom.Img:
+		return false
+	}
+	for _, v := range [...]string{attr(c, "class"), attr(c, "id")} {
+		v = strings.ToLower(v)
+		if strings.Contains(v, "date") && !strings.Contains(v, "candidate") || strings.Contains(v, "publish") || strings.Contains(v, "posted") || strings.Contains(v, "timestamp") {
+			return true
+		}
+	}
+	return false
+}
+
+// itemprop reads a microdata property: its content, datetime or href
+// attribute, else its text (for author, the text of its name).
+func (f *found) itemprop(c *html.Node, ip string) {
+	v := cmpOr(attr(c, "content"), attr(c, "datetime"))
+	if v == "" && (c.DataAtom == atom.A || c.DataAtom == atom.Img) {
+		v = cmpOr(attr(c, "href"), attr(c, "src"))
+		if ip == "author" || ip == "name" || ip == "headline" {
+			v = "" // the text says more than a link
+		}
+	}
+	if v == "" {
+		v = text(c, maxText+1)
+		if len(v) > maxText {
+			return
+		}
+	}
+	for _, p := range strings.Fields(ip) {
+		f.add("itemprop:"+p, v)
+	}
+}
+
+// bylineMarked reports whether an element's rel, class or id names it a
+// byline or the author's name.
+func bylineMarked(c *html.Node) bool {
+	switch c.DataAtom {
+	case atom.Html, atom.Body, atom.Head, atom.Style, atom.Script, atom.Link, atom.Meta, atom.Img:
+		return false
+	}
+	if strings.EqualFold(attr(c, "rel"), "author") {
+		return true
+	}
+	for _, v := range [...]string{attr(c, "class"), attr(c, "id")} {
+		v = strings.ToLower(v)
+		if strings.Contains(v, "byline") || strings.Contains(v, "author") && !strings.Contains(v, "authori") {
+			return true
+		}
+	}
+	return false
+}
+
+// bylineName returns the name in a byline element: the text of a link to
+// an author's page inside it, else its own text with a leading "By" and
+// anything after a separator or a date cut off; "" unless that is a name
+// of one to six words.
+func bylineName(c *html.Node) string {
+	if a := authorLink(c, 0); a != nil {
+		c = a
+	}
+	t := stripBy(text(c, maxText+1))
+	for _, cut := range []string{" | ", " - ", " – ", " — ", " · ", " • ", "Updated", "Published", "Posted", "Reviewed", "Edited", ":"} {
+		if i := strings.Index(t, cut); i > 0 {
+			t = t[:i]
+		}
+	}
+	t = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), ",;"))
+	if n := len(strings.Fields(t)); n == 0 || n > 6 || len(t) > 80 || strings.ContainsAny(t, "{}<>0123456789@") {
+		return ""
+	}
+	return t
+}
+
+// authorLink returns the first link inside n to an author's page
+// (rel=author, or /author/ in its address), at most 6 levels down.
+func authorLink(n *html.Node, depth int) *html.Node {
+	if depth > 6 {
+		return nil
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.DataAtom == atom.A && (strings.EqualFold(attr(c, "rel"), "author") || strings.Contains(attr(c, "href"), "/author/")) {
+			return c
+		}
+		if a := authorLink(c, depth+1); a != nil {
+			return a
+		}
+	}
+	return nil
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// text returns an element's text with white space collapsed, at most
+// about limit bytes.
+func text(n *html.Node, limit int) string {
+	var sb strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && sb.Len() <= limit; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				sb.WriteString(c.Data)
+				sb.WriteByte(' ')
+			case c.Type == html.ElementNode && c.DataAtom != atom.Script && c.DataAtom != atom.Style:
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	s := sb.String()
+	if n.DataAtom == atom.Script {
+		return strings.TrimSpace(s)
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// clip trims white space and bounds a value's length (at a rune boundary).
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > maxValue {
+		s = strings.ToValidUTF8(s[:maxValue], "")
+	}
+	return s
+}
+
+func cmpOr(vals ...string) string {
+	for _, v := range vals {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}
