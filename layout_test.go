@@ -34,11 +34,12 @@ var packageRank = map[string]int{
 	"segment": 2, "internal/outdir": 2, "metadata": 2, "filter": 2, "structure": 2, "jobs": 2, "xhtml": 2,
 	"features": 3, "site": 3, "internal/pagetest": 3, "internal/annotation": 3, "tables": 3,
 	"label": 4, "parsertext": 4,
-	"": 5, "render": 5, "score": 5, "dataset": 5,
-	"evaluate": 6, "corpus": 6, "filterset": 6, "proxy": 6, "tableset": 6,
-	"train": 7, "server": 7,
-	"projects": 8, "workbench": 8,
-	"cmd/sluice": 9, "scripts/linkgrammar/lgbench": 9, "scripts/pagetypes": 9,
+	"render": 5, "score": 5, "dataset": 5,
+	"": 6,
+	"evaluate": 7, "corpus": 7, "filterset": 7, "proxy": 7, "tableset": 7,
+	"train": 8, "server": 8,
+	"projects": 9, "workbench": 9,
+	"cmd/sluice": 10, "scripts/linkgrammar/lgbench": 10, "scripts/pagetypes": 10, "scripts/metabench": 10,
 }
 
 // modulePath is the import path of the module.
