@@ -35,7 +35,7 @@ var packageRank = map[string]int{
 	"features": 3, "site": 3, "internal/pagetest": 3, "internal/annotation": 3, "tables": 3,
 	"label": 4, "parsertext": 4,
 	"render": 5, "score": 5, "dataset": 5,
-	"": 6,
+	"":         6,
 	"evaluate": 7, "corpus": 7, "filterset": 7, "proxy": 7, "tableset": 7,
 	"train": 8, "server": 8,
 	"projects": 9, "workbench": 9,
