@@ -83,6 +83,9 @@ type Walker struct {
 	OnSkip func(path, reason string)
 	// OnError is told of what cannot be read. nil ignores it.
 	OnError func(error)
+	// URLs makes Expand take an http:// or https:// argument as a page to
+	// fetch (Source.URL) instead of a file name.
+	URLs bool
 }
 
 // Reasons given to Walker.OnSkip.
@@ -225,7 +228,8 @@ func Within(path, dir string) bool {
 type Source struct {
 	Name string // as shown in messages: the path, or "-" for standard input
 	Rel  string // the path relative to the directory argument it came from ("stdin" for standard input)
-	Path string // the file to open; "" for standard input
+	Path string // the file to open; "" for standard input and addresses
+	URL  string // the http(s) address to fetch (Walker.URLs); "" for files
 }
 
 // Expand turns command-line arguments into sources with a Walker that
@@ -256,6 +260,10 @@ func (w Walker) Expand(args []string) ([]Source, []error) {
 	for _, a := range args {
 		if a == "-" {
 			srcs = append(srcs, Source{Name: "-", Rel: "stdin"})
+			continue
+		}
+		if w.URLs && IsURL(a) {
+			srcs = append(srcs, Source{Name: a, Rel: URLRel(a), URL: a})
 			continue
 		}
 		st, err := os.Stat(a)

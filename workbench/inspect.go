@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"mime"
 	"net"
@@ -153,28 +152,20 @@ func (wb *workbench) fetchPage(r *http.Request, target string, req *inspectReque
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return server.NewError(http.StatusBadRequest, "bad_url", fmt.Sprintf("%q is not an http:// or https:// address", target))
 	}
-	hreq, err := http.NewRequestWithContext(r.Context(), http.MethodGet, u.String(), nil)
-	if err != nil {
-		return server.NewError(http.StatusBadRequest, "bad_url", fmt.Sprintf("%q: %v", target, err))
-	}
-	hreq.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
-	resp, err := wb.fetch.Do(hreq)
-	if err != nil {
+	pg, err := proxy.Fetch(r.Context(), wb.fetch, target, "")
+	var se *proxy.StatusError
+	switch {
+	case errors.As(err, &se):
+		return server.NewError(http.StatusBadGateway, "fetch_status", se.Error())
+	case err != nil:
 		return fetchError(u, err)
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return server.NewError(http.StatusBadGateway, "fetch_status", fmt.Sprintf("%s answered %s", u.Redacted(), resp.Status))
-	}
-	if req.HTML, err = io.ReadAll(resp.Body); err != nil {
-		return fetchError(u, err)
-	}
-	if len(bytes.TrimSpace(req.HTML)) == 0 {
+	if len(bytes.TrimSpace(pg.Body)) == 0 {
 		return server.NewError(http.StatusBadGateway, "empty_input", fmt.Sprintf("%s answered an empty page", u.Redacted()))
 	}
-	req.ContentType = resp.Header.Get("Content-Type")
+	req.HTML, req.ContentType = pg.Body, pg.ContentType
 	if req.URL == "" {
-		req.URL = resp.Request.URL.String()
+		req.URL = pg.URL
 	}
 	return nil
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"runtime"
 	"slices"
 	"strings"
@@ -17,6 +19,7 @@ import (
 	"github.com/sluice-project/sluice/internal/progress"
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/parsertext"
+	"github.com/sluice-project/sluice/proxy"
 	"github.com/sluice-project/sluice/render"
 )
 
@@ -26,8 +29,12 @@ Usage: sluice clean [flags] [FILE|DIR|-]...
 Cleans HTML pages: removes navigation, ads, footers and other boilerplate and
 writes the main content with its structure (headings, paragraphs, list items).
 Inputs are HTML files in any charset (plain or gzip-compressed), directories
-(every .html, .htm, .txt or .gz file below them), or "-" for standard input
-(the default). Output goes to standard output, documents separated as the
+(every .html, .htm, .txt or .gz file below them), http:// or https://
+addresses, or "-" for standard input (the default). An address is fetched
+with a User-Agent naming sluice, at most 5 redirects, 16 MiB and 30 seconds,
+the charset of its HTTP Content-Type; addresses on private, loopback and
+link-local networks are refused unless --allow-private (with -o, its output
+is named after its host and path: DIR/example.org/news/a.txt). Output goes to standard output, documents separated as the
 format defines, or with -o DIR to one file per input.
 
 In a directory, a symbolic link to a file inside it is read; links leading
@@ -48,6 +55,7 @@ as input), but not be one or hold one.
 
 Examples:
   sluice clean testdata/example.html
+  sluice clean -f markdown --with-metadata https://example.org/
   sluice clean --format cleaneval --cleaneval-header page.html
   curl -s https://example.org/ | sluice clean --format markdown
   sluice clean -o out/ --format json -j 4 pages/
@@ -79,7 +87,7 @@ type cleanCmd struct {
 	style                                                 string
 	precision, recall                                     bool
 	header, urlLine, dropped, keepHidden, noAlt, dropOnly bool
-	withMetadata                                          bool
+	withMetadata, allowPrivate                            bool
 	abbr, quiet                                           bool
 	jobs                                                  int
 	threshold                                             thresholdFlag
@@ -87,6 +95,7 @@ type cleanCmd struct {
 	tables                                                render.Tables
 
 	cleaner  *sluice.Cleaner
+	fetch    *http.Client    // for addresses
 	removed  *parsertext.Log // with --log-removed
 	renderer render.Renderer
 	out      *outdir.Dir // with -o
@@ -126,6 +135,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many inputs in parallel")
 	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
 	fs.BoolVar(&c.quiet, "q", false, "do not print warnings")
+	fs.BoolVar(&c.allowPrivate, "allow-private", false, "fetch addresses on private, loopback and link-local networks too (refused by default)")
 	return fs
 }
 
@@ -192,6 +202,9 @@ func (c *cleanCmd) validate(args []string) error {
 func (c *cleanCmd) run(ctx context.Context) int {
 	srcs, errs := c.expand()
 	failed := len(errs)
+	if slices.ContainsFunc(srcs, func(s inputs.Source) bool { return s.URL != "" }) {
+		c.fetch = proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate, MaxBody: 16 << 20})
+	}
 	for _, e := range errs {
 		fmt.Fprintf(c.stderr, "sluice clean: %v\n", e)
 	}
@@ -263,7 +276,7 @@ func (c *cleanCmd) run(ctx context.Context) int {
 // expand finds the inputs, leaving the output directory out and warning of
 // the files left out below the directories.
 func (c *cleanCmd) expand() ([]inputs.Source, []error) {
-	w := inputs.Walker{Exclude: c.outDir, OnSkip: func(p, reason string) {
+	w := inputs.Walker{Exclude: c.outDir, URLs: true, OnSkip: func(p, reason string) {
 		c.skipped++
 		if !c.quiet {
 			fmt.Fprintf(c.stderr, "sluice clean: %s: warning: skipped: %s\n", p, reason)
@@ -315,12 +328,19 @@ type cleaned struct {
 // the run fails, as sluice corpus does for it.
 func (c *cleanCmd) clean(ctx context.Context, s inputs.Source) (cleaned, error) {
 	var o cleaned
-	data, err := inputs.Read(s.Path, c.stdin, maxRead)
-	if err != nil && len(data) > 0 {
+	in := sluice.Input{ContentType: c.contentType, URL: c.url}
+	var err error
+	if s.URL != "" {
+		var pg *proxy.Page
+		if pg, err = proxy.Fetch(ctx, c.fetch, s.URL, ""); err == nil {
+			in.Data, in.ContentType, in.URL = pg.Body, cmp.Or(c.contentType, pg.ContentType), cmp.Or(c.url, pg.URL)
+		}
+		err = fetchHint(err)
+	} else if in.Data, err = inputs.Read(s.Path, c.stdin, maxRead); err != nil && len(in.Data) > 0 {
 		o.damaged, err = err, nil
 	}
 	if err == nil {
-		o.res, err = c.cleaner.Clean(ctx, sluice.Input{Data: data, ContentType: c.contentType, URL: c.url})
+		o.res, err = c.cleaner.Clean(ctx, in)
 	}
 	if err == nil && s.Path != "" {
 		o.res.Page.Meta.File = s.Name
@@ -329,6 +349,15 @@ func (c *cleanCmd) clean(ctx context.Context, s inputs.Source) (cleaned, error) 
 		o.warn = append(o.warn, o.res.Warnings...)
 	}
 	return o, err
+}
+
+// fetchHint adds to a refusal of a private address how to lift it.
+func fetchHint(err error) error {
+	var ref *proxy.Refusal
+	if errors.As(err, &ref) && ref.Rule.Liftable() {
+		return fmt.Errorf("%w (--allow-private fetches it)", err)
+	}
+	return err
 }
 
 // write writes the result of source i: to the stream, to stdout, or to
