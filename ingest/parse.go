@@ -302,6 +302,16 @@ func headMeta(doc *html.Node) (title, desc, ogType string) {
 	return title, desc, ogType
 }
 
+// Attr returns the value of n's attribute key, or "".
+func Attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
 func rootLang(doc *html.Node) string {
 	for c := doc.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && c.DataAtom == atom.Html {

@@ -3,6 +3,7 @@ package metadata
 import (
 	"strings"
 
+	"github.com/sluice-project/sluice/ingest"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -224,14 +225,8 @@ func authorLink(n *html.Node, depth int) *html.Node {
 	return nil
 }
 
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
+// attr is ingest.Attr.
+var attr = ingest.Attr
 
 // text returns an element's text with white space collapsed, at most
 // about limit bytes.

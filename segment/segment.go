@@ -415,14 +415,8 @@ func countChars(s string) int32 {
 	return n
 }
 
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
+// attr is ingest.Attr.
+var attr = ingest.Attr
 
 // fileName reports whether an alt text is only a file name or address
 // ("35.jpg", "/img/logo.png"), which pages put in alt attributes but no
