@@ -27,6 +27,11 @@ type Link struct {
 type Image struct {
 	// Block is the index in Page.Blocks of the block holding the image.
 	Block int32
+	// After is how many of the block's links (BlockLinks) start before
+	// the image, and InLink says that it is inside the last of them: the
+	// renderers place it among the links by them.
+	After  int32
+	InLink bool
 	// Src is the src attribute as written, trimmed; never empty, at most
 	// MaxHref bytes.
 	Src string

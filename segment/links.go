@@ -23,6 +23,7 @@ type refs struct {
 type openLink struct {
 	start, end int
 	href       string
+	kept       bool // recorded by flushLinks: its text is not empty
 }
 
 // startLink records the start of <a href> element n at the end of the
@@ -56,7 +57,8 @@ func (b *builder) image(n *html.Node) {
 		alt = strings.Join(strings.FieldsFunc(raw, isSpace), " ")
 	}
 	inText := b.opts.ImageAlt && strings.TrimSpace(raw) != "" && !fileName(raw)
-	b.refs.images = append(b.refs.images, page.Image{Src: src, Alt: alt, InText: inText && alt != ""})
+	b.refs.images = append(b.refs.images, page.Image{After: int32(len(b.refs.links)), InLink: b.refs.open >= 0,
+		Src: src, Alt: alt, InText: inText && alt != ""})
 }
 
 // flushRefs moves the links and images of the open block to the page, as
@@ -66,8 +68,17 @@ func (b *builder) image(n *html.Node) {
 func (b *builder) flushRefs(blk *page.Block, idx int32) {
 	if blk != nil {
 		b.flushLinks(blk.Text, idx)
+		// After counted the links started before each image; count
+		// those recorded.
+		j, kept := 0, int32(0)
 		for _, im := range b.refs.images {
-			im.Block = idx
+			for ; j < int(im.After) && j < len(b.refs.links); j++ {
+				if b.refs.links[j].kept {
+					kept++
+				}
+			}
+			im.Block, im.After = idx, kept
+			im.InLink = im.InLink && kept > 0 && b.refs.links[j-1].kept
 			b.p.Images = append(b.p.Images, im)
 		}
 	}
@@ -86,7 +97,8 @@ func (b *builder) flushRefs(blk *page.Block, idx int32) {
 // where it holds them in order (it always should), sharing its memory.
 func (b *builder) flushLinks(text string, idx int32) {
 	at := 0
-	for _, l := range b.refs.links {
+	for k := range b.refs.links {
+		l := &b.refs.links[k]
 		end := l.end
 		if end < 0 {
 			end = len(b.buf)
@@ -96,6 +108,7 @@ func (b *builder) flushLinks(text string, idx int32) {
 		if len(anchor) == 0 {
 			continue
 		}
+		l.kept = true
 		var s string
 		if i := bytes.Index(b.scratch[at:], anchor); i >= 0 && len(b.scratch) == len(text) {
 			s = text[at+i : at+i+len(anchor)]

@@ -22,8 +22,8 @@ func segmentWith(t testing.TB, src string, opts Options) *page.Page {
 
 func lk(b int32, text, href string) page.Link { return page.Link{Block: b, Text: text, Href: href} }
 
-func img(b int32, src, alt string, inText bool) page.Image {
-	return page.Image{Block: b, Src: src, Alt: alt, InText: inText}
+func img(b, after int32, inLink bool, src, alt string, inText bool) page.Image {
+	return page.Image{Block: b, After: after, InLink: inLink, Src: src, Alt: alt, InText: inText}
 }
 
 var withRefs = Options{ImageAlt: true, Links: true, Images: true}
@@ -99,9 +99,9 @@ func TestImages(t *testing.T) {
 		<p><a href=/><img src=logo.png alt=Logo></a></p></body>`
 	p := segmentWith(t, src, withRefs)
 	want := []page.Image{
-		img(0, "a.png", "red kite", true), img(0, "b.jpg", "", false),
-		img(1, "c.svg", "map.png", false),
-		img(2, "logo.png", "Logo", true),
+		img(0, 0, false, "a.png", "red kite", true), img(0, 0, false, "b.jpg", "", false),
+		img(1, 0, false, "c.svg", "map.png", false),
+		img(2, 1, true, "logo.png", "Logo", true),
 	}
 	if !reflect.DeepEqual(p.Images, want) {
 		t.Errorf("images = %+v\nwant %+v\nblocks %q", p.Images, want, texts(p))
@@ -117,6 +117,24 @@ func TestImages(t *testing.T) {
 	}
 	if len(p.Images) != 3 { // the logo's block has no text
 		t.Errorf("images = %+v", p.Images)
+	}
+}
+
+// TestImagesAmongLinks checks where images are among the links of their
+// block: After counts the recorded links started before them (an empty
+// link is not recorded), InLink says they are inside the last.
+func TestImagesAmongLinks(t *testing.T) {
+	src := `<body><p><img src=0 alt=a> <a href=/e><img src=e1></a> <a href=/1>one <img src=1 alt=b> two</a>
+		<img src=2 alt=c> <a href=/2>x</a> <img src=3></p>
+		<a href=/span><p>first <img src=4></p><p><img src=5> second</p></a></body>`
+	p := segmentWith(t, src, withRefs)
+	want := []page.Image{
+		img(0, 0, false, "0", "a", true), img(0, 0, false, "e1", "", false), img(0, 1, true, "1", "b", true),
+		img(0, 1, false, "2", "c", true), img(0, 2, false, "3", "", false),
+		img(1, 1, true, "4", "", false), img(2, 1, true, "5", "", false),
+	}
+	if !reflect.DeepEqual(p.Images, want) {
+		t.Errorf("images = %+v\nwant %+v\nlinks %q", p.Images, want, p.Links)
 	}
 }
 
