@@ -17,9 +17,12 @@ import (
 // A page records each link's anchor text, not where it is: a block's
 // links are found in its text in order, each searched forward from the
 // end of the previous one, so that an anchor text that comes twice maps
-// to its occurrences in turn. An image is placed where its alt text is
-// when the block's text holds it (page.Image.InText), else at the end of
-// its block.
+// to its occurrences in turn. An image whose alt text the block's text
+// holds (page.Image.InText) is placed in its place: its first occurrence
+// after the link or image before it (page.Image.After and InLink say
+// which), so that an alt text that also comes earlier in that stretch of
+// text takes the earlier place. Any other image goes at the end of its
+// block.
 
 // mark is a link or an image placed in a segment's text: text[start:end]
 // is the link's anchor text or the image's alt text. An image with
