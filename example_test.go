@@ -105,3 +105,34 @@ this spring, thanks to four summers of work by local volunteers.</p></div>
 	// After sixty years of silence the wheel of the old corn mill turned again this spring, thanks to four summers of work by local volunteers.
 	// Terms and conditions of use
 }
+
+// Options.Links and Options.Images keep the links and images of the kept
+// text, which the markdown, html and json formats write.
+func ExampleOptions_links() {
+	page := []byte(`<html><head><title>Mills</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About</a></nav>
+<article><h1>The mill wheel turns again</h1>
+<p>After sixty years of silence the wheel of <a href="/mills/corn">the old corn mill</a>
+turned again this spring, thanks to four summers of work by local volunteers who rebuilt
+the launder, recast the broken cogs and re-dressed the stones by hand.</p>
+<p><img src="/img/wheel.jpg" alt="The wheel"> turns on the second Sunday of every month.</p></article>
+</body></html>`)
+	c, err := sluice.New(sluice.Options{Links: true, Images: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := c.Clean(context.Background(), sluice.Input{Data: page})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	md, _ := render.Lookup("markdown", render.Options{})
+	md.Render(os.Stdout, res.Page)
+	// Output:
+	// # The mill wheel turns again
+	//
+	// After sixty years of silence the wheel of [the old corn mill](/mills/corn) turned again this spring, thanks to four summers of work by local volunteers who rebuilt the launder, recast the broken cogs and re-dressed the stones by hand.
+	//
+	// ![The wheel](/img/wheel.jpg) turns on the second Sunday of every month.
+}

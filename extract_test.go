@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -102,5 +104,35 @@ func TestExtractBadInput(t *testing.T) {
 	}
 	if e.n > 1<<17 || len(doc.Result.Warnings) == 0 {
 		t.Errorf("read %d bytes of an endless page; warnings %v", e.n, doc.Result.Warnings)
+	}
+}
+
+// TestLinksLeaveLabels checks that recording links and images changes no
+// block, score or label, and that nothing is recorded by default.
+func TestLinksLeaveLabels(t *testing.T) {
+	data, err := os.ReadFile("testdata/example.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := func(opts sluice.Options) *sluice.Result {
+		c, err := sluice.New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Clean(context.Background(), sluice.Input{Data: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	plain, refs := clean(sluice.Options{}), clean(sluice.Options{Links: true, Images: true})
+	if plain.Page.Links != nil || plain.Page.Images != nil {
+		t.Errorf("links or images recorded by default")
+	}
+	if len(refs.Page.Links) == 0 {
+		t.Errorf("no link recorded with Options.Links")
+	}
+	if !reflect.DeepEqual(plain.Page.Blocks, refs.Page.Blocks) {
+		t.Errorf("recording links changes the blocks, their scores or labels")
 	}
 }

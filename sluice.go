@@ -81,6 +81,15 @@ type Options struct {
 	// AbbrTitles appends the titles of abbr and acronym elements to their
 	// text. Default: off.
 	AbbrTitles bool
+	// Links records the links inside the blocks (page.Page.Links: each
+	// <a href>'s anchor text and href as written), which the markdown and
+	// html formats of package render write as links and the json format
+	// lists with each block. Default: off, at no cost.
+	Links bool
+	// Images records the images inside the blocks (page.Page.Images: each
+	// <img>'s src and alt), which markdown and html write as images and
+	// json lists with each block. Default: off, at no cost.
+	Images bool
 	// MaxBytes caps the input size; longer inputs are cut (with a warning).
 	// Default: 16 MiB (a larger page is cut there, with a warning; parsing
 	// takes about 20 bytes of memory per input byte). Negative means no cap.
@@ -199,6 +208,7 @@ func New(opts Options) (*Cleaner, error) {
 	}
 	c.segment.ImageAlt = !opts.NoImageAlt
 	c.segment.AbbrTitles = opts.AbbrTitles
+	c.segment.Links, c.segment.Images = opts.Links, opts.Images
 	c.segment.FreeTree = true // Segment needs the tree no more
 	c.maxBlocks = DefaultMaxModelBlocks
 	switch {

@@ -31,6 +31,14 @@ type Page struct {
 	// Tables are the grids of the page's leaf tables (tables with no table
 	// inside), in document order, recorded while segmenting.
 	Tables []Table
+	// Links and Images are the links and images inside the blocks, in
+	// document order (so ordered by block), when segmentation records
+	// them (segment.Options.Links and Images); nil otherwise. They are
+	// kept on the page, not on each block, so that a page that does not
+	// record them pays nothing per block. BlockLinks and BlockImages
+	// return a block's. Nothing that decides content reads them.
+	Links  []Link
+	Images []Image
 }
 
 // Meta is document-level metadata found while ingesting.

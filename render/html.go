@@ -44,6 +44,12 @@ import (
 // "finalImportant", "finalNonImportant"; none for empty cells). A cell the
 // cleaner dropped is an empty cell.
 //
+// A page that records its links and images (page.Page.Links, Images)
+// has them in its headings, paragraphs and list items: <a href="...">
+// around the anchor text, <img src="..." alt="..."> in the place of the
+// alt text or at the end of its block, with the same refusals as
+// Markdown's (javascript: and other schemes, data: but small images).
+//
 // In a Stream the output is one document titled "sluice" whose body holds
 // one <article data-url="URL" data-title="TITLE"> per input document.
 type HTML struct {
@@ -134,7 +140,7 @@ func (h HTML) body(b *bufio.Writer, p *page.Page) {
 			b.WriteByte('<')
 			b.WriteString(tag)
 			b.WriteByte('>')
-			escapeHTML(b, s.Text)
+			htmlSegmentText(b, p, s)
 			b.WriteString("</")
 			b.WriteString(tag)
 			b.WriteString(">\n")
@@ -143,14 +149,14 @@ func (h HTML) body(b *bufio.Writer, p *page.Page) {
 			end := f.runEnd(k, mk, func(s *Segment) bool { return s.Label == page.ListItem && !s.Pre })
 			for ; k < end; k++ {
 				b.WriteString("<li>")
-				escapeHTML(b, segs[k].Text)
+				htmlSegmentText(b, p, &segs[k])
 				b.WriteString("</li>\n")
 			}
 			k--
 			b.WriteString("</ul>\n")
 		default:
 			b.WriteString("<p>")
-			escapeHTML(b, s.Text)
+			htmlSegmentText(b, p, s)
 			b.WriteString("</p>\n")
 		}
 	}

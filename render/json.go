@@ -45,7 +45,9 @@ type JSON struct {
 //	  "text": "...",                  the kept text as the text format writes it, without the last newline
 //	  "blocks": [                     the kept blocks, or all with IncludeDropped
 //	    {"index": 3, "label": "paragraph", "text": "...",
-//	     "score": 0.92, "start": 812, "end": 1030}
+//	     "score": 0.92, "start": 812, "end": 1030,
+//	     "links": [{"text": "...", "href": "/a"}],          only when the page records links (sluice clean --links)
+//	     "images": [{"src": "/a.png", "alt": "..."}]}      only when the page records images (--images)
 //	  ],
 //	  "segments": [                   as Segments gives them
 //	    {"label": "paragraph", "text": "...", "blocks": [3, 4]}
@@ -67,7 +69,10 @@ type JSON struct {
 // "continuation" or "other". A block's index is its index in Page.Blocks,
 // its score the content score rounded to three decimals (0 when not a
 // number), start and end its byte span in the original input (0 and 0 when
-// unknown). "file" is the input file's name (page.Meta.File: sluice clean
+// unknown). A block's "links" are the links inside it (page.Link: the
+// anchor text as the block's text has it, the href as written, whatever
+// its scheme) and its "images" the images (page.Image: src as written,
+// alt), each left out when there is none. "file" is the input file's name (page.Meta.File: sluice clean
 // sets it for file inputs). "blocks" and "segments" are [] and never null;
 // "date", "file", "source" and "site" are left out when there is nothing
 // to say, and so
@@ -138,6 +143,22 @@ type JSONBlock struct {
 	Score float64 `json:"score"` // the content score, rounded to 3 decimals; 0 when not a number
 	Start int     `json:"start"` // byte span in the original input
 	End   int     `json:"end"`
+	// Links and Images are the block's links and images, when the page
+	// records them (page.Page.Links, Images); left out when none.
+	Links  []JSONLink  `json:"links,omitempty"`
+	Images []JSONImage `json:"images,omitempty"`
+}
+
+// JSONLink is a link inside a block (page.Link).
+type JSONLink struct {
+	Text string `json:"text"` // the anchor text, as in the block's text
+	Href string `json:"href"` // as written in the page
+}
+
+// JSONImage is an image inside a block (page.Image).
+type JSONImage struct {
+	Src string `json:"src"` // as written in the page
+	Alt string `json:"alt"`
 }
 
 // JSONSegment is one segment in a JSONDocument.
@@ -234,6 +255,9 @@ func (j *JSON) Fill(d *JSONDocument, p *page.Page) {
 			Start: b.Source.Start, End: b.Source.End,
 		})
 	}
+	if len(p.Links) > 0 || len(p.Images) > 0 {
+		fillRefs(d.Blocks, p)
+	}
 	mode := j.Tables.or(TablesGrid)
 	f := flow{segs: Segments(p)}
 	if mode == TablesLinear {
@@ -250,6 +274,30 @@ func (j *JSON) Fill(d *JSONDocument, p *page.Page) {
 	}
 	for k := range segs {
 		d.Segments = append(d.Segments, JSONSegment{Label: segs[k].Label.String(), Text: segs[k].Text, Blocks: segs[k].Blocks})
+	}
+}
+
+// fillRefs sets the links and images of blocks, the JSON of p's blocks,
+// each set's elements in one array.
+func fillRefs(blocks []JSONBlock, p *page.Page) {
+	links := make([]JSONLink, 0, len(p.Links))
+	images := make([]JSONImage, 0, len(p.Images))
+	for k := range blocks {
+		jb := &blocks[k]
+		start := len(links)
+		for _, l := range p.BlockLinks(jb.Index) {
+			links = append(links, JSONLink{Text: l.Text, Href: l.Href})
+		}
+		if len(links) > start {
+			jb.Links = links[start:len(links):len(links)]
+		}
+		start = len(images)
+		for _, im := range p.BlockImages(jb.Index) {
+			images = append(images, JSONImage{Src: im.Src, Alt: im.Alt})
+		}
+		if len(images) > start {
+			jb.Images = images[start:len(images):len(images)]
+		}
 	}
 }
 

@@ -92,6 +92,18 @@ func (bl *JSONBlock) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(bl.Start), 10)
 	b = append(b, `,"end":`...)
 	b = strconv.AppendInt(b, int64(bl.End), 10)
+	if len(bl.Links) > 0 {
+		b = appendJSONArray(append(b, `,"links":`...), bl.Links, func(l *JSONLink, b []byte) []byte {
+			b = appendJSONString(append(b, `{"text":`...), l.Text)
+			return append(appendJSONString(append(b, `,"href":`...), l.Href), '}')
+		})
+	}
+	if len(bl.Images) > 0 {
+		b = appendJSONArray(append(b, `,"images":`...), bl.Images, func(im *JSONImage, b []byte) []byte {
+			b = appendJSONString(append(b, `{"src":`...), im.Src)
+			return append(appendJSONString(append(b, `,"alt":`...), im.Alt), '}')
+		})
+	}
 	return append(b, '}')
 }
 

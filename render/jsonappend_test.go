@@ -38,12 +38,16 @@ func TestAppendJSON(t *testing.T) {
 		{Metadata: &JSONMetadata{Categories: []string{"x"}}},
 		{Metadata: &JSONMetadata{Title: "t", Author: "a", Published: "p", Modified: "m", SiteName: "s", Description: "d",
 			Language: "l", Canonical: "c", Image: "i", License: "li", Categories: []string{"c1", "c2"}, Tags: []string{"t"}}},
+		{Blocks: []JSONBlock{{Index: 1, Text: "see here and here", Links: []JSONLink{{Text: "here", Href: "/a?b=1&c=<2>"}, {Text: "here", Href: "javascript:alert(\"x\")"}},
+			Images: []JSONImage{{Src: "data:image/png;base64,AA==", Alt: ""}, {Src: "/i.png", Alt: "a \"kite\""}}},
+			{Links: []JSONLink{}, Images: []JSONImage{}}, {Links: []JSONLink{{}}}, {Images: []JSONImage{{}}}}},
 		{Tables: []JSONTable{{}, {Index: 3, Kind: "data", Rows: 2, Cols: 1, Caption: "<cap> & \"q\"",
 			Cells: []JSONCell{{Row: 1, RowSpan: 1, ColSpan: 1, Role: "header", Text: "a|b\n", Blocks: []int{4, 5}}, {Blocks: []int{}}, {}}}},
 			Source: &JSONSource{File: "t.html"}},
 	}
 	for _, s := range strs {
-		docs = append(docs, JSONDocument{URL: s, Title: s, Encoding: s, Text: s, Blocks: []JSONBlock{{Label: s, Text: s, Score: 0.25}},
+		docs = append(docs, JSONDocument{URL: s, Title: s, Encoding: s, Text: s, Blocks: []JSONBlock{{Label: s, Text: s, Score: 0.25,
+			Links: []JSONLink{{Text: s, Href: s}}, Images: []JSONImage{{Src: s, Alt: s}}}},
 			Metadata: &JSONMetadata{Author: s, Tags: []string{s}},
 			Segments: []JSONSegment{{Label: s, Text: s}}, Source: &JSONSource{File: s, RecordID: s}})
 	}
@@ -59,7 +63,12 @@ func TestAppendJSON(t *testing.T) {
 				b[i] = "a\"\\\n\x00<é\u2028"[rng.IntN(11)]
 			}
 		}
-		docs = append(docs, JSONDocument{Text: string(b), Blocks: []JSONBlock{{Text: string(b), Score: float64(rng.IntN(1001)) / 1000}}})
+		blk := JSONBlock{Text: string(b), Score: float64(rng.IntN(1001)) / 1000}
+		if k%4 == 1 {
+			blk.Links = []JSONLink{{Text: string(b[:len(b)/2]), Href: string(b[len(b)/2:])}}
+			blk.Images = []JSONImage{{Src: string(b[len(b)/3:]), Alt: string(b[:len(b)/3])}}
+		}
+		docs = append(docs, JSONDocument{Text: string(b), Blocks: []JSONBlock{blk}})
 	}
 	for i := range docs {
 		want := encodeStd(t, &docs[i])
@@ -75,7 +84,8 @@ func FuzzAppendJSON(f *testing.F) {
 		if math.IsNaN(score) || math.IsInf(score, 0) {
 			t.Skip("encoding/json refuses non-finite numbers; render never writes them")
 		}
-		d := JSONDocument{URL: s, Text: s, Blocks: []JSONBlock{{Label: s, Text: s, Score: score}}, Segments: []JSONSegment{{Text: s, Blocks: []int{1}}}}
+		d := JSONDocument{URL: s, Text: s, Blocks: []JSONBlock{{Label: s, Text: s, Score: score, Links: []JSONLink{{Text: s, Href: s}}, Images: []JSONImage{{Src: s, Alt: s}}}},
+			Segments: []JSONSegment{{Text: s, Blocks: []int{1}}}}
 		want := encodeStd(t, &d)
 		if got := d.AppendJSON(nil); !bytes.Equal(got, want) {
 			t.Errorf("got %q\nwant %q", got, want)

@@ -38,6 +38,16 @@ import (
 // cells) as a paragraph. In cells "|" is escaped as "\|" and line breaks
 // become spaces, besides the escapes above.
 //
+// A page that records its links and images (page.Page.Links, Images)
+// has them in its headings, paragraphs and list items (not in code blocks
+// or tables): a link as [anchor](href), an image as ![alt](src) in the
+// place of its alt text, or at the end of its block. Anchor and alt texts
+// are escaped as other text, "]" too; a destination is bare with "(" and
+// ")" escaped, or in <...> when it holds a space. A link to anything but
+// a relative, http, https or mailto address is written as its text, and
+// so is an image from anything but a relative, http or https address or a
+// small data: PNG, GIF, JPEG or WebP.
+//
 // In a Stream, documents are separated by a thematic break "* * *" with a
 // blank line on each side.
 type Markdown struct {
@@ -87,13 +97,13 @@ func (m Markdown) writeDoc(b *bufio.Writer, p *page.Page, i int) error {
 			lvl := segmentLevel(p, s)
 			b.WriteString("######"[:lvl])
 			b.WriteByte(' ')
-			mdLine(b, strings.ReplaceAll(s.Text, "\n", " "), true)
+			mdLineMarked(b, strings.ReplaceAll(s.Text, "\n", " "), true, segmentMarks(p, s))
 			b.WriteByte('\n')
 		case s.Label == page.ListItem:
 			b.WriteString("- ")
-			mdLines(b, s.Text, "  ")
+			mdLines(b, s.Text, "  ", segmentMarks(p, s))
 		default:
-			mdLines(b, s.Text, "")
+			mdLines(b, s.Text, "", segmentMarks(p, s))
 		}
 	}
 	return bufErr(b)
@@ -189,9 +199,14 @@ func writeFenced(b *bufio.Writer, segs []Segment) {
 }
 
 // mdLines writes text, which may span several lines, as the lines of one
-// paragraph; lines after the first are prefixed by indent. Empty lines are
-// left out: they would end the paragraph.
-func mdLines(b *bufio.Writer, text, indent string) {
+// paragraph, with the links and images ms in it; lines after the first
+// are prefixed by indent. Empty lines are left out: they would end the
+// paragraph.
+func mdLines(b *bufio.Writer, text, indent string, ms []mark) {
+	if ms != nil {
+		mdMarkedLines(b, text, indent, ms)
+		return
+	}
 	first := true
 	for line := range strings.Lines(text) {
 		line = strings.Trim(line, " \t\n\r\f\v")
@@ -216,12 +231,17 @@ func mdLine(b *bufio.Writer, s string, heading bool) {
 	if s == "" {
 		return
 	}
-	// Line-start constructs.
+	mdEscape(b, s, mdLineStart(b, s), len(s), heading, false, false)
+}
+
+// mdLineStart writes the start of line s with the escapes of the
+// constructs that open a line, and returns how many bytes of s it wrote.
+func mdLineStart(b *bufio.Writer, s string) int {
 	switch s[0] {
 	case '-', '+', '=', '>':
 		b.WriteByte('\\')
 		b.WriteByte(s[0])
-		s = s[1:]
+		return 1
 	case '#':
 		n := 0
 		for n < len(s) && n < 7 && s[n] == '#' {
@@ -230,7 +250,7 @@ func mdLine(b *bufio.Writer, s string, heading bool) {
 		if n <= 6 && endOrSpace(s, n) {
 			b.WriteByte('\\')
 			b.WriteByte('#')
-			s = s[1:]
+			return 1
 		}
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		n := 0
@@ -241,24 +261,38 @@ func mdLine(b *bufio.Writer, s string, heading bool) {
 			b.WriteString(s[:n])
 			b.WriteByte('\\')
 			b.WriteByte(s[n])
-			s = s[n+1:]
+			return n + 1
 		}
 	}
-	last := 0 // s[last:i] is pending, unescaped text
-	for i := 0; i < len(s); i++ {
+	return 0
+}
+
+// mdEscape writes s[from:to] with the escapes of text inside a line (see
+// Markdown). What follows a character is read in s, what comes before it
+// only from from on (s[from-1] may be written as something else, the end
+// of a link). In a link's or an image's text (bracket) "]" is escaped
+// too, and with bang a "!" that ends the range, which would make the link
+// after it an image.
+func mdEscape(b *bufio.Writer, s string, from, to int, heading, bracket, bang bool) {
+	last := from // s[last:i] is pending, unescaped text
+	for i := from; i < to; i++ {
 		c := s[i]
 		esc := false
 		switch c {
 		case '\\', '`', '*', '[', '~':
 			esc = true
 		case '_':
-			esc = !(i > 0 && wordByte(s[i-1]) && i+1 < len(s) && wordByte(s[i+1]))
+			esc = !(i > from && wordByte(s[i-1]) && i+1 < to && wordByte(s[i+1]))
 		case '<':
 			esc = i+1 < len(s) && (isLetter(s[i+1]) || s[i+1] == '/' || s[i+1] == '!' || s[i+1] == '?')
 		case '&':
 			esc = looksLikeEntity(s[i+1:])
 		case '#':
-			esc = heading && i > 0 && (s[i-1] == ' ' || s[i-1] == '\t')
+			esc = heading && i > from && (s[i-1] == ' ' || s[i-1] == '\t')
+		case ']':
+			esc = bracket
+		case '!':
+			esc = bang && i == to-1
 		}
 		if esc {
 			b.WriteString(s[last:i])
@@ -266,7 +300,7 @@ func mdLine(b *bufio.Writer, s string, heading bool) {
 			last = i
 		}
 	}
-	b.WriteString(s[last:])
+	b.WriteString(s[last:to])
 }
 
 // looksLikeEntity reports whether s, the text after a "&", starts like an

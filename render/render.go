@@ -13,6 +13,8 @@
 //	parser.go     one sentence a line for parsers (package parsertext)
 //	table.go      how data tables are written (Tables: blocks, clauses,
 //	              pipe tables, <table>, JSON cells with roles)
+//	links.go      the links and images of a page that records them
+//	              (page.Page.Links, Images) in markdown and html
 //
 // Use Lookup to get a Renderer by name and Stream to write several documents
 // to one output with the separator each format defines.

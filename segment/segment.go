@@ -30,6 +30,15 @@ type Options struct {
 	// doc.Root is left without children. For callers that need the
 	// document no more.
 	FreeTree bool
+	// Links records the links of the blocks in Page.Links: the text and
+	// href of each <a href> element (page.Link), within the bounds of
+	// page.MaxHref and page.MaxBlockLinks. Off, Page.Links is nil and
+	// recording costs nothing.
+	Links bool
+	// Images records the images of the blocks in Page.Images: the src
+	// and alt of each <img src> in a block that has text (page.Image),
+	// within the same bounds. Off, Page.Images is nil.
+	Images bool
 }
 
 // DefaultOptions returns the default segmentation options: image alt text
@@ -39,7 +48,7 @@ func DefaultOptions() Options { return Options{ImageAlt: true} }
 // Segment builds the page of a parsed document.
 func Segment(doc *ingest.Document, opts Options) *page.Page {
 	p := &page.Page{Meta: doc.Meta}
-	b := builder{doc: doc, p: p, opts: opts, container: -1, start: -1}
+	b := builder{doc: doc, p: p, opts: opts, container: -1, start: -1, refs: refs{open: -1}}
 	root := ingest.ContentRoot(doc.Root)
 	nodes, blocks := sizes(root, opts)
 	b.blocks, b.nodes = newChunked[page.Block](blocks), newChunked[page.Node](nodes)
@@ -79,6 +88,7 @@ type builder struct {
 	structs       int32 // structural elements opened so far
 
 	tables []*tableState // the tables open around the current element
+	refs   refs          // the open block's links and images, when recorded
 }
 
 func (b *builder) element(n *html.Node, parent int32, depth int32) {
@@ -103,12 +113,18 @@ func (b *builder) element(n *html.Node, parent int32, depth int32) {
 				b.add(" "+alt+" ", idx, page.Span{})
 			}
 		}
+		if b.opts.Images {
+			b.image(n)
+		}
 	default:
 		link = isInline && a == atom.A && attr(n, "href") != ""
 		b.tagBoundary(a, depth, isInline)
 	}
 	if link {
 		b.inLink++
+		if b.opts.Links && b.inLink == 1 {
+			b.startLink(n)
+		}
 	}
 	pre := a == atom.Pre || a == atom.Listing || a == atom.Plaintext || a == atom.Xmp
 	if pre {
@@ -122,6 +138,9 @@ func (b *builder) element(n *html.Node, parent int32, depth int32) {
 	}
 	if link {
 		b.inLink--
+		if b.inLink == 0 && b.opts.Links {
+			b.endLink()
+		}
 	}
 	if !ingest.VoidElement(a) {
 		b.tagBoundary(a, depth, isInline)
@@ -293,6 +312,9 @@ func lineSpan(sp page.Span, line string) page.Span {
 func (b *builder) flush() {
 	if !b.has {
 		b.buf = b.buf[:0]
+		if b.opts.Links || b.opts.Images {
+			b.flushRefs(nil, 0)
+		}
 		return
 	}
 	blk := page.Block{
@@ -307,6 +329,9 @@ func (b *builder) flush() {
 	}
 	b.scratch, blk.Chars = normalize(b.scratch[:0], b.buf, blk.Pre)
 	blk.Text = string(b.scratch)
+	if b.opts.Links || b.opts.Images {
+		b.flushRefs(&blk, b.blocks.len())
+	}
 	blk.Units = float32(textunit.WordEquivalents(blk.Text))
 	blk.Words = page.RoundUnits(blk.Units)
 	blk.LinkChars = min(blk.LinkChars, blk.Chars)

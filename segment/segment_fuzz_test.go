@@ -3,6 +3,7 @@ package segment
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -20,13 +21,14 @@ func FuzzSegment(f *testing.F) {
 		}
 	}
 	f.Add([]byte("<body><pre>a\nb</pre><ul><li><a href=x>l</a></li></ul><img alt=y></body>"))
+	f.Add([]byte("<p><a href=u>a <b>b</b><div>c</div></a> <img src=s alt=' x  y'> <a href='javascript:z'>a</a>"))
 	f.Add([]byte("<table><caption>c</caption><tr><th colspan=3>a<td rowspan=2>b<tr><td>c<table><tr><td>d</table></table>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := ingest.Parse(data, ingest.DefaultOptions())
 		if err != nil {
 			return
 		}
-		p := Segment(doc, Options{ImageAlt: true, AbbrTitles: true})
+		p := Segment(doc, Options{ImageAlt: true, AbbrTitles: true, Links: true, Images: true})
 		for i, b := range p.Blocks {
 			if b.Text == "" || !utf8.ValidString(b.Text) {
 				t.Fatalf("block %d: empty or invalid text %q", i, b.Text)
@@ -44,6 +46,7 @@ func FuzzSegment(f *testing.F) {
 			}
 		}
 		checkTables(t, p)
+		checkRefs(t, p)
 	})
 }
 
@@ -72,5 +75,32 @@ func checkTables(t *testing.T, p *page.Page) {
 				}
 			}
 		}
+	}
+}
+
+// checkRefs checks that the links and images are in block order, within
+// their bounds, and each link's text in its block's.
+func checkRefs(t *testing.T, p *page.Page) {
+	last, n := int32(-1), 0
+	for i, l := range p.Links {
+		if l.Block < last || int(l.Block) >= len(p.Blocks) || l.Text == "" || l.Href == "" || len(l.Href) > page.MaxHref {
+			t.Fatalf("link %d inconsistent: %+v", i, l)
+		}
+		if !strings.Contains(p.Blocks[l.Block].Text, l.Text) {
+			t.Fatalf("link %d: %q not in its block's text %q", i, l.Text, p.Blocks[l.Block].Text)
+		}
+		if n++; l.Block != last {
+			last, n = l.Block, 1
+		}
+		if n > page.MaxBlockLinks {
+			t.Fatalf("block %d: more than %d links", l.Block, page.MaxBlockLinks)
+		}
+	}
+	last = -1
+	for i, im := range p.Images {
+		if im.Block < last || int(im.Block) >= len(p.Blocks) || im.Src == "" || len(im.Src) > page.MaxHref {
+			t.Fatalf("image %d inconsistent: %+v", i, im)
+		}
+		last = im.Block
 	}
 }

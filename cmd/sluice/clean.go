@@ -56,6 +56,7 @@ as input), but not be one or hold one.
 Examples:
   sluice clean testdata/example.html
   sluice clean -f markdown --with-metadata https://example.org/
+  sluice clean -f markdown --links --images page.html   # links and images kept
   sluice clean --format cleaneval --cleaneval-header page.html
   curl -s https://example.org/ | sluice clean --format markdown
   sluice clean -o out/ --format json -j 4 pages/
@@ -88,7 +89,7 @@ type cleanCmd struct {
 	precision, recall                                     bool
 	header, urlLine, dropped, keepHidden, noAlt, dropOnly bool
 	withMetadata, allowPrivate                            bool
-	abbr, quiet                                           bool
+	abbr, quiet, links, images                            bool
 	jobs                                                  int
 	threshold                                             thresholdFlag
 	memoryBytes                                           int64
@@ -130,6 +131,8 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
 	fs.BoolVar(&c.noAlt, "no-alt", false, "drop the alt text of images")
 	fs.BoolVar(&c.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
+	fs.BoolVar(&c.links, "links", false, "markdown, html and json formats: keep the links ([anchor](href), <a href>, \"links\" per block)")
+	fs.BoolVar(&c.images, "images", false, "markdown, html and json formats: keep the images with their src and alt (![alt](src), <img>, \"images\" per block)")
 	fs.Var(&c.threshold, "threshold", "keep blocks scoring at least this (0 to 1; lower keeps more), or ef: keep on each page the blocks that maximise the expected F1 under the model; default: the model's rule for the style, chosen by cross-validation, or 0.5 with --filter")
 	fs.StringVar(&c.style, "style", "", "what counts as content, for the model: main (the default: the main content, as most benchmarks annotate it) or cleaneval (all running text, as CleanEval's annotators kept it: listings, teasers, comments)")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many inputs in parallel")
@@ -154,7 +157,7 @@ func (c *cleanCmd) validate(args []string) error {
 			return err
 		}
 	}
-	opts := sluice.Options{Filter: c.filter, KeepHidden: c.keepHidden, NoImageAlt: c.noAlt, AbbrTitles: c.abbr, Threshold: float64(c.threshold), Style: c.style, DropPattern: c.dropPattern}
+	opts := sluice.Options{Filter: c.filter, KeepHidden: c.keepHidden, NoImageAlt: c.noAlt, AbbrTitles: c.abbr, Links: c.links, Images: c.images, Threshold: float64(c.threshold), Style: c.style, DropPattern: c.dropPattern}
 	switch {
 	case c.precision && c.recall:
 		return errors.New("--precision and --recall pull opposite ways; give one")
@@ -190,6 +193,17 @@ func (c *cleanCmd) validate(args []string) error {
 	default:
 		if c.withMetadata {
 			return fmt.Errorf("--with-metadata: only the text and markdown formats take a front matter (json has fields of its own), not %s", c.format)
+		}
+	}
+	switch c.renderer.(type) {
+	case render.Markdown, render.HTML, *render.JSON:
+	default:
+		if c.links || c.images {
+			flag := "--images"
+			if c.links {
+				flag = "--links"
+			}
+			return fmt.Errorf("%s: only the markdown, html and json formats keep links and images, not %s", flag, c.format)
 		}
 	}
 	if _, json := c.renderer.(*render.JSON); c.dropped && !json {
