@@ -52,16 +52,18 @@ type Config struct {
 var DefaultFilters = []string{"lqf", "bte", "dsc", "targetnode", "ttr", "density"}
 
 // DefaultConfig returns the default configuration: every group on but
-// ClassID, the default buckets written out, and DefaultFilters. ClassID,
-// a fixed list of English developer words, is off by default since the
-// class/id cues learned from the training pages (LearnedCues) replace it:
-// in a cross-validation over all shared sets the learned cues without the
-// list did better than the list, with or without the learned cues, on six
-// of eight sets (docs/languages.md); switch it on with sluice train --on
-// classid.
+// ClassID, Item and Schema, the default buckets written out, and
+// DefaultFilters. ClassID, a fixed list of English developer words, is off
+// since the class/id cues learned from the training pages (LearnedCues)
+// replace it: in a cross-validation over all shared sets the learned cues
+// without the list did better than the list, with or without the learned
+// cues, on six of eight sets. Item and Schema (the parts of repeated items,
+// the page's declared kind) gained nothing held out: WCXB-dev +0.05 with
+// product −1.1 and collection −0.8, cleaneval-dev −0.73 (docs/page-types.md).
+// Switch any of them on with sluice train --on.
 func DefaultConfig() Config {
 	return Config{
-		Off:     map[Group]bool{ClassID: true},
+		Off:     map[Group]bool{ClassID: true, Item: true, Schema: true},
 		Buckets: DefaultBuckets(),
 		Filters: slices.Clone(DefaultFilters),
 	}

@@ -24,7 +24,7 @@ func TestItemParts(t *testing.T) {
 </div>
 <p>Our kettles are made in small batches and shipped within two days of your order.</p>
 </body></html>`)
-	attrs := extractor(t, DefaultConfig()).Attrs(p)
+	attrs := extractor(t, everyGroup()).Attrs(p)
 	for _, c := range []struct {
 		block, idx, ridx, same, rank, ord string
 	}{
