@@ -64,14 +64,17 @@ var accuracyFloors = []struct {
 	short  float64 // today's figure on the -short sample
 }{
 	// set, metric, pages, full, short; the floors are 0.3 below
-	{"cleaneval-dev", "cleaneval", 58, 95.92, 95.92},   // 95.73 before the model counted words in every script (issue 22)
-	{"cleanportaleval", "cleaneval", 71, 89.70, 89.70}, // 89.82 before it
-	{"dragnet-train", "bow", 966, 94.92, 96.59},
-	{"l3s-gn1", "bow", 621, 97.36, 96.58},
-	{"readability", "bow", 116, 97.19, 97.19},
-	{"wcxb-dev", "bow", 1497, 88.33, 88.55},
-	{"xmu-news-zh", "bow", 150, 97.53, 97.53}, // 91.27 before the model counted Chinese by characters and trained on it
-	{"cwce-zh", "bow", 69, 94.74, 94.74},      // 88.87 before it
+	// The learned-cues model (issue 22) lost 0.45 in-sample on
+	// dragnet-train and 0.43 on the -short wcxb-dev sample while gaining
+	// held out (dragnet-train +0.16, wcxb-dev −0.02; docs/experiments.md).
+	{"cleaneval-dev", "cleaneval", 58, 96.03, 96.03},   // 95.73 before the model counted words in every script (issue 22)
+	{"cleanportaleval", "cleaneval", 71, 89.84, 89.84}, // 89.82 before it
+	{"dragnet-train", "bow", 966, 94.47, 96.81},
+	{"l3s-gn1", "bow", 621, 97.42, 97.14},
+	{"readability", "bow", 116, 97.43, 97.43},
+	{"wcxb-dev", "bow", 1497, 88.28, 88.12},
+	{"xmu-news-zh", "bow", 150, 97.72, 97.72}, // 91.27 before the model counted Chinese by characters and trained on it
+	{"cwce-zh", "bow", 69, 95.42, 95.42},      // 88.87 before it
 }
 
 // TestAccuracyFloor guards the embedded model's accuracy: it cleans every

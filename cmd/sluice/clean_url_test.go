@@ -40,7 +40,7 @@ func TestCleanURL(t *testing.T) {
 		t.Errorf("loopback without --allow-private: exit %d, %q", code, stderr)
 	}
 	code, out, stderr := run("--allow-private", "-f", "json", srv.URL+"/old")
-	if code != exitOK || !strings.Contains(out, `"url":"`+srv.URL+`/news/cafe.html"`) || !strings.Contains(out, "Café au lait") {
+	if code != exitOK || !strings.Contains(out, `"url":"`+srv.URL+`/news/cafe.html"`) || !strings.Contains(out, "café serves coffee") {
 		t.Errorf("fetched: exit %d, stderr %q, out %.300s", code, stderr, out)
 	}
 	if !strings.HasPrefix(agent, "sluice") {
@@ -51,7 +51,7 @@ func TestCleanURL(t *testing.T) {
 		t.Fatalf("-o: exit %d, %q", code, stderr)
 	}
 	host := strings.ReplaceAll(strings.TrimPrefix(srv.URL, "http://"), ":", "_")
-	if b, err := os.ReadFile(filepath.Join(dir, host, "news", "cafe.txt")); err != nil || !strings.Contains(string(b), "Café") {
+	if b, err := os.ReadFile(filepath.Join(dir, host, "news", "cafe.txt")); err != nil || !strings.Contains(string(b), "café serves coffee") {
 		t.Errorf("-o output: %q, %v", b, err)
 	}
 	code, _, stderr = run("--allow-private", srv.URL+"/gone")
