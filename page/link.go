@@ -56,21 +56,21 @@ const (
 // BlockLinks returns the links of block b, in order (a part of p.Links,
 // which is ordered by block).
 func (p *Page) BlockLinks(b int) []Link {
-	i := sort.Search(len(p.Links), func(k int) bool { return int(p.Links[k].Block) >= b })
-	j := i
-	for j < len(p.Links) && int(p.Links[j].Block) == b {
-		j++
-	}
-	return p.Links[i:j:j]
+	return ofBlock(p.Links, b, func(l *Link) int32 { return l.Block })
 }
 
 // BlockImages returns the images of block b, in order (a part of
 // p.Images, which is ordered by block).
 func (p *Page) BlockImages(b int) []Image {
-	i := sort.Search(len(p.Images), func(k int) bool { return int(p.Images[k].Block) >= b })
+	return ofBlock(p.Images, b, func(im *Image) int32 { return im.Block })
+}
+
+// ofBlock returns the run of xs, ordered by block, whose block is b.
+func ofBlock[T any](xs []T, b int, block func(*T) int32) []T {
+	i := sort.Search(len(xs), func(k int) bool { return int(block(&xs[k])) >= b })
 	j := i
-	for j < len(p.Images) && int(p.Images[j].Block) == b {
+	for j < len(xs) && int(block(&xs[j])) == b {
 		j++
 	}
-	return p.Images[i:j:j]
+	return xs[i:j:j]
 }
