@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -232,19 +233,20 @@ type format struct {
 	name    string
 	aliases []string
 	about   string
+	ext     string // the ending of its files, as Ext gives it
 	make    func(Options) Renderer
 }
 
 // formats is the registry, in the order Formats reports it.
 var formats = [...]format{
-	{"cleaneval", []string{"ce"}, "CleanEval segments: <p>, <h>, <l>", func(o Options) Renderer {
+	{"cleaneval", []string{"ce"}, "CleanEval segments: <p>, <h>, <l>", ".txt", func(o Options) Renderer {
 		return &CleanEval{Header: o.CleanEvalHeader, Wrapper: o.CleanEvalWrapper, Tables: o.Tables}
 	}},
-	{"text", []string{"txt", "plain"}, "plain text, a blank line between segments", func(o Options) Renderer { return Text{Tables: o.Tables, Metadata: o.Metadata} }},
-	{"markdown", []string{"md"}, "CommonMark", func(o Options) Renderer { return Markdown{Tables: o.Tables, Metadata: o.Metadata} }},
-	{"json", nil, "one JSON object per document", func(o Options) Renderer { return &JSON{IncludeDropped: o.IncludeDropped, Tables: o.Tables} }},
-	{"html", []string{"htm"}, "minimal HTML document", func(o Options) Renderer { return HTML{Tables: o.Tables} }},
-	{"parser", nil, "one sentence a line, lists flattened, for parsers", func(o Options) Renderer { return Parser{Options: o.Parser, Tables: o.Tables} }},
+	{"text", []string{"txt", "plain"}, "plain text, a blank line between segments", ".txt", func(o Options) Renderer { return Text{Tables: o.Tables, Metadata: o.Metadata} }},
+	{"markdown", []string{"md"}, "CommonMark", ".md", func(o Options) Renderer { return Markdown{Tables: o.Tables, Metadata: o.Metadata} }},
+	{"json", nil, "one JSON object per document", ".json", func(o Options) Renderer { return &JSON{IncludeDropped: o.IncludeDropped, Tables: o.Tables} }},
+	{"html", []string{"htm"}, "minimal HTML document", ".html", func(o Options) Renderer { return HTML{Tables: o.Tables} }},
+	{"parser", nil, "one sentence a line, lists flattened, for parsers", ".txt", func(o Options) Renderer { return Parser{Options: o.Parser, Tables: o.Tables} }},
 }
 
 // Formats returns the names of the output formats, in a fixed order.
@@ -256,21 +258,34 @@ func Formats() []string {
 	return names
 }
 
+// Ext returns the file name ending of the format called name (as Lookup
+// reads it: ".txt", ".md", ".json", ".html"...), or ".txt" for an unknown
+// name.
+func Ext(name string) string {
+	if f := lookup(name); f != nil {
+		return f.ext
+	}
+	return ".txt"
+}
+
+// lookup returns the registry entry of the format called name, or nil.
+func lookup(name string) *format {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for i := range formats {
+		f := &formats[i]
+		if n == f.name || slices.Contains(f.aliases, n) {
+			return f
+		}
+	}
+	return nil
+}
+
 // Lookup returns the renderer for the format called name (case-insensitive;
 // the short names ce, txt, plain, md and htm are accepted too), configured
 // by opts. The error for an unknown name lists the formats.
 func Lookup(name string, opts Options) (Renderer, error) {
-	n := strings.ToLower(strings.TrimSpace(name))
-	for i := range formats {
-		f := &formats[i]
-		if n == f.name {
-			return f.make(opts), nil
-		}
-		for _, a := range f.aliases {
-			if n == a {
-				return f.make(opts), nil
-			}
-		}
+	if f := lookup(name); f != nil {
+		return f.make(opts), nil
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "render: unknown output format %q; the formats are:", name)

@@ -355,6 +355,11 @@ func TestLookup(t *testing.T) {
 	if got, want := Formats(), []string{"cleaneval", "text", "markdown", "json", "html", "parser"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Formats() = %v, want %v", got, want)
 	}
+	for name, want := range map[string]string{"ce": ".txt", "text": ".txt", " Markdown": ".md", "json": ".json", "htm": ".html", "parser": ".txt", "docx": ".txt"} {
+		if got := Ext(name); got != want {
+			t.Errorf("Ext(%q) = %q, want %q", name, got, want)
+		}
+	}
 }
 
 // TestMarkdownEscapes checks single lines, and that removing the escapes

@@ -303,7 +303,7 @@ func (c *cleanCmd) expand() ([]inputs.Source, []error) {
 // why not (nil and the exit code): nothing is written when two inputs
 // would have the same output or an output would replace an input.
 func (c *cleanCmd) openOutDir(srcs []inputs.Source) (*outdir.Dir, int) {
-	out, errs := outdir.Plan(c.outDir, srcs, formatExt(c.format))
+	out, errs := outdir.Plan(c.outDir, srcs, render.Ext(c.format))
 	if len(errs) > 0 {
 		for _, e := range errs {
 			fmt.Fprintf(c.stderr, "sluice clean: -o %s: %v\n", c.outDir, e)
@@ -384,18 +384,6 @@ func (c *cleanCmd) write(stream *render.Stream, i int, res *sluice.Result) error
 		return c.renderer.Render(c.stdout, res.Page)
 	}
 	return c.out.Write(i, func(w io.Writer) error { return c.renderer.Render(w, res.Page) })
-}
-
-func formatExt(format string) string {
-	switch strings.ToLower(format) {
-	case "markdown", "md":
-		return ".md"
-	case "json":
-		return ".json"
-	case "html", "htm":
-		return ".html"
-	}
-	return ".txt"
 }
 
 func splitList(s string) []string {
