@@ -54,6 +54,8 @@ func ExampleLookup_unknown() {
 	//	json       one JSON object per document
 	//	html       minimal HTML document
 	//	parser     one sentence a line, lists flattened, for parsers
+	//	xml        trafilatura's XML: <doc> with metadata, <main>
+	//	tei        TEI P5 XML document
 }
 
 func ExampleStream() {

@@ -1,5 +1,6 @@
 // Package render writes labelled pages out in the formats users ask for:
-// CleanEval text, plain text, Markdown, JSON, HTML and text for parsers.
+// CleanEval text, plain text, Markdown, JSON, HTML, text for parsers, and
+// XML in trafilatura's shape and as TEI.
 //
 // Renderers never re-decide content. The decide stage has given every block
 // a page.Label; a renderer groups the kept blocks into segments (see
@@ -11,10 +12,12 @@
 //	json.go       one JSON object per document (JSON Lines in a stream)
 //	html.go       a minimal, clean HTML document
 //	parser.go     one sentence a line for parsers (package parsertext)
+//	xml.go        trafilatura's XML: <doc> with the metadata, <main>
+//	tei.go        TEI P5 XML, its header from the metadata
 //	table.go      how data tables are written (Tables: blocks, clauses,
 //	              pipe tables, <table>, JSON cells with roles)
 //	links.go      the links and images of a page that records them
-//	              (page.Page.Links, Images) in markdown and html
+//	              (page.Page.Links, Images) in markdown, html, xml and tei
 //
 // Use Lookup to get a Renderer by name and Stream to write several documents
 // to one output with the separator each format defines.
@@ -247,6 +250,8 @@ var formats = [...]format{
 	{"json", nil, "one JSON object per document", ".json", func(o Options) Renderer { return &JSON{IncludeDropped: o.IncludeDropped, Tables: o.Tables} }},
 	{"html", []string{"htm"}, "minimal HTML document", ".html", func(o Options) Renderer { return HTML{Tables: o.Tables} }},
 	{"parser", nil, "one sentence a line, lists flattened, for parsers", ".txt", func(o Options) Renderer { return Parser{Options: o.Parser, Tables: o.Tables} }},
+	{"xml", nil, "trafilatura's XML: <doc> with metadata, <main>", ".xml", func(o Options) Renderer { return XML{Tables: o.Tables} }},
+	{"tei", []string{"xmltei"}, "TEI P5 XML document", ".xml", func(o Options) Renderer { return TEI{Tables: o.Tables} }},
 }
 
 // Formats returns the names of the output formats, in a fixed order.
@@ -281,7 +286,7 @@ func lookup(name string) *format {
 }
 
 // Lookup returns the renderer for the format called name (case-insensitive;
-// the short names ce, txt, plain, md and htm are accepted too), configured
+// the short names ce, txt, plain, md, htm and xmltei are accepted too), configured
 // by opts. The error for an unknown name lists the formats.
 func Lookup(name string, opts Options) (Renderer, error) {
 	if f := lookup(name); f != nil {
@@ -327,7 +332,11 @@ func renderDoc(w io.Writer, p *page.Page, d docWriter) error {
 //     only appears as a separator outside code blocks);
 //   - json: JSON Lines, one object per line and nothing else;
 //   - html: one HTML document whose body holds an
-//     <article data-url="..." data-title="..."> per input document.
+//     <article data-url="..." data-title="..."> per input document;
+//   - xml: one XML document whose root <docs> holds a <doc> per input
+//     document;
+//   - tei: one <teiCorpus> with a corpus header and a <TEI> per input
+//     document.
 //
 // A Renderer that is not one of this package's is called for each document
 // with nothing between them. Stream buffers its output: call Close (or
@@ -373,9 +382,9 @@ func (s *Stream) Flush() error {
 	return s.err
 }
 
-// Close ends the stream (the html format closes its document here) and
-// flushes it. It does not close the underlying writer. Writing after Close
-// is an error.
+// Close ends the stream (the html, xml and tei formats close their
+// document here) and flushes it. It does not close the underlying writer.
+// Writing after Close is an error.
 func (s *Stream) Close() error {
 	if s.err != nil {
 		return s.err

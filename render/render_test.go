@@ -135,6 +135,8 @@ var goldenCases = []struct {
 	{"fish-all.json", "json", Options{IncludeDropped: true}},
 	{"fish.parser", "parser", Options{}},
 	{"fish.html", "html", Options{}},
+	{"fish.xml", "xml", Options{}},
+	{"fish.tei", "tei", Options{}},
 }
 
 func TestGolden(t *testing.T) {
@@ -222,12 +224,19 @@ func TestEmptyStreams(t *testing.T) {
 		if err := NewStream(&buf, r).Close(); err != nil {
 			t.Fatal(err)
 		}
-		if f == "html" {
+		switch f {
+		case "html":
 			if !strings.HasSuffix(buf.String(), "</html>\n") {
 				t.Errorf("html: empty stream is not a document: %q", buf.String())
 			}
-		} else if buf.Len() != 0 {
-			t.Errorf("%s: empty stream wrote %q", f, buf.String())
+		case "xml", "tei":
+			if _, err := readXML(buf.Bytes()); err != nil {
+				t.Errorf("%s: empty stream is not a document: %v: %q", f, err, buf.String())
+			}
+		default:
+			if buf.Len() != 0 {
+				t.Errorf("%s: empty stream wrote %q", f, buf.String())
+			}
 		}
 	}
 }
@@ -338,7 +347,7 @@ func TestSegments(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
-	for _, name := range []string{"cleaneval", "CE", "text", "txt", "plain", "markdown", "md", "json", "HTML", " htm "} {
+	for _, name := range []string{"cleaneval", "CE", "text", "txt", "plain", "markdown", "md", "json", "HTML", " htm ", "xml", "TEI", "xmltei"} {
 		if _, err := Lookup(name, Options{}); err != nil {
 			t.Errorf("Lookup(%q): %v", name, err)
 		}
@@ -352,10 +361,10 @@ func TestLookup(t *testing.T) {
 			t.Errorf("error does not mention %s: %v", f, err)
 		}
 	}
-	if got, want := Formats(), []string{"cleaneval", "text", "markdown", "json", "html", "parser"}; !reflect.DeepEqual(got, want) {
+	if got, want := Formats(), []string{"cleaneval", "text", "markdown", "json", "html", "parser", "xml", "tei"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Formats() = %v, want %v", got, want)
 	}
-	for name, want := range map[string]string{"ce": ".txt", "text": ".txt", " Markdown": ".md", "json": ".json", "htm": ".html", "parser": ".txt", "docx": ".txt"} {
+	for name, want := range map[string]string{"ce": ".txt", "text": ".txt", " Markdown": ".md", "json": ".json", "htm": ".html", "parser": ".txt", "xml": ".xml", "xmltei": ".xml", "docx": ".txt"} {
 		if got := Ext(name); got != want {
 			t.Errorf("Ext(%q) = %q, want %q", name, got, want)
 		}
