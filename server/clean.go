@@ -239,6 +239,10 @@ func (s *Server) renderer(req *cleanRequest) (rendererFor, *APIError) {
 		rf.name, rf.contentType = "html", "text/html; charset=utf-8"
 	case render.Parser:
 		rf.name, rf.contentType = "parser", "text/plain; charset=utf-8"
+	case render.XML:
+		rf.name, rf.contentType = "xml", "application/xml"
+	case render.TEI:
+		rf.name, rf.contentType = "tei", "application/tei+xml"
 	default:
 		rf.name, rf.contentType = "other", "application/octet-stream"
 	}

@@ -25,7 +25,8 @@ func TestCleanFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	types := map[string]string{"text": "text/plain; charset=utf-8", "cleaneval": "text/plain; charset=utf-8",
-		"markdown": "text/markdown; charset=utf-8", "json": "application/json", "html": "text/html; charset=utf-8", "parser": "text/plain; charset=utf-8"}
+		"markdown": "text/markdown; charset=utf-8", "json": "application/json", "html": "text/html; charset=utf-8", "parser": "text/plain; charset=utf-8",
+		"xml": "application/xml", "tei": "application/tei+xml"}
 	for _, format := range render.Formats() {
 		t.Run(format, func(t *testing.T) {
 			raw := do(t, "POST", ts.url+"/v1/clean?format="+format, "text/html", html)
