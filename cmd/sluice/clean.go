@@ -45,7 +45,7 @@ given by a link.
 With -o DIR, the output of an input is named after its path below its
 directory argument (a file argument: its name), with its endings (.html,
 .htm, .xhtml, .shtml, .txt, .gz) replaced by the format's (.txt, .md, .json,
-.html): pages/a/x.html.gz gives DIR/a/x.txt. Two inputs that would get the
+.html, .xml): pages/a/x.html.gz gives DIR/a/x.txt. Two inputs that would get the
 same output (x.html and x.htm, or two index.html given as files) are
 refused before anything is written, and so is an output that would replace
 an input. Each output is written whole or not at all (a temporary file
@@ -57,6 +57,7 @@ Examples:
   sluice clean testdata/example.html
   sluice clean -f markdown --with-metadata https://example.org/
   sluice clean -f markdown --links --images page.html   # links and images kept
+  sluice clean -f tei --links page.html   # a TEI P5 document (-f xml: trafilatura's XML)
   sluice clean --format cleaneval --cleaneval-header page.html
   curl -s https://example.org/ | sluice clean --format markdown
   sluice clean -o out/ --format json -j 4 pages/
@@ -72,7 +73,7 @@ By default blocks are labelled by the embedded trained model (a CRF over
 block features); --filter uses a heuristic pipeline instead, and
 --filter-set FILE a stored one (a pipeline with per-filter parameters, or a
 model with a style and threshold: see "sluice filters --help").
-Formats: cleaneval, text, markdown, json, html, parser (one sentence a line). Filters: see "sluice filters".
+Formats: cleaneval, text, markdown, json, html, parser (one sentence a line), xml, tei. Filters: see "sluice filters".
 Exit status: 0 when every input was cleaned, 1 when any failed (each failure
 is reported on standard error with the input's name), 2 for a usage error.
 `
@@ -109,7 +110,7 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs := newFlagSet("clean", cleanHelp)
-	fs.StringVar(&c.format, "format", "text", "output `format`: cleaneval, text, markdown, json, html or parser")
+	fs.StringVar(&c.format, "format", "text", "output `format`: cleaneval, text, markdown, json, html, parser, xml (trafilatura's <doc>) or tei (TEI P5)")
 	fs.StringVar(&c.format, "f", "text", "short for --format")
 	fs.StringVar(&c.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\"; the best measured is "+sluice.DefaultFilter+")")
 	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
@@ -120,19 +121,19 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.header, "cleaneval-header", false, "cleaneval format: the \"URL:\" line and the <text id=URL title=...> wrapper, as Victor writes them")
 	fs.BoolVar(&c.urlLine, "cleaneval-url", false, "cleaneval format: only the \"URL:\" line, as the CleanEval gold files have it")
 	fs.BoolVar(&c.dropped, "include-dropped", false, "json format: list the dropped blocks too")
-	fs.Var(&c.tables, "tables", "how data tables are written (`MODE`): blocks (each cell a paragraph), linear (one clause per row), grid (markdown pipe table, html <table>, json \"tables\" with cell roles) or default (blocks in cleaneval and text, grid in markdown, html and json, linear in parser)")
+	fs.Var(&c.tables, "tables", "how data tables are written (`MODE`): blocks (each cell a paragraph), linear (one clause per row), grid (markdown pipe table, html, xml and tei <table>, json \"tables\" with cell roles) or default (blocks in cleaneval and text, grid in markdown, html, json, xml and tei, linear in parser)")
 	fs.StringVar(&c.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
 	fs.StringVar(&c.url, "url", "", "the page's `URL` for the metadata (default: the CleanEval wrapper's id)")
 	fs.StringVar(&c.drop, "drop", "", "comma-separated `elements` to remove before cleaning, besides the default ones ("+strings.Join(sluice.DefaultDrop(), ",")+")")
-	fs.BoolVar(&c.withMetadata, "with-metadata", false, "text and markdown formats: start each page with its metadata (title, url, description, language, file) as YAML front matter")
+	fs.BoolVar(&c.withMetadata, "with-metadata", false, "text and markdown formats: start each page with its metadata (title, url, description, language, file) as YAML front matter (json, xml and tei always have it)")
 	fs.BoolVar(&c.dropOnly, "drop-only", false, "--drop replaces the default elements instead of adding to them")
 	fs.StringVar(&c.dropPattern, "drop-pattern", "", "remove the div elements whose id or a class name matches the regular `expression` before cleaning (Kitten's: "+sluice.DefaultDropPattern+"; default: none)")
 	fs.StringVar(&c.logRemoved, "log-removed", "", "parser format: write the list items removed (link-list items of fewer than 5 words) to `FILE`, one JSON object a line")
 	fs.BoolVar(&c.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
 	fs.BoolVar(&c.noAlt, "no-alt", false, "drop the alt text of images")
 	fs.BoolVar(&c.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
-	fs.BoolVar(&c.links, "links", false, "markdown, html and json formats: keep the links ([anchor](href), <a href>, \"links\" per block)")
-	fs.BoolVar(&c.images, "images", false, "markdown, html and json formats: keep the images with their src and alt (![alt](src), <img>, \"images\" per block)")
+	fs.BoolVar(&c.links, "links", false, "markdown, html, json, xml and tei formats: keep the links ([anchor](href), <a href>, \"links\" per block, <ref target>)")
+	fs.BoolVar(&c.images, "images", false, "markdown, html, json, xml and tei formats: keep the images with their src and alt (![alt](src), <img>, \"images\" per block, <graphic>)")
 	fs.Var(&c.threshold, "threshold", "keep blocks scoring at least this (0 to 1; lower keeps more), or ef: keep on each page the blocks that maximise the expected F1 under the model; default: the model's rule for the style, chosen by cross-validation, or 0.5 with --filter")
 	fs.StringVar(&c.style, "style", "", "what counts as content, for the model: main (the default: the main content, as most benchmarks annotate it) or cleaneval (all running text, as CleanEval's annotators kept it: listings, teasers, comments)")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many inputs in parallel")
@@ -192,18 +193,18 @@ func (c *cleanCmd) validate(args []string) error {
 	case render.Text, render.Markdown:
 	default:
 		if c.withMetadata {
-			return fmt.Errorf("--with-metadata: only the text and markdown formats take a front matter (json has fields of its own), not %s", c.format)
+			return fmt.Errorf("--with-metadata: only the text and markdown formats take a front matter (json, xml and tei have the metadata always), not %s", c.format)
 		}
 	}
 	switch c.renderer.(type) {
-	case render.Markdown, render.HTML, *render.JSON:
+	case render.Markdown, render.HTML, *render.JSON, render.XML, render.TEI:
 	default:
 		if c.links || c.images {
 			flag := "--images"
 			if c.links {
 				flag = "--links"
 			}
-			return fmt.Errorf("%s: only the markdown, html and json formats keep links and images, not %s", flag, c.format)
+			return fmt.Errorf("%s: only the markdown, html, json, xml and tei formats keep links and images, not %s", flag, c.format)
 		}
 	}
 	if _, json := c.renderer.(*render.JSON); c.dropped && !json {
