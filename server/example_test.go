@@ -58,5 +58,5 @@ func Example() {
 	// A sluice gate controls the flow of water in a channel, raised or lowered by hand or by a motor.
 	// hello world
 	// 400 Bad Request
-	// {"error":{"code":"unknown_format","message":"unknown format \"pdf\"","valid":["cleaneval","text","markdown","json","html","parser"]
+	// {"error":{"code":"unknown_format","message":"unknown format \"pdf\"","valid":["cleaneval","text","markdown","json","html","parser","xml","tei"]
 }
