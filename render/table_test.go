@@ -366,7 +366,7 @@ func TestTablesBadInput(t *testing.T) {
 }
 
 // FuzzRenderTables renders arbitrary HTML, with some blocks dropped, in
-// every format and table mode: no panic, and valid JSON.
+// every format and table mode: no panic, valid JSON, well-formed XML.
 func FuzzRenderTables(f *testing.F) {
 	f.Add([]byte(dsLite), uint8(0))
 	f.Add([]byte(spansPage), uint8(3))
@@ -391,6 +391,9 @@ func FuzzRenderTables(f *testing.F) {
 				out := renderString(t, f, m, p)
 				if f == "json" && !json.Valid([]byte(out)) {
 					t.Fatalf("json %s: invalid: %s", m, out)
+				}
+				if f == "xml" || f == "tei" {
+					checkXML(t, f, []byte(out))
 				}
 			}
 		}
