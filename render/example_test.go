@@ -107,3 +107,35 @@ func ExampleTables() {
 	// Dimensions ;; DS Lite ; Weight: 218g / PSP ; Weight: 260g.
 	// --
 }
+
+// The xml format writes a page's metadata as attributes of <doc> and its
+// kept content in <main>; the tei format writes the same content as a TEI
+// document.
+func ExampleXML() {
+	p := &page.Page{
+		Nodes: []page.Node{{Tag: "body", Parent: -1}, {Tag: "h1", Parent: 0}, {Tag: "ul", Parent: 0}, {Tag: "li", Parent: 2}},
+		Meta:  page.Meta{URL: "http://example.com/tea", Headline: "Tea", Author: "Ann"},
+		Blocks: []page.Block{
+			{Text: "Tea & biscuits", Node: 1, Label: page.Heading},
+			{Text: "Green tea is steamed <not roasted>.", Node: 0, Label: page.Paragraph},
+			{Text: "sencha", Node: 3, Label: page.ListItem},
+			{Text: "matcha", Node: 3, Label: page.ListItem},
+		},
+	}
+	r, _ := render.Lookup("xml", render.Options{})
+	if err := r.Render(os.Stdout, p); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// <?xml version="1.0" encoding="UTF-8"?>
+	// <doc title="Tea" author="Ann" url="http://example.com/tea" hostname="example.com">
+	// <main>
+	// <head rend="h1">Tea &amp; biscuits</head>
+	// <p>Green tea is steamed &lt;not roasted&gt;.</p>
+	// <list rend="ul">
+	// <item>sencha</item>
+	// <item>matcha</item>
+	// </list>
+	// </main>
+	// </doc>
+}
