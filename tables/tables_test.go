@@ -218,6 +218,32 @@ func TestViews(t *testing.T) {
 	}
 }
 
+// TestDropData: the blocks of a data table written as a table are
+// dropped, the text around it kept; a page with no such table is left
+// alone.
+func TestDropData(t *testing.T) {
+	p := parse(t, dsLite)
+	for i := range p.Blocks {
+		p.Blocks[i].Label = page.Paragraph
+	}
+	n := DropData(p)
+	kept := 0
+	for _, b := range p.Blocks {
+		if b.Label.Kept() {
+			kept++
+			if b.Text != "Nintendo handhelds." && b.Text != p.Blocks[0].Text {
+				t.Errorf("block %q of the table kept", b.Text)
+			}
+		}
+	}
+	if n == 0 || n+kept != len(p.Blocks) {
+		t.Errorf("dropped %d, kept %d of %d blocks", n, kept, len(p.Blocks))
+	}
+	if again := DropData(p); again != 0 {
+		t.Errorf("a second pass dropped %d", again)
+	}
+}
+
 // A heading row that no markup marks, repeated before each group of a
 // long table: the first is header, the repeats finalNonImportant; a row
 // of numbers or of one repeated text is never taken for one.

@@ -148,3 +148,19 @@ func keptText(p *page.Page, c *page.Cell) string {
 	}
 	return sb.String()
 }
+
+// DropData labels page.Other every block of p's data tables that Views
+// would write as tables (sluice clean --no-tables, as trafilatura's
+// option leaves tables out), and returns how many blocks it dropped.
+// Layout tables and their text are left alone.
+func DropData(p *page.Page) int {
+	_, owner := Views(p)
+	n := 0
+	for b, t := range owner {
+		if t >= 0 && p.Blocks[b].Label.Kept() {
+			p.Blocks[b].Label = page.Other
+			n++
+		}
+	}
+	return n
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/sluice-project/sluice/parsertext"
 	"github.com/sluice-project/sluice/proxy"
 	"github.com/sluice-project/sluice/render"
+	"github.com/sluice-project/sluice/tables"
 )
 
 const cleanHelp = `
@@ -89,7 +90,7 @@ type cleanCmd struct {
 	style                                                 string
 	precision, recall                                     bool
 	header, urlLine, dropped, keepHidden, noAlt, dropOnly bool
-	withMetadata, allowPrivate                            bool
+	withMetadata, allowPrivate, noTables                  bool
 	abbr, quiet, links, images                            bool
 	jobs                                                  int
 	threshold                                             thresholdFlag
@@ -139,6 +140,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many inputs in parallel")
 	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
 	fs.BoolVar(&c.quiet, "q", false, "do not print warnings")
+	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too (layout tables are read as text)")
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "fetch addresses on private, loopback and link-local networks too (refused by default)")
 	return fs
 }
@@ -356,6 +358,9 @@ func (c *cleanCmd) clean(ctx context.Context, s inputs.Source) (cleaned, error) 
 	}
 	if err == nil {
 		o.res, err = c.cleaner.Clean(ctx, in)
+	}
+	if err == nil && c.noTables {
+		tables.DropData(o.res.Page)
 	}
 	if err == nil && s.Path != "" {
 		o.res.Page.Meta.File = s.Name
