@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/sluice-project/sluice"
@@ -51,7 +52,7 @@ type Options struct {
 	// default sluice.Cleaner (the embedded model).
 	Cleaner *sluice.Cleaner
 	// Format is the output format: FormatJSONL (the default),
-	// FormatCleanEval or FormatWARC.
+	// FormatJSONLGzip, FormatJSONLZstd, FormatCleanEval or FormatWARC.
 	Format string
 	// Jobs is the number of pages cleaned at once. Default: GOMAXPROCS.
 	Jobs int
@@ -179,9 +180,9 @@ func (o *Options) withDefaults() error {
 	switch o.Format {
 	case "":
 		o.Format = FormatJSONL
-	case FormatJSONL, FormatCleanEval, FormatWARC:
+	case FormatJSONL, FormatJSONLGzip, FormatJSONLZstd, FormatCleanEval, FormatWARC:
 	default:
-		return fmt.Errorf("corpus: unknown output format %q (the formats are jsonl, cleaneval and warc)", o.Format)
+		return fmt.Errorf("corpus: unknown output format %q (the formats are %s)", o.Format, strings.Join(Formats(), ", "))
 	}
 	orDefault(&o.Jobs, runtime.GOMAXPROCS(0))
 	orDefault(&o.MaxRecordBytes, DefaultMaxRecordBytes)

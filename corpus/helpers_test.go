@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/warc"
@@ -292,7 +293,7 @@ func outputIDs(t testing.TB, dir, format string) []string {
 	t.Helper()
 	var ids []string
 	switch format {
-	case FormatJSONL:
+	case FormatJSONL, FormatJSONLGzip, FormatJSONLZstd:
 		for _, d := range readDocs(t, dir) {
 			if d.Text == "" || len(d.Blocks) == 0 {
 				t.Errorf("%s: no text", d.URL)
@@ -404,17 +405,15 @@ func gzipBytes(data []byte) []byte {
 	return b.Bytes()
 }
 
-// readDocs reads the jsonl parts of dir, in order.
+// readDocs reads the jsonl parts of dir, in order, decompressing the
+// .jsonl.gz and .jsonl.zst ones.
 func readDocs(t testing.TB, dir string) []render.JSONDocument {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "part-*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(dir, "part-*.jsonl*"))
 	sort.Strings(files)
 	var docs []render.JSONDocument
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readPart(t, f)
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(nil, 16<<20)
 		for sc.Scan() {
@@ -426,6 +425,37 @@ func readDocs(t testing.TB, dir string) []render.JSONDocument {
 		}
 	}
 	return docs
+}
+
+// readPart returns the content of a part file, decompressed: a
+// .jsonl.gz part as a multi-member gzip stream, a .jsonl.zst part as
+// concatenated zstd frames.
+func readPart(t testing.TB, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case strings.HasSuffix(path, ".gz"):
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	case strings.HasSuffix(path, ".zst"):
+		dec, err := zstd.NewReader(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dec.Close()
+		if data, err = dec.DecodeAll(data, nil); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+	return data
 }
 
 // checkSameOutput runs the archive at path once per option set, into dir,

@@ -24,7 +24,7 @@ const (
 
 // partName matches the parts of the jsonl and warc formats; the number
 // goes on across runs.
-var partName = regexp.MustCompile(`^part-([0-9]{5,})\.(jsonl|warc\.gz)$`)
+var partName = regexp.MustCompile(`^part-([0-9]{5,})\.(jsonl|jsonl\.gz|jsonl\.zst|warc\.gz)$`)
 
 // isOutputFile reports whether name is a file Run writes in an output
 // directory (and may therefore cut or remove).

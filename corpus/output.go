@@ -32,15 +32,26 @@ const (
 	// plain text (the render "text" format), with WARC-Refers-To naming
 	// the source record and the source's WARC-Target-URI and WARC-Date.
 	FormatWARC = "warc"
+	// FormatJSONLGzip and FormatJSONLZstd write the jsonl lines in
+	// part-NNNNN.jsonl.gz and part-NNNNN.jsonl.zst files, each line
+	// compressed on its own (a gzip member, a zstd frame) by the worker
+	// that rendered it: the files decompress as one stream with any
+	// gzip or zstd reader, a part cut back on resume ends on a whole
+	// line, and compression runs on every core.
+	FormatJSONLGzip = "jsonl.gz"
+	FormatJSONLZstd = "jsonl.zst"
 )
 
 // Formats lists the output formats.
-func Formats() []string { return []string{FormatJSONL, FormatCleanEval, FormatWARC} }
+func Formats() []string {
+	return []string{FormatJSONL, FormatJSONLGzip, FormatJSONLZstd, FormatCleanEval, FormatWARC}
+}
 
 // renderer turns a cleaned page into the bytes of the output format. Each
 // worker has its own.
 type renderer struct {
-	format string
+	format string // FormatJSONL for the compressed jsonl formats too
+	pack   packer // compresses each page's output; nil for none
 	buf    bytes.Buffer
 	text   bytes.Buffer
 	// jsonl: the document, its memory reused
@@ -55,6 +66,8 @@ type renderer struct {
 func newRenderer(format string) *renderer {
 	r := &renderer{format: format}
 	switch format {
+	case FormatJSONLGzip, FormatJSONLZstd:
+		r.format, r.pack = FormatJSONL, newPacker(format)
 	case FormatCleanEval:
 		r.stream = render.NewStream(&r.buf, &render.CleanEval{Header: true})
 	case FormatWARC:
@@ -66,6 +79,17 @@ func newRenderer(format string) *renderer {
 // render returns the output of one page, in a buffer of its own from
 // getOut (to be given back with putOut).
 func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
+	out, err := r.renderPlain(it, p)
+	if err != nil || r.pack == nil {
+		return out, err
+	}
+	packed, err := r.pack.pack(getOut(len(out)/3+64), out)
+	putOut(out)
+	return packed, err
+}
+
+// renderPlain is render before compression.
+func (r *renderer) renderPlain(it *item, p *page.Page) ([]byte, error) {
 	r.buf.Reset()
 	switch r.format {
 	case FormatCleanEval:
@@ -233,7 +257,7 @@ func (s *sink) open() error {
 		s.f, s.bw = f, bufio.NewWriterSize(f, 256<<10)
 		return nil
 	}
-	ext := ".jsonl"
+	ext := "." + s.format
 	if s.format == FormatWARC {
 		ext = ".warc.gz"
 	}

@@ -40,6 +40,10 @@ Output formats (--format):
              text, blocks (index, label, text, score, start, end), segments,
              source (file, offset, length, record_id: where the record is in
              its archive)
+  jsonl.gz, jsonl.zst
+             the same lines in DIR/part-NNNNN.jsonl.gz or .jsonl.zst, each
+             line compressed on its own (gzip member, zstd frame): zcat or
+             zstdcat reads a part whole, and a resumed run cuts it on a line
   cleaneval  DIR/corpus.txt, one stream: a "<doc>" line, "URL: ..." and the
              page in the CleanEval format, for each page
   warc       DIR/part-NNNNN.warc.gz, a warcinfo record and one conversion
@@ -110,7 +114,7 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs := newFlagSet("corpus", corpusHelp)
 	fs.StringVar(&c.out, "o", "", "write the corpus into `DIR` (required; created if needed)")
-	fs.StringVar(&c.format, "format", corpus.FormatJSONL, "output `format`: jsonl, cleaneval or warc")
+	fs.StringVar(&c.format, "format", corpus.FormatJSONL, "output `format`: jsonl, jsonl.gz, jsonl.zst (each line compressed on its own), cleaneval or warc")
 	fs.StringVar(&c.format, "f", corpus.FormatJSONL, "short for --format")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many pages in parallel")
 	fs.StringVar(&c.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
@@ -164,7 +168,7 @@ func (c *corpusCmd) validate(args []string) error {
 		return fmt.Errorf("--site-batch %d: must be at least 1", c.siteBatch)
 	}
 	switch c.format {
-	case corpus.FormatJSONL, corpus.FormatCleanEval, corpus.FormatWARC:
+	case corpus.FormatJSONL, corpus.FormatJSONLGzip, corpus.FormatJSONLZstd, corpus.FormatCleanEval, corpus.FormatWARC:
 	default:
 		return fmt.Errorf("--format: unknown output format %q; the formats are %s", c.format, strings.Join(corpus.Formats(), ", "))
 	}
