@@ -115,27 +115,61 @@ func (f *found) element(c *html.Node) {
 			f.h1 = text(c, maxText)
 		}
 	}
-	if ip := strings.ToLower(attr(c, "itemprop")); ip != "" {
-		f.itemprop(c, ip)
+	if len(c.Attr) == 0 {
+		return
 	}
-	if f.byline == "" && bylineMarked(c) {
+	m := marksOf(c)
+	if m.itemprop != "" {
+		f.itemprop(c, strings.ToLower(m.itemprop))
+	}
+	if f.byline == "" && bylineMarked(c, m) {
 		f.byline = bylineName(c)
 	}
-	if f.dated == "" && dateMarked(c) {
+	if f.dated == "" && dateMarked(c, m) {
 		if t := text(c, 81); len(t) <= 80 {
 			f.dated = normDate(t)
 		}
 	}
 }
 
-// dateMarked reports whether an element's class or id names it a date
-// ("date", "post-date", "published", "posted-on", "timestamp").
-func dateMarked(c *html.Node) bool {
+// marks are the attributes of an element that the checks of every
+// element read, found in one pass over its attributes.
+type marks struct{ class, id, rel, itemprop string }
+
+func marksOf(c *html.Node) marks {
+	var m marks
+	for _, a := range c.Attr {
+		switch a.Key {
+		case "class":
+			m.class = a.Val
+		case "id":
+			m.id = a.Val
+		case "rel":
+			m.rel = a.Val
+		case "itemprop":
+			m.itemprop = a.Val
+		}
+	}
+	return m
+}
+
+// markable reports whether an element can be a byline or a date: not the
+// document's frame, nor an element without text.
+func markable(c *html.Node) bool {
 	switch c.DataAtom {
 	case atom.Html, atom.Body, atom.Head, atom.Style, atom.Script, atom.Link, atom.Meta, atom.Img:
 		return false
 	}
-	for _, v := range [...]string{attr(c, "class"), attr(c, "id")} {
+	return true
+}
+
+// dateMarked reports whether an element's class or id names it a date
+// ("date", "post-date", "published", "posted-on", "timestamp").
+func dateMarked(c *html.Node, m marks) bool {
+	if !markable(c) {
+		return false
+	}
+	for _, v := range [...]string{m.class, m.id} {
 		v = strings.ToLower(v)
 		if strings.Contains(v, "date") && !strings.Contains(v, "candidate") || strings.Contains(v, "publish") || strings.Contains(v, "posted") || strings.Contains(v, "timestamp") {
 			return true
@@ -167,15 +201,14 @@ func (f *found) itemprop(c *html.Node, ip string) {
 
 // bylineMarked reports whether an element's rel, class or id names it a
 // byline or the author's name.
-func bylineMarked(c *html.Node) bool {
-	switch c.DataAtom {
-	case atom.Html, atom.Body, atom.Head, atom.Style, atom.Script, atom.Link, atom.Meta, atom.Img:
+func bylineMarked(c *html.Node, m marks) bool {
+	if !markable(c) {
 		return false
 	}
-	if strings.EqualFold(attr(c, "rel"), "author") {
+	if strings.EqualFold(m.rel, "author") {
 		return true
 	}
-	for _, v := range [...]string{attr(c, "class"), attr(c, "id")} {
+	for _, v := range [...]string{m.class, m.id} {
 		v = strings.ToLower(v)
 		if strings.Contains(v, "byline") || strings.Contains(v, "author") && !strings.Contains(v, "authori") {
 			return true
