@@ -10,6 +10,7 @@ import (
 
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/tables"
+	"github.com/sluice-project/sluice/xhtml"
 )
 
 // XML writes each page as a <doc> element in the shape of trafilatura's
@@ -382,57 +383,8 @@ func (w *xmlInline) image(im *page.Image, alone bool) bool {
 }
 
 // xmlEscape writes s as XML character data, or as an attribute value
-// when attr is set (see XML): &, < and > escaped, and in an attribute ",
-// tab and line feed, which a parser would otherwise read as spaces; a
-// carriage return as &#13; (a parser turns a literal one into a line
-// feed); the characters XML 1.0 forbids (control characters other than
-// tab, line feed and carriage return, U+FFFE, U+FFFF) left out; a byte
-// that is not UTF-8 as U+FFFD.
-func xmlEscape(b *bufio.Writer, s string, attr bool) {
-	last := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		n := 1
-		var esc string
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '&':
-				esc = "&amp;"
-			case c == '<':
-				esc = "&lt;"
-			case c == '>':
-				esc = "&gt;"
-			case c == '\r':
-				esc = "&#13;"
-			case attr && c == '"':
-				esc = "&quot;"
-			case attr && c == '\n':
-				esc = "&#10;"
-			case attr && c == '\t':
-				esc = "&#9;"
-			case c >= ' ' || c == '\n' || c == '\t':
-				i++
-				continue
-			}
-		} else {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				esc = "\uFFFD"
-			case r == 0xFFFE || r == 0xFFFF:
-				n = size
-			default:
-				i += size
-				continue
-			}
-		}
-		b.WriteString(s[last:i])
-		b.WriteString(esc)
-		i += n
-		last = i
-	}
-	b.WriteString(s[last:])
-}
+// when attr is set: xhtml.Escape, which the xhtml format writes with too.
+func xmlEscape(b *bufio.Writer, s string, attr bool) { xhtml.Escape(b, s, attr) }
 
 // xmlURL writes address u as an attribute value: spaces, control
 // characters, U+FFFE, U+FFFF and bytes that are not UTF-8

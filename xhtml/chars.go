@@ -1,6 +1,7 @@
 package xhtml
 
 import (
+	"bufio"
 	"strings"
 	"unicode/utf8"
 
@@ -60,11 +61,18 @@ func xmlChars(s string) string {
 	return sb.String()
 }
 
-// escape writes s as XML text, or as an attribute value when attr is set
-// (quotes and white space other than spaces escaped too, so that a
-// parser's attribute normalisation gives the value back), its characters
-// fixed as fixChar says.
-func (x *writer) escape(s string, attr bool) {
+// escape writes s as Escape does.
+func (x *writer) escape(s string, attr bool) { Escape(x.b, s, attr) }
+
+// Escape writes s to b as XML character data, or as an attribute value
+// when attr is set: &, < and > escaped; in an attribute also ", tab and
+// line feed, so that a parser's attribute normalisation gives the value
+// back; a carriage return as &#13; everywhere (a parser turns a literal
+// one into a line feed); the characters XML 1.0 forbids fixed as fixChar
+// says (left out, or a C1 control read as windows-1252, a byte that is
+// not UTF-8 as U+FFFD). The render package's xml and tei formats write
+// with it too.
+func Escape(b *bufio.Writer, s string, attr bool) {
 	last := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -77,14 +85,14 @@ func (x *writer) escape(s string, attr bool) {
 			rep = "&lt;"
 		case c == '>':
 			rep = "&gt;"
+		case c == '\r':
+			rep = "&#13;"
 		case attr && c == '"':
 			rep = "&quot;"
 		case attr && c == '\t':
 			rep = "&#9;"
 		case attr && c == '\n':
 			rep = "&#10;"
-		case attr && c == '\r':
-			rep = "&#13;"
 		case c >= utf8.RuneSelf:
 			var r rune
 			r, size = utf8.DecodeRuneInString(s[i:])
@@ -103,10 +111,10 @@ func (x *writer) escape(s string, attr bool) {
 			i++
 			continue
 		}
-		x.b.WriteString(s[last:i])
-		x.b.WriteString(rep)
+		b.WriteString(s[last:i])
+		b.WriteString(rep)
 		i += size
 		last = i
 	}
-	x.b.WriteString(s[last:])
+	b.WriteString(s[last:])
 }
