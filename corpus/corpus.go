@@ -15,6 +15,7 @@ import (
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/site"
+	"github.com/sluice-project/sluice/tables"
 )
 
 // Defaults of Options.
@@ -103,6 +104,9 @@ type Options struct {
 	// pages in its batch and the host's earlier batches, or nothing seen
 	// on two of them), is written as cleaned page by page.
 	Site bool
+	// NoTables leaves the data tables out of every page, their cells'
+	// text too (tables.DropData; sluice corpus --no-tables).
+	NoTables bool
 	// SiteGroup configures the grouping and the site models: the pages
 	// of a host held for one model (BatchSize, default 32), the pages
 	// held in all (MaxPending, default 4,096), the hosts remembered
@@ -412,7 +416,7 @@ func (p *pipeline) worker(budget *parallel.Budget) func(context.Context, *item) 
 		defer mem.Release(cost)
 		w := workers.Get()
 		if w.r == nil {
-			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format)}
+			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format), noTables: p.opts.NoTables}
 			if p.site != nil {
 				w.hold = budget.Grow
 			}
@@ -569,8 +573,9 @@ func (p *pipeline) progress() Progress {
 // worker cleans and renders pages; a worker goroutine takes one for a
 // page (see pipeline.worker).
 type worker struct {
-	cleaner *sluice.Cleaner
-	r       *renderer
+	cleaner  *sluice.Cleaner
+	r        *renderer
+	noTables bool // Options.NoTables
 	// hold, set with Options.Site, makes the worker keep the cleaned
 	// pages of hosts for the site stage instead of rendering them; it
 	// adds to the in-flight budget what a page takes beyond its item's
@@ -594,6 +599,9 @@ func (w *worker) clean(it *item) {
 		skipped, reason := cleanOutcome(err)
 		it.skipped, it.failed, it.reason, it.detail = skipped, !skipped, reason, err.Error()
 		return
+	}
+	if w.noTables {
+		tables.DropData(res.Page)
 	}
 	if !keptText(res.Page) {
 		it.skipped, it.reason = true, ReasonNoText

@@ -102,6 +102,7 @@ type corpusCmd struct {
 	style, filterSet                                                    string
 	jobs, partRecords, siteBatch                                        int
 	force, resume, quiet, verbose, jsonSummary, site                    bool
+	links, images, noTables                                             bool
 
 	maxRecordBytes, partBytes, siteBytes, memoryBytes int64
 	cleaner                                           *sluice.Cleaner
@@ -117,6 +118,9 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.format, "format", corpus.FormatJSONL, "output `format`: jsonl, jsonl.gz, jsonl.zst (each line compressed on its own), cleaneval or warc")
 	fs.StringVar(&c.format, "f", corpus.FormatJSONL, "short for --format")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "clean this many pages in parallel")
+	fs.BoolVar(&c.links, "links", false, "jsonl: each block's links (anchor text and address), as sluice clean --links")
+	fs.BoolVar(&c.images, "images", false, "jsonl: each block's images (address and alt text), as sluice clean --images")
+	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too")
 	fs.StringVar(&c.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
 	fs.IntVar(&c.partRecords, "part-records", corpus.DefaultPartRecords, "start a new part after `N` pages (jsonl, warc)")
 	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
@@ -172,7 +176,7 @@ func (c *corpusCmd) validate(args []string) error {
 	default:
 		return fmt.Errorf("--format: unknown output format %q; the formats are %s", c.format, strings.Join(corpus.Formats(), ", "))
 	}
-	c.cleaner, err = newCleaner(sluice.Options{Filter: c.filter, Style: c.style}, c.model, c.filterSet)
+	c.cleaner, err = newCleaner(sluice.Options{Filter: c.filter, Style: c.style, Links: c.links, Images: c.images}, c.model, c.filterSet)
 	return err
 }
 
@@ -255,6 +259,7 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 		PartBytes:      c.partBytes,
 		Force:          c.force || !c.resume,
 		Site:           c.site,
+		NoTables:       c.noTables,
 		SiteGroup:      site.GroupOptions{BatchSize: c.siteBatch},
 		SiteBytes:      c.siteBytes,
 		Progress:       bar.update,
