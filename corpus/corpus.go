@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -25,8 +26,11 @@ const (
 	DefaultPartBytes      = 512 << 20
 	DefaultInFlightBytes  = 32 << 20
 	DefaultDedupWindow    = 1 << 20
-	DefaultSiteBytes      = 128 << 20
-	DefaultMemory         = 1 << 30
+	// DefaultNearDuplicateWindow is the default of
+	// Options.NearDuplicateWindow.
+	DefaultNearDuplicateWindow = 1 << 15
+	DefaultSiteBytes           = 128 << 20
+	DefaultMemory              = 1 << 30
 )
 
 // baseMemory is what a run holds besides its pages: the model, the
@@ -107,6 +111,15 @@ type Options struct {
 	// NoTables leaves the data tables out of every page, their cells'
 	// text too (tables.DropData; sluice corpus --no-tables).
 	NoTables bool
+	// NearDuplicate, between 0 and 1, skips a page as a "near duplicate"
+	// when its kept text resembles that of a page written before it at
+	// least this much (the Jaccard similarity of their sets of 5-unit
+	// shingles, estimated by MinHash; see neardup.go); 0.8 catches
+	// syndicated copies and printer versions. 0, the default, turns it
+	// off. The pages compared are the last NearDuplicateWindow written
+	// (default 32,768, about 50 MB).
+	NearDuplicate       float64
+	NearDuplicateWindow int
 	// SiteGroup configures the grouping and the site models: the pages
 	// of a host held for one model (BatchSize, default 32), the pages
 	// held in all (MaxPending, default 4,096), the hosts remembered
@@ -197,6 +210,10 @@ func (o *Options) withDefaults() error {
 		o.DedupWindow = DefaultDedupWindow
 	}
 	orDefault(&o.SiteBytes, DefaultSiteBytes)
+	orDefault(&o.NearDuplicateWindow, DefaultNearDuplicateWindow)
+	if o.NearDuplicate < 0 || o.NearDuplicate > 1 || math.IsNaN(o.NearDuplicate) {
+		return fmt.Errorf("corpus: NearDuplicate %v: give a similarity between 0 (off) and 1", o.NearDuplicate)
+	}
 	orDefault(&o.Memory, DefaultMemory)
 	return nil
 }
@@ -233,8 +250,9 @@ type item struct {
 
 	skipped, failed bool // neither: cleaned
 	reason, detail  string
-	where           *inMember // damage inside a gzip member (failures.go)
-	out             []byte    // the rendered page
+	where           *inMember  // damage inside a gzip member (failures.go)
+	out             []byte     // the rendered page
+	sig             *signature // its MinHash signature, with Options.NearDuplicate
 
 	// With Options.Site: the cleaned page, held until its host's model
 	// corrects it (out is nil until then), the bytes it is reckoned to
@@ -315,6 +333,9 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 
 	p := &pipeline{opts: opts, m: m, sum: sum, start: start, total: total, inputsTotal: len(todo),
 		sink: newSink(out, opts.Format, m, &opts)}
+	if opts.NearDuplicate > 0 {
+		p.near = newNearDup(opts.NearDuplicate, opts.NearDuplicateWindow)
+	}
 	if opts.Site {
 		p.site = newSiteStage(&opts, sum.Site)
 	}
@@ -356,6 +377,7 @@ type pipeline struct {
 	sum         *Summary
 	sink        *sink
 	site        *siteStage // nil without Options.Site
+	near        *nearDup   // nil without Options.NearDuplicate
 	start       time.Time
 	total       int64
 	inputsTotal int
@@ -416,7 +438,7 @@ func (p *pipeline) worker(budget *parallel.Budget) func(context.Context, *item) 
 		defer mem.Release(cost)
 		w := workers.Get()
 		if w.r == nil {
-			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format), noTables: p.opts.NoTables}
+			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format, p.opts.NearDuplicate > 0), noTables: p.opts.NoTables}
 			if p.site != nil {
 				w.hold = budget.Grow
 			}
@@ -518,6 +540,12 @@ func (p *pipeline) emit(it *item) error {
 	c := &in.counts
 	c.Records++
 	p.sum.Records++
+	if !it.failed && !it.skipped && p.near != nil && it.sig != nil && p.near.seen(it.sig) {
+		it.skipped, it.reason = true, ReasonNearDuplicate
+		putOut(it.out)
+		it.out = nil
+	}
+	it.sig = nil
 	switch {
 	case it.failed:
 		c.fail(it.reason)

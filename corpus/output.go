@@ -52,6 +52,7 @@ func Formats() []string {
 type renderer struct {
 	format string // FormatJSONL for the compressed jsonl formats too
 	pack   packer // compresses each page's output; nil for none
+	sigs   bool   // sign each page for the near-duplicate check
 	buf    bytes.Buffer
 	text   bytes.Buffer
 	// jsonl: the document, its memory reused
@@ -63,8 +64,8 @@ type renderer struct {
 	ww *warc.Writer
 }
 
-func newRenderer(format string) *renderer {
-	r := &renderer{format: format}
+func newRenderer(format string, sigs bool) *renderer {
+	r := &renderer{format: format, sigs: sigs}
 	switch format {
 	case FormatJSONLGzip, FormatJSONLZstd:
 		r.format, r.pack = FormatJSONL, newPacker(format)
@@ -79,6 +80,10 @@ func newRenderer(format string) *renderer {
 // render returns the output of one page, in a buffer of its own from
 // getOut (to be given back with putOut).
 func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
+	if r.sigs {
+		sig := signatureOf(p)
+		it.sig = &sig
+	}
 	out, err := r.renderPlain(it, p)
 	if err != nil || r.pack == nil {
 		return out, err

@@ -20,6 +20,9 @@ const (
 	ReasonTooLarge    = "too large"      // over Options.MaxRecordBytes
 	ReasonDuplicate   = "duplicate"      // the same payload was seen earlier in the run
 	ReasonNoText      = "no text"        // cleaned, but the page has no text to keep
+	// ReasonNearDuplicate: the kept text resembles that of a page written
+	// before it (Options.NearDuplicate).
+	ReasonNearDuplicate = "near duplicate"
 )
 
 // Reasons counts records by reason. It is written to JSON as an object,
@@ -52,7 +55,7 @@ type Counts struct {
 	Cleaned int64 `json:"cleaned"`
 	// Skipped counts the records left out on purpose, by reason: "not a
 	// response", "not HTML", "status NNN", "revisit", "empty", "too
-	// large", "duplicate", "no text".
+	// large", "duplicate", "near duplicate", "no text".
 	Skipped Reasons `json:"skipped"`
 	// Failed counts the records that could not be read or cleaned, by
 	// reason: "archive: ..." (damage in the archive, reported by package

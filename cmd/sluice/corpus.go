@@ -103,6 +103,7 @@ type corpusCmd struct {
 	jobs, partRecords, siteBatch                                        int
 	force, resume, quiet, verbose, jsonSummary, site                    bool
 	links, images, noTables                                             bool
+	nearDup                                                             float64
 
 	maxRecordBytes, partBytes, siteBytes, memoryBytes int64
 	cleaner                                           *sluice.Cleaner
@@ -121,6 +122,7 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.links, "links", false, "jsonl: each block's links (anchor text and address), as sluice clean --links")
 	fs.BoolVar(&c.images, "images", false, "jsonl: each block's images (address and alt text), as sluice clean --images")
 	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too")
+	fs.Float64Var(&c.nearDup, "near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (`similarity` 0 to 1, Jaccard of word shingles by MinHash; 0.8 catches syndicated copies; 0: off)")
 	fs.StringVar(&c.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
 	fs.IntVar(&c.partRecords, "part-records", corpus.DefaultPartRecords, "start a new part after `N` pages (jsonl, warc)")
 	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
@@ -170,6 +172,9 @@ func (c *corpusCmd) validate(args []string) error {
 	}
 	if c.siteBatch <= 0 {
 		return fmt.Errorf("--site-batch %d: must be at least 1", c.siteBatch)
+	}
+	if c.nearDup < 0 || c.nearDup > 1 {
+		return fmt.Errorf("--near-dup %v: give a similarity between 0 (off) and 1", c.nearDup)
 	}
 	switch c.format {
 	case corpus.FormatJSONL, corpus.FormatJSONLGzip, corpus.FormatJSONLZstd, corpus.FormatCleanEval, corpus.FormatWARC:
@@ -260,6 +265,7 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 		Force:          c.force || !c.resume,
 		Site:           c.site,
 		NoTables:       c.noTables,
+		NearDuplicate:  c.nearDup,
 		SiteGroup:      site.GroupOptions{BatchSize: c.siteBatch},
 		SiteBytes:      c.siteBytes,
 		Progress:       bar.update,

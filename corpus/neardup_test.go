@@ -1,0 +1,117 @@
+package corpus
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// syntheticArticle returns the paragraphs of article i: five of 40 words
+// drawn from a vocabulary of 3,000 made-up words, seeded by i.
+func syntheticArticle(i int, vocab []string) []string {
+	rng := rand.New(rand.NewPCG(uint64(i), 7))
+	paras := make([]string, 5)
+	for p := range paras {
+		words := make([]string, 40)
+		for w := range words {
+			words[w] = vocab[rng.IntN(len(vocab))]
+		}
+		words[0] = strings.ToUpper(words[0][:1]) + words[0][1:]
+		paras[p] = strings.Join(words, " ") + "."
+	}
+	return paras
+}
+
+func articlePage(title string, paras []string, template int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<html><head><title>%s</title></head><body>", title)
+	fmt.Fprintf(&b, `<div class="nav t%d"><a href="/">Home</a> <a href="/news">News %d</a> <a href="/about">About us</a></div><article><h1>%s</h1>`, template, template, title)
+	for _, p := range paras {
+		b.WriteString("<p>" + p + "</p>")
+	}
+	fmt.Fprintf(&b, `</article><div class="footer">Site %d. <a href="/privacy">Privacy</a></div></body></html>`, template)
+	return b.String()
+}
+
+// TestNearDuplicates plants, after 60 distinct articles, 60 copies of
+// them in another site's template with three words changed (a Jaccard
+// similarity of their shingle sets of about 0.86): at least 95% of the
+// copies are skipped as near duplicates at 0.8 and every original is
+// kept; with the option off all 120 are written.
+func TestNearDuplicates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	vocab := make([]string, 3000)
+	for i := range vocab {
+		w := make([]byte, 3+rng.IntN(7))
+		for k := range w {
+			w[k] = byte('a' + rng.IntN(26))
+		}
+		vocab[i] = string(w)
+	}
+	dir := t.TempDir()
+	pages := filepath.Join(dir, "pages")
+	if err := os.MkdirAll(pages, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const n = 60
+	for i := range n {
+		paras := syntheticArticle(i, vocab)
+		orig := articlePage(fmt.Sprintf("Article %d", i), paras, 1)
+		for k := range 3 { // three words changed in the copy
+			words := strings.Fields(paras[k])
+			words[10] = vocab[(i*7+k)%len(vocab)]
+			paras[k] = strings.Join(words, " ")
+		}
+		copyPage := articlePage(fmt.Sprintf("Article %d", i), paras, 2)
+		for name, page := range map[string]string{fmt.Sprintf("a%03d.html", i): orig, fmt.Sprintf("b%03d.html", i): copyPage} {
+			if err := os.WriteFile(filepath.Join(pages, name), []byte(page), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sum, _ := runCorpus(t, filepath.Join(dir, "out"), []string{pages}, Options{NearDuplicate: 0.8, Jobs: 2})
+	originals := 0
+	for _, d := range readDocs(t, filepath.Join(dir, "out")) {
+		if strings.HasPrefix(filepath.Base(d.Source.File), "a") {
+			originals++
+		}
+	}
+	skipped := sum.Skipped[ReasonNearDuplicate]
+	t.Logf("copies skipped: %d of %d; originals kept: %d of %d", skipped, n, originals, n)
+	if originals != n || skipped < n*95/100 || sum.Cleaned+skipped != 2*n {
+		t.Errorf("copies skipped %d, originals kept %d, cleaned %d (of %d each)", skipped, originals, sum.Cleaned, n)
+	}
+	off, _ := runCorpus(t, filepath.Join(dir, "off"), []string{pages}, Options{})
+	if off.Cleaned != 2*n || off.Skipped[ReasonNearDuplicate] != 0 {
+		t.Errorf("option off: cleaned %d, near duplicates %d", off.Cleaned, off.Skipped[ReasonNearDuplicate])
+	}
+}
+
+// TestNearDupWindow: the ring forgets pages beyond its window, and a page
+// too short to compare is never a near duplicate.
+func TestNearDupWindow(t *testing.T) {
+	d := newNearDup(0.8, 4)
+	sig := func(seed uint32) *signature {
+		s := &signature{ok: true}
+		for i := range s.v {
+			s.v[i] = seed*1000 + uint32(i)
+		}
+		return s
+	}
+	if d.seen(sig(1)) || !d.seen(sig(1)) {
+		t.Error("a signature is not recognised the second time")
+	}
+	for k := uint32(2); k < 10; k++ {
+		d.seen(sig(k))
+	}
+	if d.seen(sig(1)) {
+		t.Error("a signature older than the window is still recognised")
+	}
+	short := &signature{}
+	if d.seen(short) || d.seen(short) {
+		t.Error("a page too short to compare was a near duplicate")
+	}
+}
