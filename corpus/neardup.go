@@ -20,7 +20,7 @@ import (
 
 const (
 	sigSize    = 128 // MinHash positions
-	sigBands   = 32 // LSH bands of sigRows positions each
+	sigBands   = 32  // LSH bands of sigRows positions each
 	sigRows    = sigSize / sigBands
 	shingleLen = 5
 	// minShingles is the least number of shingles a page needs to be
