@@ -77,7 +77,8 @@ type Options struct {
 	// Memory is the memory the run may take: pages are admitted to
 	// cleaning while the sum of their costs (sluice.CleanCost: some 40
 	// bytes per byte of the page) fits in Memory less what the run holds
-	// besides (InFlightBytes, SiteBytes with Site, and 128 MiB for the
+	// besides (InFlightBytes, SiteBytes with Site, the near-duplicate
+	// signatures with NearDuplicate, and 128 MiB for the
 	// model and the duplicate hashes), whatever Jobs is; a page costlier
 	// than all of it is cleaned alone. Default: DefaultMemory, 1 GiB.
 	// sluice corpus also sets the Go runtime's soft memory limit to it.
@@ -117,7 +118,7 @@ type Options struct {
 	// shingles, estimated by MinHash; see neardup.go); 0.8 catches
 	// syndicated copies and printer versions. 0, the default, turns it
 	// off. The pages compared are the last NearDuplicateWindow written
-	// (default 32,768, about 50 MB).
+	// (default 32,768, about 60 MB, taken from Memory's budget).
 	NearDuplicate       float64
 	NearDuplicateWindow int
 	// SiteGroup configures the grouping and the site models: the pages
@@ -458,6 +459,9 @@ func (p *pipeline) memoryBudget() *parallel.Budget {
 	held := p.opts.InFlightBytes + baseMemory
 	if p.opts.Site {
 		held += p.opts.SiteBytes
+	}
+	if p.near != nil {
+		held += p.near.bytes()
 	}
 	return parallel.NewBudget(max(p.opts.Memory-held, 64<<20))
 }

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/textunit"
@@ -99,9 +100,8 @@ func fnv64(s string) uint64 {
 
 // nearDup remembers the signatures of the last window pages written, in
 // a ring, and for each LSH band the pages holding each band value: two
-// generations of maps, as dedup does, so that memory stays bounded
-// (about sigSize*4 bytes a page in the ring, and some 40 bytes a band
-// entry). Only the writer uses it.
+// generations of maps of half a window each, as dedup does, so that
+// memory stays bounded (bytes). Only the writer uses it.
 type nearDup struct {
 	threshold float64
 	ring      []signature
@@ -141,12 +141,19 @@ func (d *nearDup) seen(s *signature) bool {
 	d.ring[k%uint64(len(d.ring))] = *s
 	d.next++
 	for b, h := range keys {
-		if len(d.cur[b]) >= len(d.ring) {
+		if len(d.cur[b]) >= max(len(d.ring)/2, 1) {
 			d.old[b], d.cur[b] = d.cur[b], make(map[uint64]uint64, len(d.ring)/4)
 		}
 		d.cur[b][h] = k
 	}
 	return false
+}
+
+// bytes is about the memory d holds when full: the ring, and two
+// generations of band maps of up to half a window of entries each (some
+// 40 bytes an entry).
+func (d *nearDup) bytes() int64 {
+	return int64(len(d.ring))*int64(unsafe.Sizeof(signature{})) + sigBands*int64(len(d.ring))*40
 }
 
 // similar reports whether two signatures agree on at least the threshold
