@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -29,8 +30,10 @@ const (
 	// DefaultNearDuplicateWindow is the default of
 	// Options.NearDuplicateWindow.
 	DefaultNearDuplicateWindow = 1 << 15
-	DefaultSiteBytes           = 128 << 20
-	DefaultMemory              = 1 << 30
+	// DefaultParagraphWindow is the default of Options.ParagraphWindow.
+	DefaultParagraphWindow = 1 << 19
+	DefaultSiteBytes       = 128 << 20
+	DefaultMemory          = 1 << 30
 )
 
 // baseMemory is what a run holds besides its pages: the model, the
@@ -121,6 +124,15 @@ type Options struct {
 	// (default 32,768, about 60 MB, taken from Memory's budget).
 	NearDuplicate       float64
 	NearDuplicateWindow int
+	// ParagraphDedup, when positive, drops from a page each paragraph (a
+	// kept block, compared after normalising case and digits) that at
+	// least this many earlier pages of the run held (see paradedup.go):
+	// 1 keeps only the first copy. A page left without text is skipped as
+	// "no text". The counts are kept for the last ParagraphWindow
+	// distinct paragraphs to twice that (default 1<<19, about 40 MB,
+	// taken from Memory's budget). Not with Site.
+	ParagraphDedup  int
+	ParagraphWindow int
 	// SiteGroup configures the grouping and the site models: the pages
 	// of a host held for one model (BatchSize, default 32), the pages
 	// held in all (MaxPending, default 4,096), the hosts remembered
@@ -212,6 +224,10 @@ func (o *Options) withDefaults() error {
 	}
 	orDefault(&o.SiteBytes, DefaultSiteBytes)
 	orDefault(&o.NearDuplicateWindow, DefaultNearDuplicateWindow)
+	orDefault(&o.ParagraphWindow, DefaultParagraphWindow)
+	if o.ParagraphDedup > 0 && o.Site {
+		return errors.New("corpus: ParagraphDedup and Site cannot be used together yet")
+	}
 	if o.NearDuplicate < 0 || o.NearDuplicate > 1 || math.IsNaN(o.NearDuplicate) {
 		return fmt.Errorf("corpus: NearDuplicate %v: give a similarity between 0 (off) and 1", o.NearDuplicate)
 	}
@@ -337,6 +353,10 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 	if opts.NearDuplicate > 0 {
 		p.near = newNearDup(opts.NearDuplicate, opts.NearDuplicateWindow)
 	}
+	if opts.ParagraphDedup > 0 {
+		p.para = newParaDedup(opts.ParagraphDedup, opts.ParagraphWindow)
+		p.r = newRenderer(opts.Format, opts.NearDuplicate > 0)
+	}
 	if opts.Site {
 		p.site = newSiteStage(&opts, sum.Site)
 	}
@@ -379,6 +399,8 @@ type pipeline struct {
 	sink        *sink
 	site        *siteStage // nil without Options.Site
 	near        *nearDup   // nil without Options.NearDuplicate
+	para        *paraDedup // nil without Options.ParagraphDedup
+	r           *renderer  // the writer's own, with para
 	start       time.Time
 	total       int64
 	inputsTotal int
@@ -440,9 +462,10 @@ func (p *pipeline) worker(budget *parallel.Budget) func(context.Context, *item) 
 		w := workers.Get()
 		if w.r == nil {
 			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format, p.opts.NearDuplicate > 0), noTables: p.opts.NoTables}
-			if p.site != nil {
+			if p.site != nil || p.para != nil {
 				w.hold = budget.Grow
 			}
+			w.holdAll = p.para != nil
 		}
 		w.clean(it)
 		workers.Put(w)
@@ -462,6 +485,9 @@ func (p *pipeline) memoryBudget() *parallel.Budget {
 	}
 	if p.near != nil {
 		held += p.near.bytes()
+	}
+	if p.para != nil {
+		held += p.para.bytes()
 	}
 	return parallel.NewBudget(max(p.opts.Memory-held, 64<<20))
 }
@@ -522,7 +548,7 @@ func (p *pipeline) write(it *item) error {
 	case kRecord:
 		p.curPos = max(p.curPos, it.pos)
 		var err error
-		if it.page != nil {
+		if it.page != nil && p.site != nil {
 			err = p.site.add(it, p.emit)
 		} else {
 			err = p.emit(it)
@@ -544,6 +570,11 @@ func (p *pipeline) emit(it *item) error {
 	c := &in.counts
 	c.Records++
 	p.sum.Records++
+	if it.page != nil && p.para != nil {
+		if err := p.dedupParagraphs(it); err != nil {
+			return err
+		}
+	}
 	if !it.failed && !it.skipped && p.near != nil && it.sig != nil && p.near.seen(it.sig) {
 		it.skipped, it.reason = true, ReasonNearDuplicate
 		putOut(it.out)
@@ -568,6 +599,27 @@ func (p *pipeline) emit(it *item) error {
 		p.sum.Cleaned++
 	}
 	p.report(it)
+	return nil
+}
+
+// dedupParagraphs drops the repeated paragraphs of a held page and
+// renders it, or skips it when nothing is left.
+func (p *pipeline) dedupParagraphs(it *item) error {
+	pg := it.page
+	it.page = nil
+	n := p.para.apply(pg)
+	p.sum.ParagraphsDropped += int64(n)
+	if !keptText(pg) {
+		it.skipped, it.reason = true, ReasonNoText
+		it.detail = fmt.Sprintf("every paragraph was held by %d earlier pages (--dedup-paragraphs)", p.opts.ParagraphDedup)
+		return nil
+	}
+	out, err := p.r.render(it, pg)
+	if err != nil {
+		it.failed, it.reason, it.detail = true, "clean: rendering", err.Error()
+		return nil
+	}
+	it.out = out
 	return nil
 }
 
@@ -613,6 +665,9 @@ type worker struct {
 	// adds to the in-flight budget what a page takes beyond its item's
 	// weight.
 	hold func(n int64)
+	// holdAll, with Options.ParagraphDedup, keeps every page for the
+	// writer, which drops its repeated paragraphs before rendering it.
+	holdAll bool
 }
 
 func (w *worker) clean(it *item) {
@@ -639,7 +694,7 @@ func (w *worker) clean(it *item) {
 		it.skipped, it.reason = true, ReasonNoText
 		return
 	}
-	if w.hold != nil && res.Page.Meta.Host() != "" {
+	if w.hold != nil && (w.holdAll || res.Page.Meta.Host() != "") {
 		it.page = res.Page
 		if n := pageBytes(res.Page) + itemOverhead; n > it.weight {
 			w.hold(n - it.weight)

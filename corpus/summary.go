@@ -199,6 +199,9 @@ type Summary struct {
 	Parts []string `json:"parts,omitempty"`
 	// Site is what the site models did in this run (Options.Site only).
 	Site *SiteCounts `json:"site,omitempty"`
+	// ParagraphsDropped counts the paragraphs Options.ParagraphDedup
+	// dropped from the pages written or skipped by this run.
+	ParagraphsDropped int64 `json:"paragraphs_dropped,omitempty"`
 	// Total is the sum over every input finished by this run and the
 	// earlier ones on the same output directory: what the output holds.
 	// Total == Counts + the Counts of the earlier runs, whatever stopped

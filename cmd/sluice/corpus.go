@@ -100,7 +100,7 @@ type corpusCmd struct {
 
 	out, format, filter, model, maxRecord, partSize, siteMemory, memory string
 	style, filterSet                                                    string
-	jobs, partRecords, siteBatch                                        int
+	jobs, partRecords, siteBatch, dedupParas                            int
 	force, resume, quiet, verbose, jsonSummary, site                    bool
 	links, images, noTables                                             bool
 	nearDup                                                             float64
@@ -122,6 +122,7 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.links, "links", false, "jsonl: each block's links (anchor text and address), as sluice clean --links")
 	fs.BoolVar(&c.images, "images", false, "jsonl: each block's images (address and alt text), as sluice clean --images")
 	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too")
+	fs.IntVar(&c.dedupParas, "dedup-paragraphs", 0, "drop from each page the paragraphs that `N` earlier pages held (1: keep only the first copy; 0: off), as CCNet does; not with --site")
 	fs.Float64Var(&c.nearDup, "near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (`similarity` 0 to 1, Jaccard of word shingles by MinHash; 0.8 catches syndicated copies; 0: off)")
 	fs.StringVar(&c.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
 	fs.IntVar(&c.partRecords, "part-records", corpus.DefaultPartRecords, "start a new part after `N` pages (jsonl, warc)")
@@ -172,6 +173,9 @@ func (c *corpusCmd) validate(args []string) error {
 	}
 	if c.siteBatch <= 0 {
 		return fmt.Errorf("--site-batch %d: must be at least 1", c.siteBatch)
+	}
+	if c.dedupParas > 0 && c.site {
+		return errors.New("--dedup-paragraphs and --site cannot be used together yet")
 	}
 	if c.nearDup < 0 || c.nearDup > 1 {
 		return fmt.Errorf("--near-dup %v: give a similarity between 0 (off) and 1", c.nearDup)
@@ -266,6 +270,7 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 		Site:           c.site,
 		NoTables:       c.noTables,
 		NearDuplicate:  c.nearDup,
+		ParagraphDedup: c.dedupParas,
 		SiteGroup:      site.GroupOptions{BatchSize: c.siteBatch},
 		SiteBytes:      c.siteBytes,
 		Progress:       bar.update,
