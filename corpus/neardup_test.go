@@ -9,6 +9,31 @@ import (
 	"testing"
 )
 
+// madeUpWords returns n words of 3 to 9 random letters, seeded.
+func madeUpWords(seed uint64, n int) []string {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	vocab := make([]string, n)
+	for i := range vocab {
+		w := make([]byte, 3+rng.IntN(7))
+		for k := range w {
+			w[k] = byte('a' + rng.IntN(26))
+		}
+		vocab[i] = string(w)
+	}
+	return vocab
+}
+
+// pagesDir returns a temporary directory and its empty pages/ folder.
+func pagesDir(t *testing.T) (dir, pages string) {
+	t.Helper()
+	dir = t.TempDir()
+	pages = filepath.Join(dir, "pages")
+	if err := os.MkdirAll(pages, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, pages
+}
+
 // syntheticArticle returns the paragraphs of article i: five of 40 words
 // drawn from a vocabulary of 3,000 made-up words, seeded by i.
 func syntheticArticle(i int, vocab []string) []string {
@@ -42,20 +67,8 @@ func articlePage(title string, paras []string, template int) string {
 // copies are skipped as near duplicates at 0.8 and every original is
 // kept; with the option off all 120 are written.
 func TestNearDuplicates(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	vocab := make([]string, 3000)
-	for i := range vocab {
-		w := make([]byte, 3+rng.IntN(7))
-		for k := range w {
-			w[k] = byte('a' + rng.IntN(26))
-		}
-		vocab[i] = string(w)
-	}
-	dir := t.TempDir()
-	pages := filepath.Join(dir, "pages")
-	if err := os.MkdirAll(pages, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	vocab := madeUpWords(1, 3000)
+	dir, pages := pagesDir(t)
 	const n = 60
 	for i := range n {
 		paras := syntheticArticle(i, vocab)

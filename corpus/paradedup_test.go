@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,20 +14,8 @@ import (
 // (with any other repeated block the model kept, such as the site's menu),
 // their own paragraphs untouched, whatever the number of workers.
 func TestParagraphDedup(t *testing.T) {
-	rng := rand.New(rand.NewPCG(2, 2))
-	vocab := make([]string, 2000)
-	for i := range vocab {
-		w := make([]byte, 3+rng.IntN(7))
-		for k := range w {
-			w[k] = byte('a' + rng.IntN(26))
-		}
-		vocab[i] = string(w)
-	}
-	dir := t.TempDir()
-	pages := filepath.Join(dir, "pages")
-	if err := os.MkdirAll(pages, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	vocab := madeUpWords(2, 2000)
+	dir, pages := pagesDir(t)
 	const n = 10
 	var firstWords []string
 	for i := range n {
