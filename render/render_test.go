@@ -183,11 +183,9 @@ func TestStreamGolden(t *testing.T) {
 	}
 }
 
-// TestStreamCleanEval checks that a cleaneval stream splits back into the
-// standalone documents at its <doc> lines.
-func TestStreamCleanEval(t *testing.T) {
-	pages := []*page.Page{fishPage(), shortPage(), {}, fishPage()}
-	r, _ := Lookup("cleaneval", Options{CleanEvalHeader: true})
+// streamBytes writes pages as one stream of r and returns the output.
+func streamBytes(t *testing.T, r Renderer, pages []*page.Page) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	s := NewStream(&buf, r)
 	for _, p := range pages {
@@ -198,6 +196,15 @@ func TestStreamCleanEval(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return buf.Bytes()
+}
+
+// TestStreamCleanEval checks that a cleaneval stream splits back into the
+// standalone documents at its <doc> lines.
+func TestStreamCleanEval(t *testing.T) {
+	pages := []*page.Page{fishPage(), shortPage(), {}, fishPage()}
+	r, _ := Lookup("cleaneval", Options{CleanEvalHeader: true})
+	buf := bytes.NewBuffer(streamBytes(t, r, pages))
 	out := buf.String()
 	if !strings.HasPrefix(out, "<doc>\n") {
 		t.Fatalf("stream does not start with <doc>: %q", out[:min(len(out), 20)])

@@ -247,16 +247,7 @@ func TestXMLStreams(t *testing.T) {
 	for _, f := range []string{"xml", "tei"} {
 		for _, pages := range [][]*page.Page{nil, {{}}, {fishPage(), {}, millsPage(t), linksPage()}} {
 			r, _ := Lookup(f, Options{})
-			var buf bytes.Buffer
-			s := NewStream(&buf, r)
-			for _, p := range pages {
-				if err := s.WritePage(p); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := s.Close(); err != nil {
-				t.Fatal(err)
-			}
+			buf := bytes.NewBuffer(streamBytes(t, r, pages))
 			var root *xmlNode
 			if len(pages) == 0 {
 				root = parseXML(t, buf.Bytes()) // a teiCorpus with no TEI is not valid TEI
