@@ -44,7 +44,8 @@ func (r Role) String() string {
 // column, with data cells in their row and their column), which stand for
 // a missing value, are data. Rows at the top whose only non-empty cell spans
 // half the columns or more, or is text in the first column, are thema, and
-// such rows at the bottom finalImportant. th cells, cells in thead and cells with a
+// such rows at the bottom finalImportant, when a row of data is left above
+// them. th cells, cells in thead and cells with a
 // scope are headers; a table without any of these gets its first row as
 // headers when that row is not mostly numbers, and its first column as row
 // headers when the top-left cell is empty or the first column holds no
@@ -66,6 +67,15 @@ func HeuristicCells(p *page.Page, t *page.Table) []Role {
 	}
 	top := c.lone(0, 1, g.rows, Thema)
 	bottom := max(c.lone(g.rows-1, -1, top, FinalImportant), top)
+	if bottom == top {
+		// Every row under the first holds text in its first cell only
+		// (the others empty, or ticks drawn as images): these are the
+		// table's rows, not a legend under it.
+		for y := bottom + 1; y < g.rows; y++ {
+			c.setRow(y, DataCell, FinalImportant)
+		}
+		bottom = g.rows - 1
+	}
 	c.headers(top, bottom)
 	c.repeats(top, bottom)
 	c.repeatedRows(top, bottom)

@@ -279,3 +279,23 @@ func TestRepeatedHeadingRows(t *testing.T) {
 		}
 	}
 }
+
+// A table of ticks drawn as images: every row under the heading row has
+// text in its first cell only. Those rows are the table's, not a legend
+// (finalImportant) under it.
+func TestTickTableNoLegend(t *testing.T) {
+	tick := `<td><img src=tick.png width=20></td>`
+	var sb strings.Builder
+	sb.WriteString(`<body><table><tr><td></td><td>UX draft</td><td>UX review</td><td>Final review</td></tr>`)
+	for _, row := range []string{"Load map", "Save map", "Graphics settings", "Sound settings"} {
+		sb.WriteString("<tr><td>" + row + "</td>" + tick + tick + tick + "</tr>")
+	}
+	sb.WriteString(`</table></body>`)
+	p := parse(t, sb.String())
+	roles := HeuristicCells(p, &p.Tables[0])
+	for i, r := range roles {
+		if r == FinalImportant {
+			t.Errorf("cell %d (%q) typed finalImportant: %v", i, cellText(p, &p.Tables[0].Cells[i]), roles)
+		}
+	}
+}
