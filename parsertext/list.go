@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -117,7 +118,7 @@ func flatten(out []string, intro string, items []string, lang *language) []strin
 	clause := strings.TrimSpace(strings.TrimSuffix(intro, ":"))
 	if lang.triggers[lastWord(clause)] {
 		for _, it := range items {
-			out = append(out, terminate(clause+" "+it))
+			out = append(out, terminate(clause+" "+lowerFirst(it)))
 		}
 		return out
 	}
@@ -142,6 +143,24 @@ func flatten(out []string, intro string, items []string, lang *language) []strin
 		}
 	}
 	return append(out, sb.String())
+}
+
+// lowerFirst returns item it with its first word in lower case when the
+// word is capitalised only as the item's start ("Show how ..." after "The
+// aims were to"): a word with one capital, followed by a word in lower
+// case. Names ("New York", "Chrome OS") and acronyms keep their case.
+func lowerFirst(it string) string {
+	f := strings.Fields(it)
+	if len(f) < 2 {
+		return it
+	}
+	first, n := utf8.DecodeRuneInString(f[0])
+	second, _ := utf8.DecodeRuneInString(f[1])
+	rest := f[0][n:]
+	if !unicode.IsUpper(first) || !unicode.IsLower(second) || rest == "" || strings.ToLower(rest) != rest {
+		return it
+	}
+	return string(unicode.ToLower(first)) + it[n:]
 }
 
 // lastWord returns the last word of s, lower case, without punctuation

@@ -91,13 +91,15 @@ func Sentences(p *page.Page, opts Options) []string {
 	}
 	lang := loadLanguage(tag)
 	var out []string
-	for _, t := range emit(collect(p, opts.Tables), lang, opts.Removed) {
+	for _, t := range emit(collect(p, opts.Tables, lang), lang, opts.Removed) {
 		if t.pre {
 			out = append(out, strings.Split(t.text, "\n")...)
 			continue
 		}
 		for _, x := range splitSentences(nil, t.text, lang) {
-			out = cutLong(out, x)
+			if hasWord(x) {
+				out = cutLong(out, x, lang)
+			}
 		}
 	}
 	return out
@@ -141,7 +143,7 @@ func places(p *page.Page) []place {
 
 // collect groups the kept blocks of p into pieces; with linear, the data
 // tables are pieces of their clauses.
-func collect(p *page.Page, linear bool) []piece {
+func collect(p *page.Page, linear bool, lang *language) []piece {
 	var out []piece
 	where := places(p)
 	var views []tables.View
@@ -149,6 +151,7 @@ func collect(p *page.Page, linear bool) []piece {
 	if linear && len(p.Tables) > 0 {
 		views, owner = tables.Views(p)
 	}
+	asBlocks := make([]bool, len(views))
 	prev := -1 // the previous kept block
 	for i := range p.Blocks {
 		b := &p.Blocks[i]
@@ -156,15 +159,13 @@ func collect(p *page.Page, linear bool) []piece {
 			continue
 		}
 		if owner != nil && owner[i] >= 0 {
-			if v := &views[owner[i]]; v.Table != nil {
-				clauses, _ := v.Clauses()
-				if len(clauses) > 0 {
-					out = append(out, piece{kind: kLines, text: strings.Join(clauses, "\n")})
+			if lines, written := tableLines(views, owner[i], asBlocks); written {
+				if lines != "" {
+					out = append(out, piece{kind: kLines, text: lines})
 				}
-				v.Table = nil // written
+				prev = -1
+				continue
 			}
-			prev = -1
-			continue
 		}
 		pl := place{item: -1, list: -1}
 		if b.Node >= 0 && int(b.Node) < len(where) {
@@ -182,10 +183,10 @@ func collect(p *page.Page, linear bool) []piece {
 		adjacent := prev == i-1
 		prev = i
 		if pl.list >= 0 {
-			out = addToList(out, pl, b, text)
+			out = addToList(out, pl, b, text, lang)
 			continue
 		}
-		if n := len(out); n > 0 && out[n-1].kind < kList && joins(b, out[n-1].text, adjacent) {
+		if n := len(out); n > 0 && out[n-1].kind < kList && joins(b, out[n-1].text, adjacent, lang) {
 			out[n-1].text += " " + text
 			continue
 		}
@@ -198,19 +199,55 @@ func collect(p *page.Page, linear bool) []piece {
 	return out
 }
 
+// tableLines returns the clauses of table view v of views, one a line,
+// for the first block of the table, and "" for its later blocks; written
+// is false when the table is read as ordinary blocks (asBlocks), because
+// no row has a data cell with text (a table of ticks drawn as images).
+func tableLines(views []tables.View, v int32, asBlocks []bool) (lines string, written bool) {
+	if asBlocks[v] {
+		return "", false
+	}
+	if views[v].Table == nil {
+		return "", true
+	}
+	clauses, _ := views[v].Clauses()
+	views[v].Table = nil // written
+	if len(clauses) == 0 {
+		asBlocks[v] = true
+		return "", false
+	}
+	return strings.Join(clauses, "\n"), true
+}
+
 // joins reports whether block b goes on with the piece of text before it.
 // Where only <br> separates them (Kitten's Figure 9), it does when the
 // earlier piece does not end a sentence and b does not open one with an
 // upper-case letter or a digit: Figure 9's cut lines go on in lower case,
 // while the lines of an address, a date or a phone number are pieces of
 // their own, whatever the decide stage said. Otherwise b goes on when the
-// decide stage said so (Continuation).
-func joins(b *page.Block, before string, adjacent bool) bool {
+// decide stage said so (Continuation), unless the earlier piece stops
+// without terminal punctuation and without a trigger word ("of", "by",
+// "can") and b opens with an upper-case letter or a digit: a title over
+// its paragraph ("Aura Credit Monitoring" / "We rate Aura ...") is a
+// sentence of its own, which Kitten ends with a full stop.
+func joins(b *page.Block, before string, adjacent bool, lang *language) bool {
 	s := b.Split
 	if brOnly := s.Block == 0 && s.HR == 0 && s.P == 0 && s.BR > 0 && !b.Pre; brOnly && (adjacent || b.Label == page.Continuation) {
 		return !endsSentence(before) && !opensSentence(b.Text) || b.Label == page.Continuation && endsSentence(before)
 	}
-	return b.Label == page.Continuation
+	if b.Label != page.Continuation {
+		return false
+	}
+	return !newSentence(before, b.Text, lang)
+}
+
+// newSentence reports whether text, a block that follows the text before
+// it in one paragraph or list item, opens a sentence of its own although
+// before has no terminal punctuation: text opens with an upper-case letter
+// or a digit, and before does not end with a colon or a trigger word ("of",
+// "by", "can") that asks for more.
+func newSentence(before, text string, lang *language) bool {
+	return !endsSentence(before) && opensSentence(text) && !lang.triggers[lastWord(before)] && !strings.HasSuffix(before, ":")
 }
 
 // opensSentence reports whether text starts, after opening quotes and
@@ -221,7 +258,7 @@ func opensSentence(text string) bool {
 }
 
 // addToList adds block b of a list to the last piece, or opens a list.
-func addToList(out []piece, pl place, b *page.Block, text string) []piece {
+func addToList(out []piece, pl place, b *page.Block, text string, lang *language) []piece {
 	n := len(out)
 	if n == 0 || out[n-1].kind != kList || out[n-1].list != pl.list {
 		out = append(out, piece{kind: kList, list: pl.list})
@@ -234,6 +271,9 @@ func addToList(out []piece, pl place, b *page.Block, text string) []piece {
 	links := b.Chars > 0 && 10*b.LinkChars >= 9*b.Chars
 	if m := len(pc.items); m > 0 && pc.items[m-1].node == pl.item {
 		it := &pc.items[m-1]
+		if newSentence(it.text, text, lang) {
+			it.text = terminate(it.text) // a title over its paragraph in one item
+		}
 		it.text += " " + text
 		it.links = it.links && links
 		return out

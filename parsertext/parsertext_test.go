@@ -3,6 +3,7 @@ package parsertext
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -317,4 +318,78 @@ func TestLongSentencesCut(t *testing.T) {
 	check(t, "<p>"+strings.Join(row, " | ")+"</p>", Options{}, want...)
 	table := strings.TrimSpace(strings.Repeat("Model ; Size: large / ", 13)) + "."
 	check(t, "<p>"+table+"</p>", Options{}, table)
+}
+
+// A title labelled a continuation of the paragraph below it is still a
+// sentence of its own; a block that goes on after "by" or in lower case
+// is joined.
+func TestTitleNotJoined(t *testing.T) {
+	p := keepAll(t, `<div>Aura Credit Monitoring</div><div>We rate Aura as one of the best services.</div><div>Written by</div><div>Jane Smith and her team.</div><div>It was built</div><div>in a week.</div>`)
+	for i := range p.Blocks {
+		p.Blocks[i].Label = page.Continuation
+	}
+	p.Blocks[0].Label = page.Paragraph
+	want := []string{"Aura Credit Monitoring.", "We rate Aura as one of the best services.", "Written by Jane Smith and her team.", "It was built in a week."}
+	if got := Sentences(p, Options{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
+// An emoticon ends a sentence without a full stop after it; symbols alone
+// are not a sentence.
+func TestEmoticonsAndSymbols(t *testing.T) {
+	check(t, `<p>Well I am really pleased :)</p><p>Chin up ;-)</p><p>___</p><p>* * *</p><p>See the map</p><p>Done (mostly)</p>`, Options{},
+		"Well I am really pleased :)", "Chin up ;-)", "See the map.", "Done (mostly).")
+}
+
+// The first word of an item takes lower case after a repeated trigger
+// clause when it is capitalised only for being first; names keep theirs.
+func TestTriggerItemCase(t *testing.T) {
+	check(t, `<p>The aims of the research were to:</p><ul><li>Show how places change</li><li>Measure what they cost</li><li>New York and Paris</li><li>NASA staff</li></ul>`, Options{},
+		"The aims of the research were to show how places change.",
+		"The aims of the research were to measure what they cost.",
+		"The aims of the research were to New York and Paris.",
+		"The aims of the research were to NASA staff.")
+}
+
+// A long run of sentences written in lower case is cut after each full
+// stop that ends a word, not after an abbreviation.
+func TestLowerCaseSentencesCut(t *testing.T) {
+	first := "on my system " + strings.Repeat("it takes a while ", 10) + "to start, e.g. about half a second."
+	second := "the hack brings " + strings.Repeat("the start time down ", 10) + "by a lot!"
+	third := "that's much better"
+	en := loadLanguage("en")
+	got := cutLong(nil, first+" "+second+" "+third, en)
+	if want := []string{first, second, third}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	short := "it works. the end"
+	if got := cutLong(nil, short, en); !reflect.DeepEqual(got, []string{short}) {
+		t.Errorf("short sentence cut: %q", got)
+	}
+}
+
+// A title and its paragraph in one list item are two sentences.
+func TestTitleInListItem(t *testing.T) {
+	check(t, `<ul><li><h3>Aura Credit Monitoring</h3><p>We rate Aura as one of the best services.</p></li><li><h3>Written by</h3><p>Jane Smith.</p></li></ul>`, Options{},
+		"Aura Credit Monitoring.", "We rate Aura as one of the best services.", "Written by Jane Smith.")
+}
+
+// A data table none of whose rows has a data cell with text (ticks drawn
+// as images) is read as blocks, not dropped.
+func TestTableWithoutClausesAsBlocks(t *testing.T) {
+	tick := `<td><img src=tick.png width=20></td>`
+	var sb strings.Builder
+	sb.WriteString(`<table><tr><th></th><th>UX draft</th><th>UX review</th><th>Final review</th></tr>`)
+	for _, row := range []string{"Load map", "Save map", "Graphics settings"} {
+		sb.WriteString("<tr><th>" + row + "</th>" + tick + tick + tick + "</tr>")
+	}
+	sb.WriteString(`</table>`)
+	p := keepAll(t, sb.String())
+	got := Sentences(p, Options{Tables: true})
+	for _, want := range []string{"UX draft.", "Load map.", "Graphics settings."} {
+		if !slices.Contains(got, want) {
+			t.Errorf("%q missing from %q", want, got)
+		}
+	}
 }

@@ -49,11 +49,31 @@ func terminate(s string) string {
 	if s == "" || endsSentence(s) {
 		return s
 	}
+	if emoticon(s) {
+		return s
+	}
 	s = strings.TrimRight(s, ",;: ")
 	if s == "" {
 		return s
 	}
 	return s + "."
+}
+
+// emoticon reports whether s ends with an emoticon such as ":)", ";-)"
+// or ":(", which ends its sentence as a full stop would.
+func emoticon(s string) bool {
+	face := strings.TrimRight(s, ")(DPp")
+	if mouth := len(s) - len(face); mouth == 0 || mouth > 3 {
+		return false
+	}
+	face = strings.TrimSuffix(face, "-")
+	return strings.HasSuffix(face, ":") || strings.HasSuffix(face, ";") || strings.HasSuffix(face, "=")
+}
+
+// hasWord reports whether s holds a letter or a digit: a "sentence" of
+// symbols alone ("___", "|", "* * *") gives a parser nothing to read.
+func hasWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
 // longWords is the most words a sentence of the parser format keeps
@@ -71,13 +91,21 @@ var separators = []string{"; ", " | ", " // ", " • ", " · "}
 
 // cutLong appends s to out, cut into pieces at its separators when it has
 // more than longWords words; each piece but the last ends with a full stop
-// in place of its separator.
-func cutLong(out []string, s string) []string {
+// in place of its separator. Such a sentence is also cut after terminal
+// punctuation followed by a lower-case word (not after an abbreviation):
+// text written all in lower case ("... takes ~0.5s. the hack brings ...")
+// runs its sentences together for the splitter, which wants a capital.
+func cutLong(out []string, s string, lang *language) []string {
 	if len(strings.Fields(s)) <= longWords {
 		return append(out, s)
 	}
 	start := 0
 	for i := 0; i < len(s); i++ {
+		if lowerStop(s, start, i, lang) {
+			out = append(out, strings.TrimSpace(s[start:i+1]))
+			start = i + 1
+			continue
+		}
 		n := separatorAt(s, i)
 		if n == 0 {
 			continue
@@ -92,6 +120,21 @@ func cutLong(out []string, s string) []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// lowerStop reports whether s[i] is terminal punctuation that ends a
+// sentence begun at s[start] although a lower-case word follows it: the
+// punctuation ends a word that is not an abbreviation, and a space and a
+// lower-case letter follow.
+func lowerStop(s string, start, i int, lang *language) bool {
+	if !latinStop(rune(s[i])) || i == start || i+2 >= len(s) || s[i+1] != ' ' {
+		return false
+	}
+	if before, _ := utf8.DecodeLastRuneInString(s[:i]); !unicode.IsLetter(before) && before != ')' {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i+2:])
+	return unicode.IsLower(r) && !abbreviation(s[start:i+1], lang)
 }
 
 // separatorAt returns the length of the separator at s[i:], or 0.
