@@ -199,6 +199,28 @@ type Problem struct {
 	Detail   string // what exactly, when there is more to say
 }
 
+// String says where the problem is and what it is, as sluice corpus
+// reports it: "INPUT: offset N (URI): failed: REASON: DETAIL".
+func (p Problem) String() string {
+	var b strings.Builder
+	b.WriteString(p.Input)
+	if p.Offset >= 0 {
+		fmt.Fprintf(&b, ": offset %d", p.Offset)
+	}
+	if p.URI != "" {
+		fmt.Fprintf(&b, " (%s)", p.URI)
+	}
+	what := "skipped"
+	if p.Failed {
+		what = "failed"
+	}
+	fmt.Fprintf(&b, ": %s: %s", what, p.Reason)
+	if p.Detail != "" {
+		fmt.Fprintf(&b, ": %s", p.Detail)
+	}
+	return b.String()
+}
+
 func (o *Options) withDefaults() error {
 	if o.Cleaner == nil {
 		c, err := sluice.New(sluice.Options{})
