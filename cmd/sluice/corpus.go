@@ -13,7 +13,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/corpus"
@@ -285,8 +284,7 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 func parseSize(s string) (int64, error) { return inputs.ParseSize(s) }
 
 // corpusBar draws the progress of a corpus run on one line of a terminal
-// (progress.Line): the share of the input bytes read, records/s, MB/s and
-// the time left.
+// (progress.Line, corpus.Progress.String).
 type corpusBar struct{ line *progress.Line }
 
 func newCorpusBar(w io.Writer) *corpusBar { return &corpusBar{progress.NewLine(w)} }
@@ -295,26 +293,7 @@ func (b *corpusBar) println(s string) { b.line.Println(s) }
 func (b *corpusBar) finish()          { b.line.Finish() }
 
 func (b *corpusBar) update(p corpus.Progress) {
-	if !b.line.Enabled() || p.Done {
-		return
+	if b.line.Enabled() && !p.Done {
+		b.line.Set(p.String())
 	}
-	const width = 24
-	frac := 0.0
-	if p.TotalBytes > 0 {
-		frac = min(1, float64(p.Bytes)/float64(p.TotalBytes))
-	}
-	fill := int(frac * width)
-	secs := p.Elapsed.Seconds()
-	var rate, mbs float64
-	if secs > 0 {
-		rate, mbs = float64(p.Records)/secs, float64(p.Bytes)/1e6/secs
-	}
-	eta := ""
-	if frac > 0.001 && frac < 1 {
-		left := time.Duration(secs * (1 - frac) / frac * float64(time.Second))
-		eta = " ETA " + left.Round(time.Second).String()
-	}
-	b.line.Set(fmt.Sprintf("corpus [%s%s] %3.0f%% input %d/%d, %d records (%d cleaned, %d failed) %.0f rec/s %.1f MB/s%s",
-		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), frac*100, p.Inputs, p.InputsTotal,
-		p.Records, p.Cleaned, p.Failed, rate, mbs, eta))
 }
