@@ -78,7 +78,7 @@ func gunzip(t testing.TB, b []byte) []byte {
 // indexRow is a line of index.tsv.
 type indexRow struct {
 	host, file, source, typ, id string
-	offset, length, srcOff     int64
+	offset, length, srcOff      int64
 }
 
 // readOutput reads dir/index.tsv and returns its rows with each record's
