@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -62,7 +64,7 @@ func TestSortGroupsHostsByteIdentical(t *testing.T) {
 			mill = append(mill, r.id[len(r.id)-3:])
 		}
 	}
-	if want := []string{"02>", "06>", "13>", "21>"}; !equalStrings(mill, want) {
+	if want := []string{"02>", "06>", "13>", "21>"}; !slices.Equal(mill, want) {
 		t.Errorf("mill.example in order %v, want %v", mill, want)
 	}
 	// A second run finds the sort done and returns its summary.
@@ -70,18 +72,6 @@ func TestSortGroupsHostsByteIdentical(t *testing.T) {
 	if again.RecordsOut != sum.RecordsOut || again.Parts != sum.Parts {
 		t.Errorf("second run: %+v", again)
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestSortDuplicateIDs(t *testing.T) {
@@ -180,5 +170,32 @@ func TestHostKey(t *testing.T) {
 		if got := HostKey(uri); got != want {
 			t.Errorf("HostKey(%q) = %q, want %q", uri, got, want)
 		}
+	}
+}
+
+// A write that fails (here: a directory in the way of the first part, as
+// a full disk would fail it) stops the run with the path, and leaves no
+// temporary file behind; once it can write again, the sort resumes.
+func TestSortWriteFails(t *testing.T) {
+	tmp := t.TempDir()
+	paths, want := crawl(t, tmp)
+	out := filepath.Join(tmp, "out")
+	block := filepath.Join(out, partFile(1), "x")
+	opts := Options{Progress: func(p Progress) {
+		if p.Phase == PhaseScan && p.Inputs == p.InputsTotal {
+			os.MkdirAll(block, 0o755)
+		}
+	}}
+	_, err := Run(context.Background(), out, paths, opts)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(out, partFile(1))) {
+		t.Fatalf("error %v, want one naming %s", err, partFile(1))
+	}
+	if tmps, _ := filepath.Glob(filepath.Join(out, ".part-*")); len(tmps) > 0 {
+		t.Errorf("left behind: %v", tmps)
+	}
+	os.RemoveAll(filepath.Dir(block))
+	sum := sortDir(t, out, paths, Options{})
+	if sum.RecordsOut != int64(len(want)) {
+		t.Errorf("%d records after resuming, want %d", sum.RecordsOut, len(want))
 	}
 }
