@@ -186,6 +186,30 @@ type Progress struct {
 	Done        bool // the last call
 }
 
+// String is the progress as sluice corpus draws it on a terminal: the
+// share of the input bytes read, records/s, MB/s and the time left.
+func (p Progress) String() string {
+	const width = 24
+	frac := 0.0
+	if p.TotalBytes > 0 {
+		frac = min(1, float64(p.Bytes)/float64(p.TotalBytes))
+	}
+	fill := int(frac * width)
+	secs := p.Elapsed.Seconds()
+	var rate, mbs float64
+	if secs > 0 {
+		rate, mbs = float64(p.Records)/secs, float64(p.Bytes)/1e6/secs
+	}
+	eta := ""
+	if frac > 0.001 && frac < 1 {
+		left := time.Duration(secs * (1 - frac) / frac * float64(time.Second))
+		eta = " ETA " + left.Round(time.Second).String()
+	}
+	return fmt.Sprintf("corpus [%s%s] %3.0f%% input %d/%d, %d records (%d cleaned, %d failed) %.0f rec/s %.1f MB/s%s",
+		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), frac*100, p.Inputs, p.InputsTotal,
+		p.Records, p.Cleaned, p.Failed, rate, mbs, eta)
+}
+
 // Problem is a record that was skipped or failed.
 type Problem struct {
 	Input string
@@ -197,6 +221,28 @@ type Problem struct {
 	Failed   bool   // failed, or else skipped
 	Reason   string // the bucket, as counted in the Summary
 	Detail   string // what exactly, when there is more to say
+}
+
+// String says where the problem is and what it is, as sluice corpus
+// reports it: "INPUT: offset N (URI): failed: REASON: DETAIL".
+func (p Problem) String() string {
+	var b strings.Builder
+	b.WriteString(p.Input)
+	if p.Offset >= 0 {
+		fmt.Fprintf(&b, ": offset %d", p.Offset)
+	}
+	if p.URI != "" {
+		fmt.Fprintf(&b, " (%s)", p.URI)
+	}
+	what := "skipped"
+	if p.Failed {
+		what = "failed"
+	}
+	fmt.Fprintf(&b, ": %s: %s", what, p.Reason)
+	if p.Detail != "" {
+		fmt.Fprintf(&b, ": %s", p.Detail)
+	}
+	return b.String()
 }
 
 func (o *Options) withDefaults() error {

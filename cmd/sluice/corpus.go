@@ -11,17 +11,13 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
-	"time"
-
-	"golang.org/x/term"
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/corpus"
 	"github.com/sluice-project/sluice/inputs"
+	"github.com/sluice-project/sluice/internal/progress"
 	"github.com/sluice-project/sluice/site"
 )
 
@@ -279,122 +275,25 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 			if c.quiet || !p.Failed && !c.verbose {
 				return
 			}
-			bar.println(problemLine(p))
+			bar.println("sluice corpus: " + p.String())
 		},
 	}
 }
 
-// problemLine is the line reporting a record skipped or failed.
-func problemLine(p corpus.Problem) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "sluice corpus: %s", p.Input)
-	if p.Offset >= 0 {
-		fmt.Fprintf(&b, ": offset %d", p.Offset)
-	}
-	if p.URI != "" {
-		fmt.Fprintf(&b, " (%s)", p.URI)
-	}
-	what := "skipped"
-	if p.Failed {
-		what = "failed"
-	}
-	fmt.Fprintf(&b, ": %s: %s", what, p.Reason)
-	if p.Detail != "" {
-		fmt.Fprintf(&b, ": %s", p.Detail)
-	}
-	return b.String()
-}
+// parseSize reads a size flag: inputs.ParseSize.
+func parseSize(s string) (int64, error) { return inputs.ParseSize(s) }
 
-// parseSize reads a size in bytes with an optional K, M or G suffix (KiB,
-// MiB, GiB; "B", "iB" and lower case accepted).
-func parseSize(s string) (int64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(t, "K"):
-		mult, t = 1<<10, t[:len(t)-1]
-	case strings.HasSuffix(t, "M"):
-		mult, t = 1<<20, t[:len(t)-1]
-	case strings.HasSuffix(t, "G"):
-		mult, t = 1<<30, t[:len(t)-1]
-	}
-	n, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q is not a size such as 16M, 512K or 1048576", s)
-	}
-	return int64(n * float64(mult)), nil
-}
+// corpusBar draws the progress of a corpus run on one line of a terminal
+// (progress.Line, corpus.Progress.String).
+type corpusBar struct{ line *progress.Line }
 
-// corpusBar draws the progress of a corpus run on one line of a terminal:
-// the share of the input bytes read, records/s, MB/s and the time left. It
-// draws nothing when w is not a terminal; lines printed through it go above
-// the bar.
-type corpusBar struct {
-	mu      sync.Mutex
-	w       io.Writer
-	enabled bool
-	drawn   bool
-	last    string
-}
+func newCorpusBar(w io.Writer) *corpusBar { return &corpusBar{progress.NewLine(w)} }
 
-func newCorpusBar(w io.Writer) *corpusBar {
-	b := &corpusBar{w: w}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		b.enabled = true
-	}
-	return b
-}
+func (b *corpusBar) println(s string) { b.line.Println(s) }
+func (b *corpusBar) finish()          { b.line.Finish() }
 
 func (b *corpusBar) update(p corpus.Progress) {
-	if !b.enabled || p.Done {
-		return
-	}
-	const width = 24
-	frac := 0.0
-	if p.TotalBytes > 0 {
-		frac = min(1, float64(p.Bytes)/float64(p.TotalBytes))
-	}
-	fill := int(frac * width)
-	secs := p.Elapsed.Seconds()
-	var rate, mbs float64
-	if secs > 0 {
-		rate, mbs = float64(p.Records)/secs, float64(p.Bytes)/1e6/secs
-	}
-	eta := ""
-	if frac > 0.001 && frac < 1 {
-		left := time.Duration(secs * (1 - frac) / frac * float64(time.Second))
-		eta = " ETA " + left.Round(time.Second).String()
-	}
-	line := fmt.Sprintf("corpus [%s%s] %3.0f%% input %d/%d, %d records (%d cleaned, %d failed) %.0f rec/s %.1f MB/s%s",
-		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), frac*100, p.Inputs, p.InputsTotal,
-		p.Records, p.Cleaned, p.Failed, rate, mbs, eta)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.last = line
-	fmt.Fprintf(b.w, "\r%s\x1b[K", line)
-	b.drawn = true
-}
-
-// println prints a line above the bar.
-func (b *corpusBar) println(s string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.drawn {
-		fmt.Fprint(b.w, "\r\x1b[K")
-	}
-	fmt.Fprintln(b.w, s)
-	if b.drawn {
-		fmt.Fprintf(b.w, "%s\x1b[K", b.last)
-	}
-}
-
-// finish clears the bar.
-func (b *corpusBar) finish() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.drawn {
-		fmt.Fprint(b.w, "\r\x1b[K")
-		b.drawn = false
+	if b.line.Enabled() && !p.Done {
+		b.line.Set(p.String())
 	}
 }

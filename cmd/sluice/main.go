@@ -4,6 +4,7 @@
 //
 //	sluice clean [flags] [FILE|DIR|-]...
 //	sluice normalize [flags] [FILE|DIR|-]...
+//	sluice sort -o DIR [flags] INPUT...
 //	sluice eval --gold SET|DIR [flags] OUTDIR
 //	sluice bench [flags]
 //	sluice train [flags] -o MODEL
@@ -42,6 +43,7 @@ Commands:
   clean     clean HTML pages (files, directories, .gz, or stdin)
   normalize write whole pages as well-formed, UTF-8 XHTML 1.0 (strict XML)
   corpus    clean the pages of WARC/ARC archives and directories into a corpus
+  sort      sort WARC/ARC records by host, with bounded memory (for corpus --site)
   eval      score cleaned outputs against a gold standard
   bench     run filter pipelines over the evaluation data sets
   train     train the block labeller on data sets with gold standards
@@ -75,6 +77,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdNormalize(rest, stdin, stdout, stderr)
 	case "corpus":
 		return cmdCorpus(rest, stdin, stdout, stderr)
+	case "sort":
+		return cmdSort(rest, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
 	case "train":
