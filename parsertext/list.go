@@ -123,7 +123,7 @@ func flatten(out []string, intro string, items []string, lang *language) []strin
 		return out
 	}
 	if median(items) >= flattenMedian || words(intro, items) > flattenWords {
-		out = append(out, intro)
+		out = append(out, terminate(intro)) // a sentence of its own, as the items are
 		for _, it := range items {
 			out = append(out, terminate(it))
 		}

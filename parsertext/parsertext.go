@@ -7,11 +7,14 @@
 //     "•", "1)", "a.", "iv)") are stripped from item starts; a one-level
 //     list introduced by a clause ending in a colon is flattened into one
 //     sentence, items joined by commas, when its median item is shorter
-//     than 60 characters, else each item becomes a sentence; when that
+//     than 60 characters, else the introduction and each item become
+//     sentences, each ending with a full stop; when that
 //     clause ends in a trigger word (a preposition, an auxiliary, "not":
 //     lang/triggers) it is repeated before each item instead (list.go);
 //   - sentences: a full stop ends a heading or paragraph that has no
-//     terminal punctuation; the pieces of one sentence cut by <br> are
+//     terminal punctuation, and a title that the decide stage joined to
+//     the paragraph under it (or that shares a list item with it); the
+//     pieces of one sentence cut by <br> are
 //     joined, whether the decide stage labelled the later piece a
 //     continuation (heuristic path) or a new paragraph (model path);
 //     text inside <select> and <option> is dropped; then the text is split

@@ -15,6 +15,7 @@ import (
 //     quote or bracket follow;
 //   - except after '.' that ends a known abbreviation of the page's
 //     language (lang/abbreviations) or a single letter ("J. Smith");
+//   - so does an emoticon (":)", ";-)") followed by a capital;
 //   - a CJK full stop, exclamation or question mark ('。', '！', '？',
 //     '．') ends a sentence whatever follows;
 //   - a sentence of more than longWords words is cut after each of its
@@ -24,8 +25,9 @@ import (
 // closers may follow terminal punctuation inside its sentence.
 const closers = `"')]}»”’」』）`
 
-// openers may start a sentence before its first letter.
-const openers = `"'([{«“‘「『（¿¡`
+// openers may start a sentence before its first letter (">" and ">>"
+// mark a quoted line or a "see also" link: ">> See Also: ...").
+const openers = `"'([{«“‘「『（¿¡>`
 
 // cjkStop reports whether r ends a sentence with nothing after it.
 func cjkStop(r rune) bool { return r == '。' || r == '！' || r == '？' || r == '．' }
@@ -36,6 +38,9 @@ func latinStop(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '�
 // endsSentence reports whether s ends with terminal punctuation, closing
 // quotes and brackets aside.
 func endsSentence(s string) bool {
+	if emoticon(strings.TrimRight(s, " \t\n")) {
+		return true
+	}
 	s = strings.TrimRight(s, " \t\n"+closers)
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return latinStop(r) || cjkStop(r)
@@ -157,6 +162,11 @@ func splitSentences(out []string, text string, lang *language) []string {
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		i += n
+		if (r == ')' || r == '(') && emoticon(text[start:i]) && nextStarts(text[i:]) {
+			out = append(out, strings.TrimSpace(text[start:i])) // "great :) I mean"
+			start = i
+			continue
+		}
 		if !latinStop(r) && !cjkStop(r) {
 			continue
 		}
@@ -204,7 +214,7 @@ func nextStarts(rest string) bool {
 	if len(t) == len(rest) || t == "" {
 		return false
 	}
-	t = strings.TrimLeft(t, openers)
+	t = strings.TrimLeft(t, openers+" ")
 	r, _ := utf8.DecodeRuneInString(t)
 	return unicode.IsUpper(r) || unicode.IsDigit(r) || unicode.Is(unicode.Han, r)
 }

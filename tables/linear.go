@@ -11,6 +11,9 @@ import (
 //
 //	thema ;; finalImportant ;; colHeader ; rowHeader: data / colHeader ; rowHeader: data .
 //
+// (with "colHeader ; data" and "rowHeader: data" when the cell has only one
+// kind of header)
+//
 // where the thema is the caption and the thema cells, and each data cell
 // comes with the headers above it in its column and before it in its row
 // (either may be missing). It returns nil for a layout table (Classify),
@@ -107,8 +110,10 @@ func push(hs []int32, i int32) []int32 {
 	return append(hs, i)
 }
 
-// item writes data cell i with its column and row headers:
-// "col ; row: data", "col: data", "row: data" or "data".
+// item writes data cell i with its column and row headers, as Kitten's
+// pattern (header ; data) and his Figure 6 (DS Lite ; Length: 133.0mm)
+// write them: a column header is followed by " ; ", a row header by ": ":
+// "col ; row: data", "col ; data", "row: data" or "data".
 func item(texts []string, colHeads, rowHeads []int32, i int32) string {
 	join := func(hs []int32) string {
 		var parts []string
@@ -122,7 +127,7 @@ func item(texts []string, colHeads, rowHeads []int32, i int32) string {
 	case col != "" && row != "":
 		return col + " ; " + row + ": " + data
 	case col != "":
-		return col + ": " + data
+		return col + " ; " + data
 	case row != "":
 		return row + ": " + data
 	}

@@ -96,7 +96,7 @@ func TestHeaderMarkupAndRepeats(t *testing.T) {
 	if roles[6] != FinalNonImportant || roles[12] != FinalImportant || roles[0] != Header || roles[3] != DataCell {
 		t.Errorf("roles = %v", roles)
 	}
-	want := "Prices ;; * prices in euros ;; Item: Tea / Price: 3 / Stock: 10."
+	want := "Prices ;; * prices in euros ;; Item ; Tea / Price ; 3 / Stock ; 10."
 	if l := Linearize(p, tb); len(l) != 2 || l[0] != want {
 		t.Errorf("Linearize = %q, want first %q", l, want)
 	}
@@ -109,7 +109,7 @@ func TestFixUpLoneDataInHeaderRow(t *testing.T) {
 	if roles[1] != Header {
 		t.Errorf("lone data cell in a header row = %v, want header", roles[1])
 	}
-	if l := Linearize(p, &p.Tables[0]); len(l) != 2 || l[1] != "Name: Bob / Age: 42 / Town: Rome." {
+	if l := Linearize(p, &p.Tables[0]); len(l) != 2 || l[1] != "Name ; Bob / Age ; 42 / Town ; Rome." {
 		t.Errorf("Linearize = %q", l)
 	}
 }
@@ -143,7 +143,7 @@ func TestBadTables(t *testing.T) {
 func TestLoneNumberNotThema(t *testing.T) {
 	p := parse(t, `<body><table><tr><th>Mo</th><th>Tu</th><th>We</th></tr>
 <tr><td></td><td></td><td>1</td></tr><tr><td>2</td><td>3</td><td>4</td></tr></table></body>`)
-	want := []string{"We: 1.", "Mo: 2 / Tu: 3 / We: 4."}
+	want := []string{"We ; 1.", "Mo ; 2 / Tu ; 3 / We ; 4."}
 	if l := Linearize(p, &p.Tables[0]); strings.Join(l, "|") != strings.Join(want, "|") {
 		t.Errorf("Linearize = %q, want %q", l, want)
 	}
