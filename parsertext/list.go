@@ -60,9 +60,16 @@ func emit(pcs []piece, lang *language, removed func(string, string)) []text {
 	}
 	for i := range pcs {
 		pc := &pcs[i]
-		if pc.kind == kPre || pc.kind == kLines {
+		if pc.kind == kPre {
 			flush()
 			out = append(out, text{text: pc.text, pre: true})
+			continue
+		}
+		if pc.kind == kLines {
+			flush()
+			// A row's clause is split like any text: a cell holding
+			// sentences gives them a line each.
+			add(strings.Split(pc.text, "\n")...)
 			continue
 		}
 		if pc.kind != kList {

@@ -47,9 +47,9 @@ type Options struct {
 	// calls Sentences, in reading order.
 	Removed func(item, reason string)
 	// Tables writes each data table that tables.Views finds (a data table
-	// whose cells the cleaner mostly kept) as one sentence a data row, its
-	// clause from tables.LinearizeTexts written as it is, in place of its
-	// cells' blocks (Kitten 3.1). Default: off, cells read as blocks;
+	// whose cells the cleaner mostly kept) as one clause a data row, from
+	// tables.LinearizeTexts, in place of its cells' blocks (Kitten 3.1); a
+	// clause whose cells hold several sentences is split into them. Default: off, cells read as blocks;
 	// render's parser format turns it on.
 	Tables bool
 }
@@ -67,7 +67,7 @@ const (
 	kHeading
 	kList
 	kPre   // preformatted lines, written as they are
-	kLines // the clauses of a data table, one a line, written as they are
+	kLines // the clauses of a data table, one a line, split into sentences
 )
 
 // piece is a heading, a paragraph or a list, in reading order.

@@ -265,6 +265,9 @@ func TestTables(t *testing.T) {
 	if got := Sentences(keepAll(t, body), Options{}); len(got) != 10 {
 		t.Errorf("without Tables: %q", got)
 	}
+	// A cell holding sentences gives them a line each.
+	jobs := `<table><tr><th>Job</th><th>Type</th></tr><tr><td>Clerk</td><td>Full time. We are hiring now.</td></tr><tr><td>Driver</td><td>Part time</td></tr></table>`
+	check(t, jobs, Options{Tables: true}, "Job ; Clerk / Type ; Full time.", "We are hiring now.", "Job ; Driver / Type ; Part time.")
 }
 
 // Citation marks after a full stop end the sentence with it (Wikipedia's

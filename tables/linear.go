@@ -2,6 +2,8 @@ package tables
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
 )
@@ -52,7 +54,7 @@ func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []stri
 			parts = append(parts, t.Caption)
 		}
 		for i := range t.Cells {
-			if roles[i] == r && texts[i] != "" {
+			if roles[i] == r && readable(texts[i]) {
 				parts = append(parts, texts[i])
 			}
 		}
@@ -71,9 +73,9 @@ func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []stri
 				continue
 			}
 			switch {
-			case roles[i] == DataCell && int(t.Cells[i].Row) == y && int(t.Cells[i].Col) == x && texts[i] != "":
+			case roles[i] == DataCell && int(t.Cells[i].Row) == y && int(t.Cells[i].Col) == x && readable(texts[i]):
 				items = append(items, item(texts, colHeads[x], rowHeads, i))
-			case roles[i] == Header && texts[i] != "":
+			case roles[i] == Header && readable(texts[i]):
 				rowHeads = push(rowHeads, i)
 				if int(t.Cells[i].Row)+int(t.Cells[i].RowSpan)-1 == y {
 					colHeads[x] = push(colHeads[x], i) // heads the rows below
@@ -84,13 +86,20 @@ func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []stri
 			continue
 		}
 		s := prefix.String() + strings.Join(items, " / ")
-		if !strings.HasSuffix(s, ".") {
+		if r, _ := utf8.DecodeLastRuneInString(s); r != '.' && r != '?' && r != '!' && r != '…' {
 			s += "."
 		}
 		clauses = append(clauses, s)
 		rows = append(rows, y)
 	}
 	return clauses, rows
+}
+
+// readable reports whether a cell's text says something: it holds a
+// letter or a digit. A cell of a bullet ("•") or a dash alone is empty to
+// the clauses, as a header and as data.
+func readable(text string) bool {
+	return strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
 // maxHeads is the most headers a data cell is read with in each direction:

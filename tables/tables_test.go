@@ -299,3 +299,26 @@ func TestTickTableNoLegend(t *testing.T) {
 		}
 	}
 }
+
+// A cell of a bullet alone says nothing: it is neither a row's header nor
+// an item. A row ending in a question mark takes no full stop after it.
+func TestBulletCellsAndQuestions(t *testing.T) {
+	p := parse(t, `<body><table><tr><th>Step</th><th></th><th>Question</th></tr>
+<tr><td>One</td><td>•</td><td>Is the door open?</td></tr>
+<tr><td>Two</td><td>•</td><td>Is the light on?</td></tr></table></body>`)
+	tb := &p.Tables[0]
+	roles := TypeCells(p, tb)
+	texts := make([]string, len(tb.Cells))
+	for i := range tb.Cells {
+		texts[i] = cellText(p, &tb.Cells[i])
+	}
+	got, _ := LinearizeTexts(tb, roles, texts)
+	for _, c := range got {
+		if strings.Contains(c, "•") || strings.HasSuffix(c, "?.") {
+			t.Errorf("clause %q (roles %v)", c, roles)
+		}
+	}
+	if len(got) != 2 || !strings.HasSuffix(got[1], "Is the light on?") {
+		t.Errorf("clauses %q", got)
+	}
+}
