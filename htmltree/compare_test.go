@@ -2,6 +2,10 @@ package htmltree_test
 
 import (
 	"bytes"
+	"testing"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -150,4 +154,101 @@ func firstByteDiff(a, b string) int {
 		return min(len(a), len(b))
 	}
 	return -1
+}
+
+// refFull writes the whole tree of an html.Node: every element with its
+// attributes (sorted), text and comment; doctypes left out (htmltree
+// keeps the doctype's text, html.Parse its parts), foreign names lower
+// case.
+func refFull(doc *html.Node) string {
+	var sb strings.Builder
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				fmt.Fprintf(&sb, "%q", c.Data)
+			case html.CommentNode:
+				fmt.Fprintf(&sb, "<!--%q-->", c.Data)
+			case html.ElementNode:
+				var attrs []string
+				for _, a := range c.Attr {
+					k := a.Key
+					if a.Namespace != "" {
+						k = a.Namespace + ":" + k
+					}
+					if c.Namespace != "" {
+						k = strings.ToLower(k) // SVG's camel case (viewBox) is not restored
+					}
+					attrs = append(attrs, k+"="+strconv.Quote(a.Val))
+				}
+				slices.Sort(attrs)
+				fmt.Fprintf(&sb, "<%s%s", strings.ToLower(c.Data), strings.Join(attrs, " "))
+				sb.WriteString(">")
+				walk(c)
+				sb.WriteString("</>")
+			}
+		}
+	}
+	walk(doc)
+	return sb.String()
+}
+
+// treeFull is refFull for a Tree.
+func treeFull(t *htmltree.Tree) string {
+	var sb strings.Builder
+	t.Walk(t.Root(), func(n htmltree.NodeID, entering bool) bool {
+		switch t.Node(n).Type {
+		case htmltree.TextNode:
+			fmt.Fprintf(&sb, "%q", t.Text(n))
+		case htmltree.CommentNode:
+			fmt.Fprintf(&sb, "<!--%q-->", t.Text(n))
+		case htmltree.ElementNode:
+			if !entering {
+				sb.WriteString("</>")
+				break
+			}
+			var attrs []string
+			for i := range t.NumAttr(n) {
+				a := t.AttrAt(n, i)
+				attrs = append(attrs, a.Key+"="+strconv.Quote(a.Val))
+			}
+			slices.Sort(attrs)
+			fmt.Fprintf(&sb, "<%s%s>", t.Name(n), strings.Join(attrs, " "))
+		}
+		return true
+	})
+	return sb.String()
+}
+
+// rawShare returns the number of text nodes of t and how many of them have
+// a raw span that decodes (entities, CR LF, NUL) to their text; it fails
+// the test for a span outside the input.
+func rawShare(tb testing.TB, t *htmltree.Tree) (nodes, exact int) {
+	src := t.Input()
+	for n := range t.All(t.Root()) {
+		nd := t.Node(n)
+		if nd.Type != htmltree.TextNode {
+			continue
+		}
+		nodes++
+		r := nd.Raw
+		if r.Start < 0 || r.End < r.Start || int(r.End) > len(src) {
+			tb.Fatalf("text node %d: raw span %v outside the input (%d bytes)", n, r, len(src))
+		}
+		raw := string(src[r.Start:r.End])
+		text := t.Text(n)
+		if raw == text || decodeRaw(raw) == text {
+			exact++
+		}
+	}
+	return nodes, exact
+}
+
+// decodeRaw decodes text as the tokenizer and tree builder do.
+func decodeRaw(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.ReplaceAll(s, "\x00", "")
+	return html.UnescapeString(s)
 }
