@@ -2,11 +2,11 @@ package htmltree_test
 
 import (
 	"bytes"
-	"testing"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"

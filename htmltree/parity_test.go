@@ -32,7 +32,7 @@ func decodePage(p *dataset.Page) []byte {
 // setParity is the parity figures of one set.
 type setParity struct {
 	pages, refused, sameText, sameBlocks, sameFull int
-	textNodes, rawExact                          int
+	textNodes, rawExact                            int
 }
 
 // TestParity compares, on every page of every shared set, the text nodes
