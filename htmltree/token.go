@@ -129,11 +129,20 @@ func (b *Builder) lowerName(name []byte) str {
 	return str{off: uint32(off) | sideBit, n: uint32(len(b.tree.side) - off)}
 }
 
+// maxScanTag is the longest tag whose attributes the builder reads itself
+// (see scanAttrs); longer ones go through the tokenizer's TagAttr.
+const maxScanTag = 2048
+
 // readAttrs appends the attributes of the current start tag, raw, to
 // Tree.attrs; cur is the offset in raw past the tag name.
 func (b *Builder) readAttrs(raw []byte, cur int) {
 	t := &b.tree
 	b.tok.attr = int32(len(t.attrs))
+	if len(raw) <= maxScanTag && plainTag(raw) {
+		b.scanAttrs(raw, cur)
+		b.tok.nattr = int32(len(t.attrs)) - b.tok.attr
+		return
+	}
 	for {
 		k, v, more := b.z.TagAttr()
 		if len(k) == 0 {
