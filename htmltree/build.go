@@ -19,6 +19,10 @@ const MaxDepth = 512
 // reconstructing them opens more than 512 elements.
 const maxActive = MaxDepth
 
+// MaxInput is the longest input Build reads; the rest is cut, with a
+// warning (strings are 32-bit spans of the input and side buffer).
+const MaxInput = 1 << 30
+
 // maxReprocess bounds how often one token is handed from insertion mode to
 // insertion mode; the algorithm needs at most a handful.
 const maxReprocess = 32
@@ -90,11 +94,15 @@ func (b *Builder) Build(src []byte) *Tree {
 // reset prepares the builder for a new input.
 func (b *Builder) reset(src []byte) {
 	t := &b.tree
+	t.Warnings = t.Warnings[:0]
+	if len(src) > MaxInput {
+		src = src[:MaxInput]
+		t.Warnings = append(t.Warnings, "input longer than MaxInput cut")
+	}
 	t.src = src
 	t.Nodes = append(t.Nodes[:0], Node{Parent: Nil, FirstChild: Nil, LastChild: Nil, PrevSibling: Nil, NextSibling: Nil, Type: DocumentNode})
 	t.side = t.side[:0]
 	t.attrs = t.attrs[:0]
-	t.Warnings = t.Warnings[:0]
 	b.rd.Reset(src)
 	b.z = html.NewTokenizer(&b.rd)
 	b.pos = 0
