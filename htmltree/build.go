@@ -56,7 +56,15 @@ type Builder struct {
 	pieces         []piece      // the parts of merged text nodes
 	merged         []NodeID     // the text nodes with pieces
 	noAttrs        []attribute  // scratch for attribute merging
+	clones         int          // elements cloned so far (see cloneBudget)
 }
+
+// cloneBudget bounds the clones the reconstruction of active formatting
+// elements makes in one build, for an input of n bytes: past it, text goes
+// in without its formatting elements reopened. html.Parse has no such
+// bound: a few hundred distinct unclosed <b> tags followed by many short
+// paragraphs make it clone hundreds of elements per paragraph.
+func cloneBudget(n int) int { return n + 4096 }
 
 // marker is the scope marker in the list of active formatting elements.
 const marker NodeID = -2
@@ -113,6 +121,7 @@ func (b *Builder) reset(src []byte) {
 	b.head, b.form = Nil, Nil
 	b.quirks, b.framesetOK, b.fostering = false, true, false
 	b.skipped = b.skipped[:0]
+	b.clones = 0
 	b.pieces = b.pieces[:0]
 	b.merged = b.merged[:0]
 }

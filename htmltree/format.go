@@ -59,7 +59,8 @@ func (b *Builder) sameFormatting(x, y NodeID) bool {
 }
 
 // reconstruct reopens the active formatting elements that were closed
-// (by a block that ended) before new content goes in, as clones.
+// (by a block that ended) before new content goes in, as clones, within
+// MaxDepth and the clone budget.
 func (b *Builder) reconstruct() {
 	n := len(b.active)
 	if n == 0 {
@@ -77,7 +78,7 @@ func (b *Builder) reconstruct() {
 		i--
 	}
 	for ; i < n; i++ {
-		if len(b.stack) >= MaxDepth {
+		if len(b.stack) >= MaxDepth || b.clones >= cloneBudget(len(b.tree.src)) {
 			return
 		}
 		c := b.clone(b.active[i])

@@ -170,6 +170,7 @@ func (b *Builder) addComment(parent NodeID) {
 // clone returns an unlinked copy of element n, sharing its attributes.
 func (b *Builder) clone(n NodeID) NodeID {
 	c := b.newNode(ElementNode)
+	b.clones++
 	src := b.tree.Nodes[n]
 	nd := &b.tree.Nodes[c]
 	nd.Atom, nd.Namespace, nd.data = src.Atom, src.Namespace, src.data

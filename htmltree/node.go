@@ -162,3 +162,10 @@ func (t *Tree) Is(n NodeID, a atom.Atom) bool {
 
 // Len returns the number of nodes.
 func (t *Tree) Len() int { return len(t.Nodes) }
+
+// Sizes returns the sizes of the tree's arenas: nodes, attributes, and
+// bytes of the side buffer (decoded strings that are not spans of the
+// input).
+func (t *Tree) Sizes() (nodes, attrs, side int) {
+	return len(t.Nodes), len(t.attrs), len(t.side)
+}
