@@ -129,9 +129,14 @@ func (b *Builder) reset(src []byte) {
 // process runs the current token through the insertion modes until one
 // consumes it.
 func (b *Builder) process() {
-	if b.dropDeep() {
-		return
+	if !b.dropDeep() {
+		b.run()
 	}
+}
+
+// run hands the current token from mode to mode until one consumes it,
+// at most maxReprocess times.
+func (b *Builder) run() {
 	for range maxReprocess {
 		var done bool
 		if b.inForeignContent() {
@@ -150,17 +155,7 @@ func (b *Builder) process() {
 func (b *Builder) implied(tt html.TokenType, a atom.Atom) {
 	saved := b.tok
 	b.tok = token{typ: tt, atom: a}
-	for range maxReprocess {
-		var done bool
-		if b.inForeignContent() {
-			done = b.foreignContent()
-		} else {
-			done = b.step(b.mode)
-		}
-		if done {
-			break
-		}
-	}
+	b.run()
 	b.tok = saved
 }
 

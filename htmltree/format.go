@@ -88,14 +88,7 @@ func (b *Builder) reconstruct() {
 	}
 }
 
-func (b *Builder) activeIndex(n NodeID) int {
-	for i := len(b.active) - 1; i >= 0; i-- {
-		if b.active[i] == n {
-			return i
-		}
-	}
-	return -1
-}
+func (b *Builder) activeIndex(n NodeID) int { return lastIndex(b.active, n) }
 
 func (b *Builder) removeActive(n NodeID) {
 	if i := b.activeIndex(n); i >= 0 {

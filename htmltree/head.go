@@ -63,6 +63,9 @@ func (b *Builder) beforeHTML() bool {
 }
 
 func (b *Builder) beforeHead() bool {
+	if b.minor() {
+		return true
+	}
 	switch b.tok.typ {
 	case html.TextToken:
 		_, rest := b.splitSpace(b.tok.data)
@@ -85,11 +88,6 @@ func (b *Builder) beforeHead() bool {
 		default:
 			return true
 		}
-	case html.CommentToken:
-		b.addComment(Nil)
-		return true
-	case html.DoctypeToken:
-		return true
 	}
 	b.implied(html.StartTagToken, atom.Head)
 	return false
@@ -115,11 +113,10 @@ func (b *Builder) leadingSpace() bool {
 }
 
 func (b *Builder) inHead() bool {
+	if b.minorOrSpace() {
+		return true
+	}
 	switch b.tok.typ {
-	case html.TextToken:
-		if b.leadingSpace() {
-			return true
-		}
 	case html.StartTagToken:
 		if done, ok := b.inHeadStart(); ok {
 			return done
@@ -137,11 +134,6 @@ func (b *Builder) inHead() bool {
 		default:
 			return true
 		}
-	case html.CommentToken:
-		b.addComment(Nil)
-		return true
-	case html.DoctypeToken:
-		return true
 	}
 	b.implied(html.EndTagToken, atom.Head)
 	return false
@@ -208,11 +200,10 @@ func (b *Builder) inHeadNoscript() bool {
 }
 
 func (b *Builder) afterHead() bool {
+	if b.minorOrSpace() {
+		return true
+	}
 	switch b.tok.typ {
-	case html.TextToken:
-		if b.leadingSpace() {
-			return true
-		}
 	case html.StartTagToken:
 		switch b.tok.atom {
 		case atom.Html:
@@ -240,11 +231,6 @@ func (b *Builder) afterHead() bool {
 		default:
 			return true
 		}
-	case html.CommentToken:
-		b.addComment(Nil)
-		return true
-	case html.DoctypeToken:
-		return true
 	}
 	b.implied(html.StartTagToken, atom.Body)
 	b.framesetOK = true

@@ -172,3 +172,24 @@ func (b *Builder) resetMode() {
 		return
 	}
 }
+
+// minor consumes a comment (inserted at the appropriate place) or a
+// doctype (dropped), reporting whether the token was one: what most
+// insertion modes do with them.
+func (b *Builder) minor() bool {
+	switch b.tok.typ {
+	case html.CommentToken:
+		b.addComment(Nil)
+		return true
+	case html.DoctypeToken:
+		return true
+	}
+	return false
+}
+
+// minorOrSpace is minor, and for a text token inserts its leading white
+// space (see leadingSpace), reporting whether nothing is left of the
+// token: what the modes around the head and "in column group" do first.
+func (b *Builder) minorOrSpace() bool {
+	return b.minor() || (b.tok.typ == html.TextToken && b.leadingSpace())
+}

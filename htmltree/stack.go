@@ -40,9 +40,12 @@ func (b *Builder) currentIs(a atom.Atom) bool {
 	return len(b.stack) > 0 && b.tree.Nodes[b.current()].Atom == a
 }
 
-func (b *Builder) index(n NodeID) int {
-	for i := len(b.stack) - 1; i >= 0; i-- {
-		if b.stack[i] == n {
+func (b *Builder) index(n NodeID) int { return lastIndex(b.stack, n) }
+
+// lastIndex returns the index of the last n in s, or -1.
+func lastIndex(s []NodeID, n NodeID) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == n {
 			return i
 		}
 	}

@@ -11,6 +11,9 @@ import (
 // with fostering on.
 
 func (b *Builder) inTable() bool {
+	if b.minor() {
+		return true
+	}
 	switch b.tok.typ {
 	case html.TextToken:
 		b.tok.data = b.dropByte(b.tok.data, 0, "")
@@ -38,11 +41,6 @@ func (b *Builder) inTable() bool {
 		case atom.Template:
 			return b.inHead()
 		}
-	case html.CommentToken:
-		b.addComment(Nil)
-		return true
-	case html.DoctypeToken:
-		return true
 	case html.ErrorToken:
 		return b.inBody()
 	}
@@ -133,16 +131,10 @@ func (b *Builder) closeCaption(done bool) bool {
 }
 
 func (b *Builder) inColumnGroup() bool {
+	if b.minorOrSpace() {
+		return true
+	}
 	switch b.tok.typ {
-	case html.TextToken:
-		if b.leadingSpace() {
-			return true
-		}
-	case html.CommentToken:
-		b.addComment(Nil)
-		return true
-	case html.DoctypeToken:
-		return true
 	case html.StartTagToken:
 		switch b.tok.atom {
 		case atom.Html:
