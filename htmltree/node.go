@@ -41,6 +41,8 @@ type Span struct{ Start, End int32 }
 
 // Node is one node of a Tree. Its links are indices into Tree.Nodes.
 type Node struct {
+	// The node's links: its parent, first and last child, previous and
+	// next sibling, Nil where there is none.
 	Parent, FirstChild, LastChild, PrevSibling, NextSibling NodeID
 	// Atom is the element's tag (0 for an element whose name has no
 	// atom, and for other node types; Tree.Name gives the name then).
