@@ -77,17 +77,20 @@ func (t *Tree) moveChildren(dst, src NodeID) {
 
 // place returns where a new node goes: at the end of the current node, or,
 // while foster parenting in a table, before the table (12.2.6.1,
-// "appropriate place for inserting a node").
-func (b *Builder) place() (parent, before NodeID) {
+// "appropriate place for inserting a node"). Text merges with a text node
+// before that place, except, as html.Parse has it, text foster parented
+// into a template.
+func (b *Builder) place() (parent, before NodeID, merge bool) {
 	cur := b.current()
 	if !b.fostering {
-		return cur, Nil
+		return cur, Nil, true
 	}
 	switch b.tree.Nodes[cur].Atom {
 	case atom.Table, atom.Tbody, atom.Tfoot, atom.Thead, atom.Tr:
-		return b.fosterPlace()
+		parent, before = b.fosterPlace()
+		return parent, before, !b.tree.Is(parent, atom.Template) || before != Nil
 	}
-	return cur, Nil
+	return cur, Nil, true
 }
 
 // fosterPlace returns the foster parent's place: before the last table
@@ -121,7 +124,7 @@ func (b *Builder) fosterPlace() (parent, before NodeID) {
 
 // insertNode links node n at the appropriate place.
 func (b *Builder) insertNode(n NodeID) {
-	parent, before := b.place()
+	parent, before, _ := b.place()
 	b.tree.insertBefore(parent, n, before)
 }
 

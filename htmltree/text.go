@@ -15,13 +15,13 @@ func (b *Builder) addText(s str, raw Span) {
 	if s.n == 0 {
 		return
 	}
-	parent, before := b.place()
+	parent, before, merge := b.place()
 	ns := b.tree.Nodes
 	prev := ns[parent].LastChild
 	if before != Nil {
 		prev = ns[before].PrevSibling
 	}
-	if prev != Nil && ns[prev].Type == TextNode {
+	if merge && prev != Nil && ns[prev].Type == TextNode {
 		b.appendText(prev, s, raw)
 		return
 	}
