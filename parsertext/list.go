@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/net/html/atom"
 )
 
 // flattenMedian is Kitten's limit: a list introduced by a colon whose
@@ -104,19 +106,46 @@ func listItems(pc *piece, removed func(string, string)) []string {
 		linkList = linkList && it.links
 	}
 	out := make([]string, 0, len(pc.items))
+	descs := -1 // descriptions joined to the last item, a dt; -1: not a dt
 	for _, it := range pc.items {
 		t := stripBullet(it.text)
 		if linkList && len(strings.Fields(t)) < minLinkWords {
 			if removed != nil {
 				removed(it.text, ReasonLinkItem)
 			}
+			descs = -1
 			continue
 		}
-		if t != "" {
-			out = append(out, t)
+		if t == "" {
+			continue
+		}
+		if n := len(out); descs >= 0 && it.kind == atom.Dd {
+			out[n-1] = describe(out[n-1], t, descs)
+			descs++
+			continue
+		}
+		out = append(out, t)
+		descs = -1
+		if it.kind == atom.Dt {
+			descs = 0
 		}
 	}
 	return out
+}
+
+// describe joins description desc of a definition list to its term as a
+// reader takes them: "Wheel: turned by water", and a further description
+// after a semicolon. A term that already ends with punctuation keeps it.
+func describe(term, desc string, before int) string {
+	switch {
+	case before > 0 && strings.ContainsAny(term[len(term)-1:], ".?!;,"):
+		return term + " " + desc
+	case before > 0:
+		return term + "; " + desc
+	case strings.ContainsAny(term[len(term)-1:], ":.?!;,"):
+		return term + " " + desc
+	}
+	return term + ": " + desc
 }
 
 // flatten appends the sentences of a one-level list with its introduction

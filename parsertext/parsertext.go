@@ -4,7 +4,8 @@
 //
 //   - lists (ul, ol, dl): items of link lists with fewer than five words
 //     are removed (see Options.Removed); hand-written bullets ("*", "-",
-//     "•", "1)", "a.", "iv)") are stripped from item starts; a one-level
+//     "•", "1)", "a.", "iv)") are stripped from item starts; a dt and
+//     its dd are one item ("Wheel: turned by water"); a one-level
 //     list introduced by a clause ending in a colon is flattened into one
 //     sentence, items joined by commas, when its median item is shorter
 //     than 60 characters, else the introduction and each item become
@@ -84,6 +85,7 @@ type item struct {
 	node  int32
 	text  string
 	links bool // every block of the item is (almost) all link text
+	kind  atom.Atom
 }
 
 // Sentences returns the kept text of p as sentences, in reading order.
@@ -186,7 +188,7 @@ func collect(p *page.Page, linear bool, lang *language) []piece {
 		adjacent := prev == i-1
 		prev = i
 		if pl.list >= 0 {
-			out = addToList(out, pl, b, text, lang)
+			out = addToList(p, out, pl, b, text, lang)
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].kind < kList && joins(b, out[n-1].text, adjacent, lang) {
@@ -261,7 +263,7 @@ func opensSentence(text string) bool {
 }
 
 // addToList adds block b of a list to the last piece, or opens a list.
-func addToList(out []piece, pl place, b *page.Block, text string, lang *language) []piece {
+func addToList(p *page.Page, out []piece, pl place, b *page.Block, text string, lang *language) []piece {
 	n := len(out)
 	if n == 0 || out[n-1].kind != kList || out[n-1].list != pl.list {
 		out = append(out, piece{kind: kList, list: pl.list})
@@ -281,7 +283,11 @@ func addToList(out []piece, pl place, b *page.Block, text string, lang *language
 		it.links = it.links && links
 		return out
 	}
-	pc.items = append(pc.items, item{node: pl.item, text: text, links: links})
+	var kind atom.Atom
+	if pl.item >= 0 {
+		kind = p.Nodes[pl.item].Atom
+	}
+	pc.items = append(pc.items, item{node: pl.item, text: text, links: links, kind: kind})
 	return out
 }
 

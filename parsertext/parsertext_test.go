@@ -230,7 +230,10 @@ func TestLog(t *testing.T) {
 // A definition list is a list too: its terms and definitions are items.
 func TestDefinitionList(t *testing.T) {
 	check(t, `<p>The parts of a mill:</p><dl><dt>Wheel</dt><dd>turned by water</dd><dt>Stones</dt><dd>grind the grain</dd></dl>`, Options{},
-		"The parts of a mill: Wheel, turned by water, Stones, grind the grain.")
+		"The parts of a mill: Wheel: turned by water, Stones: grind the grain.")
+	// Without an introduction each term and its descriptions are one sentence.
+	check(t, `<dl><dt>Wheel</dt><dd>Turned by water</dd><dd>made of oak</dd><dt>Stones?</dt><dd>They grind the grain</dd><dd>Sharp.</dd></dl>`, Options{},
+		"Wheel: Turned by water; made of oak.", "Stones?", "They grind the grain; Sharp.")
 }
 
 // Flattening (Kitten 3.2.3): below a median of 60 characters the items
