@@ -206,3 +206,44 @@ func TestBodyLimitChunked(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanTables: the tables option says how data tables are written, in
+// the query or the JSON body; an unknown mode is answered 400 bad_tables.
+func TestCleanTables(t *testing.T) {
+	ts := startServer(t, Config{})
+	page := []byte(`<html><body><h1>Handhelds compared</h1>
+<p>The two handhelds differ less than their makers say, as the measures below show for anyone who cares to look.</p>
+<table><tr><th></th><th>DS Lite</th><th>PSP</th></tr><tr><th>Length</th><td>133.0mm</td><td>170.0mm</td></tr>
+<tr><th>Weight</th><td>218g</td><td>260g</td></tr></table>
+<p>Both fit in a coat pocket, and both last a long train journey on one charge of their batteries.</p></body></html>`)
+	clause := "DS Lite ; Length: 133.0mm / PSP ; Length: 170.0mm."
+	for _, tc := range []struct {
+		query string
+		json  map[string]any
+		want  bool
+	}{
+		{query: "?format=parser&threshold=0.001", want: true},
+		{query: "?format=parser&threshold=0.001&tables=blocks", want: false},
+		{query: "?format=text&threshold=0.001&tables=linear", want: true},
+		{json: map[string]any{"format": "text", "threshold": 0.001, "tables": "linear"}, want: true},
+	} {
+		var a answer
+		if tc.json != nil {
+			tc.json["html"] = string(page)
+			body, _ := json.Marshal(tc.json)
+			a = do(t, "POST", ts.url+"/v1/clean", "application/json", body)
+		} else {
+			a = do(t, "POST", ts.url+"/v1/clean"+tc.query, "text/html; charset=utf-8", page)
+		}
+		if a.status != http.StatusOK {
+			t.Fatalf("%s%v: status %d: %s", tc.query, tc.json, a.status, a.body)
+		}
+		if got := strings.Contains(string(a.body), clause); got != tc.want {
+			t.Errorf("%s%v: clause written %v, want %v:\n%s", tc.query, tc.json, got, tc.want, a.body)
+		}
+	}
+	a := do(t, "POST", ts.url+"/v1/clean?tables=rows", "text/html", page)
+	if e := a.apiError(t, http.StatusBadRequest, "bad_tables"); !slices.Contains(e.Valid, "linear") {
+		t.Errorf("bad_tables error lists %q", e.Valid)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/sluice-project/sluice/label"
+	"github.com/sluice-project/sluice/render"
 )
 
 // cleanRequest is a POST /v1/clean request once decoded: the page and the
@@ -28,7 +29,8 @@ type cleanRequest struct {
 	Model       string // the name of a stored model
 	Style       string
 	Threshold   float64
-	Dropped     bool // json format: list the dropped blocks too
+	Dropped     bool          // json format: list the dropped blocks too
+	Tables      render.Tables // how data tables are written; default: the format's
 
 	setVersion string // the stored filter set used, "NAME@VERSION"
 }
@@ -44,6 +46,7 @@ type jsonRequest struct {
 	Style          string        `json:"style"`
 	Threshold      jsonThreshold `json:"threshold"`
 	IncludeDropped bool          `json:"include_dropped"`
+	Tables         string        `json:"tables"`
 }
 
 // jsonThreshold reads a threshold given as a number or as "ef".
@@ -95,7 +98,7 @@ func checkThreshold(v float64) error {
 }
 
 // queryParams are the query parameters POST /v1/clean takes.
-var queryParams = []string{"filter", "filter_set", "format", "include_dropped", "model", "style", "threshold", "url"}
+var queryParams = []string{"filter", "filter_set", "format", "include_dropped", "model", "style", "tables", "threshold", "url"}
 
 // rawTypes are the media types of a raw page body; an absent Content-Type
 // is taken as application/octet-stream (RFC 9110, 8.3).
@@ -150,6 +153,9 @@ func (req *cleanRequest) readQuery(rawQuery string) *APIError {
 	req.FilterSet, req.Model = q.Get("filter_set"), q.Get("model")
 	if req.Threshold, err = parseThreshold(q.Get("threshold")); err != nil {
 		return newError(http.StatusBadRequest, "bad_threshold", err.Error())
+	}
+	if apiErr := req.setTables(q.Get("tables")); apiErr != nil {
+		return apiErr
 	}
 	if d := q.Get("include_dropped"); d != "" {
 		if req.Dropped, err = strconv.ParseBool(d); err != nil {
@@ -211,6 +217,22 @@ func (req *cleanRequest) readJSON(body []byte) *APIError {
 		req.Threshold = float64(jr.Threshold)
 	}
 	req.Dropped = req.Dropped || jr.IncludeDropped
+	if jr.Tables != "" {
+		return req.setTables(jr.Tables)
+	}
+	return nil
+}
+
+// tableModes are the values of the tables option.
+var tableModes = []string{"default", "blocks", "linear", "grid"}
+
+// setTables reads the tables option: how data tables are written.
+func (req *cleanRequest) setTables(v string) *APIError {
+	t, err := render.ParseTables(v)
+	if err != nil {
+		return newError(http.StatusBadRequest, "bad_tables", fmt.Sprintf("tables=%q: want blocks (each cell a paragraph), linear (one clause per row) or grid (the format's table), or default", v), WithValid(tableModes))
+	}
+	req.Tables = t
 	return nil
 }
 
@@ -259,7 +281,7 @@ func keyOffset(body []byte, quoted string, def int64) int64 {
 }
 
 // jsonFields are the fields of the JSON body.
-var jsonFields = []string{"filter", "filter_set", "format", "html", "include_dropped", "model", "style", "threshold", "url"}
+var jsonFields = []string{"filter", "filter_set", "format", "html", "include_dropped", "model", "style", "tables", "threshold", "url"}
 
 // typeName names a Go kind as the JSON type it reads.
 func typeName(kind string) string {
