@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/sluice-project/sluice/internal/atomicfile"
 	"github.com/sluice-project/sluice/tables"
@@ -116,6 +118,9 @@ func TrainFile(ctx context.Context, src *Source, tablesFile, cellsFile, out stri
 	}
 	data, err := m.MarshalBinary()
 	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, err
 	}
 	return m, atomicfile.WriteFile(out, data, 0o644)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/warc"
 )
 
@@ -130,7 +131,15 @@ func TestREADMEExamples(t *testing.T) {
 	if len(cmds) < 30 {
 		t.Fatalf("%d sluice commands found in the README; the parser lost some", len(cmds))
 	}
+	haveData := false
+	if root, err := dataset.Root(); err == nil {
+		if abs, err := filepath.Abs(root); err == nil {
+			t.Setenv(dataset.EnvData, abs) // the examples run in a folder of their own
+			haveData = true
+		}
+	}
 	ran := 0
+	dir, dirLine := "", ""
 	for i, args := range cmds {
 		var out, errOut bytes.Buffer
 		if code := run(append(append([]string(nil), args...), "--help"), strings.NewReader(""), &out, &errOut); code != exitOK {
@@ -140,9 +149,13 @@ func TestREADMEExamples(t *testing.T) {
 		if !alone[i] {
 			continue
 		}
-		dir := readmeFixtures(t, repo)
+		if dir == "" || lines[i] != dirLine {
+			// The commands of one line share a folder: "sluice sort -o
+			// sorted/ crawls/ && sluice corpus ... sorted/".
+			dir, dirLine = readmeFixtures(t, repo), lines[i]
+		}
 		args = expandGlobs(dir, args)
-		if !runnable(dir, args) {
+		if !runnable(dir, args, haveData) {
 			continue
 		}
 		out.Reset()
@@ -164,14 +177,19 @@ func TestREADMEExamples(t *testing.T) {
 
 // runnable reports whether a README command can run as written in dir
 // (see readmeFixtures): every file it names is there, and it needs no
-// data set, network, server, standard input or long training.
-func runnable(dir string, args []string) bool {
+// network, server, standard input or long training, nor a data set
+// unless haveData (the table-label commands read the shared pages).
+func runnable(dir string, args []string, haveData bool) bool {
 	switch args[0] {
-	case "clean", "filters", "version", "annotate", "corpus":
+	case "clean", "filters", "version", "annotate", "corpus", "normalize", "sort":
 	case "train":
 		return len(args) == 2 && args[1] == "--print-template"
+	case "tables":
+		if !haveData {
+			return false
+		}
 	default:
-		return false // eval, bench, train and tables read the shared data sets; serve runs until stopped
+		return false // eval and bench score output written from ../shared/data; train takes minutes; serve runs until stopped
 	}
 	for k, a := range args[1:] {
 		switch {
@@ -198,10 +216,15 @@ func fileEnding(a string) bool {
 	return false
 }
 
+// exampleGold is a CleanEval gold file for testdata/example.html: its
+// heading and first paragraph.
+const exampleGold = "<h>The mills of the valley\n\n<p>Walk from the upper mill by the bridge to the lower mill by the weir, and you pass seven wheels turning in the race & the sluice.\n"
+
 // readmeFixtures makes a directory holding the files the README's
 // examples name: page.html and pages/ (the example page), myset/, the
-// filter set, the table labels, and crawl.warc.gz and crawl-1.warc.gz
-// with the example page as two responses.
+// filter set, the table labels, ce/ (a page and its CleanEval gold), and
+// crawl.warc.gz, crawl-1.warc.gz and crawls/a.warc.gz with the example
+// page as two responses.
 func readmeFixtures(t *testing.T, repo string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -212,6 +235,7 @@ func readmeFixtures(t *testing.T, repo string) string {
 	files := map[string][]byte{
 		"page.html": example, "pages/a.html": example, "pages/b/c.html": example,
 		"myset/a.html": example, "testdata/example.html": example,
+		"ce/html/a.html": example, "ce/gold/a.txt": []byte(exampleGold),
 	}
 	for _, f := range []string{"docs/filter-sets/news-strict.toml", "tableset/labels/tables.tsv", "tableset/labels/cells.tsv"} {
 		if files[f], err = os.ReadFile(filepath.Join(repo, f)); err != nil {
@@ -228,7 +252,7 @@ func readmeFixtures(t *testing.T, repo string) string {
 			t.Fatal(err)
 		}
 	}
-	files["crawl.warc.gz"], files["crawl-1.warc.gz"] = crawl.Bytes(), crawl.Bytes()
+	files["crawl.warc.gz"], files["crawl-1.warc.gz"], files["crawls/a.warc.gz"] = crawl.Bytes(), crawl.Bytes(), crawl.Bytes()
 	for name, data := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
