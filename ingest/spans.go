@@ -5,29 +5,15 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 
+	"github.com/sluice-project/sluice/dom"
 	"github.com/sluice-project/sluice/page"
 )
 
 // ContentRoot returns the element whose subtree holds the page's content:
 // <body>, or the <html> element (or the document) when there is none.
 func ContentRoot(doc *html.Node) *html.Node {
-	var htmlEl *html.Node
-	for c := doc.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && c.DataAtom == atom.Html {
-			htmlEl = c
-		}
-	}
-	if htmlEl == nil {
-		return doc
-	}
-	for c := htmlEl.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && (c.DataAtom == atom.Body || c.DataAtom == atom.Frameset) {
-			return c
-		}
-	}
-	return htmlEl
+	return dom.ContentRoot(dom.HTML(doc)).HTMLNode()
 }
 
 // textToken is one text token of the input: its raw byte span in the parsed
@@ -44,16 +30,16 @@ type textToken struct {
 // builder may merge tokens (around ignored tags), split them (in tables),
 // move them (foster parenting) or drop a leading newline; nodes that cannot
 // be matched get a zero span.
-func locateText(root *html.Node, b []byte, base int) []page.Span {
+func locateText(root dom.Node, b []byte, base int) []page.Span {
 	toks := scanText(b, make([]textToken, 0, 256))
 	m := matcher{b: b, toks: toks}
 	var spans []page.Span
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			switch c.Type {
+	var walk func(n dom.Node)
+	walk = func(n dom.Node) {
+		for c := n.FirstChild(); !c.Nil(); c = c.NextSibling() {
+			switch c.Type() {
 			case html.TextNode:
-				s, e := m.match(c.Data)
+				s, e := m.match(c.Data())
 				if e > s {
 					s, e = s+base, e+base
 				}
@@ -63,7 +49,7 @@ func locateText(root *html.Node, b []byte, base int) []page.Span {
 			}
 		}
 	}
-	walk(ContentRoot(root))
+	walk(dom.ContentRoot(root))
 	return spans
 }
 

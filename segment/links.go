@@ -4,8 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"golang.org/x/net/html"
-
+	"github.com/sluice-project/sluice/dom"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -28,7 +27,7 @@ type openLink struct {
 
 // startLink records the start of <a href> element n at the end of the
 // open block's text. Links beyond the bounds are not recorded.
-func (b *builder) startLink(n *html.Node) {
+func (b *builder) startLink(n dom.Node) {
 	href := boundedAttr(n, "href")
 	if href == "" || len(b.refs.links) >= page.MaxBlockLinks {
 		return
@@ -46,7 +45,7 @@ func (b *builder) endLink() {
 }
 
 // image records <img> element n, when it has a src, on the open block.
-func (b *builder) image(n *html.Node) {
+func (b *builder) image(n dom.Node) {
 	src := boundedAttr(n, "src")
 	if src == "" || len(b.refs.images) >= page.MaxBlockLinks {
 		return
@@ -123,7 +122,7 @@ func (b *builder) flushLinks(text string, idx int32) {
 // boundedAttr returns attribute key of n trimmed, or "" when it is longer
 // than page.MaxHref; a trimmed value is copied, so that it does not hold
 // a long attribute's memory.
-func boundedAttr(n *html.Node, key string) string {
+func boundedAttr(n dom.Node, key string) string {
 	raw := attr(n, key)
 	v := strings.TrimSpace(raw)
 	if len(v) > page.MaxHref {
