@@ -13,8 +13,10 @@
 package sluice
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 
@@ -115,7 +117,20 @@ type Options struct {
 	// blocks ("<p>a</p>" repeated) has a block every few bytes. Default:
 	// DefaultMaxModelBlocks. Negative means no limit.
 	MaxModelBlocks int
+	// Parser is the HTML parser: "html" (x/net/html's html.Parse, the
+	// tree sluice has always cleaned) or "arena" (package htmltree: the
+	// same tree in an arena built from the tokenizer, faster; see
+	// docs/htmltree.md for how its pages compare). Default: the
+	// environment's SLUICE_PARSER when set, else "html". New refuses
+	// another name. "html" is kept for a release after "arena" becomes
+	// the default, for pages the new tree gets wrong.
+	Parser string
 }
+
+// ParserEnv is the environment variable that chooses Options.Parser when
+// it is empty, so that every command (clean, eval, corpus, serve) can be
+// switched without a flag of its own.
+const ParserEnv = "SLUICE_PARSER"
 
 // DefaultDropPattern is Kitten's Options.DropPattern: the divs whose id or
 // class name contains "menu". It is not applied unless asked for.
@@ -255,7 +270,10 @@ func ingestOptions(opts Options) (ingest.Options, error) {
 		o.DropPattern = re
 	}
 	o.DropHidden = !opts.KeepHidden
-	o.Inspect = metadata.Extract
+	if o.Parser = cmp.Or(opts.Parser, os.Getenv(ParserEnv), ingest.ParserHTML); o.Parser != ingest.ParserHTML && o.Parser != ingest.ParserArena {
+		return o, fmt.Errorf("sluice: parser %q: want %q or %q (Options.Parser, $%s)", o.Parser, ingest.ParserHTML, ingest.ParserArena, ParserEnv)
+	}
+	o.Inspect = metadata.ExtractNode
 	switch {
 	case opts.MaxBytes > 0:
 		o.MaxBytes = opts.MaxBytes
