@@ -7,6 +7,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/sluice-project/sluice/dom"
+	"github.com/sluice-project/sluice/htmltree"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -31,6 +32,9 @@ type textToken struct {
 // move them (foster parenting) or drop a leading newline; nodes that cannot
 // be matched get a zero span.
 func locateText(root dom.Node, b []byte, base int) []page.Span {
+	if t, _ := root.Tree(); t != nil {
+		return treeSpans(t, base)
+	}
 	toks := scanText(b, make([]textToken, 0, 256))
 	m := matcher{b: b, toks: toks}
 	var spans []page.Span
@@ -50,6 +54,23 @@ func locateText(root dom.Node, b []byte, base int) []page.Span {
 		}
 	}
 	walk(dom.ContentRoot(root))
+	return spans
+}
+
+// treeSpans returns the spans of the text nodes below the content root of
+// t, which htmltree records (Tree.TextSpan), base added.
+func treeSpans(t *htmltree.Tree, base int) []page.Span {
+	var spans []page.Span
+	_, root := dom.ContentRoot(dom.Arena(t, t.Root())).Tree()
+	for n := range t.All(root) {
+		if t.Nodes[n].Type == htmltree.TextNode {
+			var sp page.Span
+			if r := t.TextSpan(n); r.End > r.Start {
+				sp = page.Span{Start: int(r.Start) + base, End: int(r.End) + base}
+			}
+			spans = append(spans, sp)
+		}
+	}
 	return spans
 }
 
