@@ -19,8 +19,10 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sluice-project/sluice/filter"
+	"github.com/sluice-project/sluice/htmltree"
 	"github.com/sluice-project/sluice/ingest"
 	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/metadata"
@@ -162,6 +164,10 @@ type Cleaner struct {
 	maxBlocks int // of a page the labeller labels; 0 for no limit
 	// threshold of the filter pipelines (and of the fallback)
 	filterThreshold float64
+	// builders are htmltree Builders for the arena parser, reused from
+	// page to page (their trees die with Segment; the page copies what it
+	// keeps): scratch, not state.
+	builders sync.Pool
 }
 
 // New builds a Cleaner; it fails on an unknown filter expression.
@@ -364,7 +370,16 @@ func (c *Cleaner) Segment(ctx context.Context, in Input) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	doc, err := ingest.Parse(in.Data, c.ingestOptions(in))
+	opts := c.ingestOptions(in)
+	if opts.Parser == ingest.ParserArena {
+		b, _ := c.builders.Get().(*htmltree.Builder)
+		if b == nil {
+			b = new(htmltree.Builder)
+		}
+		defer c.builders.Put(b)
+		opts.Builder = b
+	}
+	doc, err := ingest.Parse(in.Data, opts)
 	if err != nil {
 		return nil, err
 	}

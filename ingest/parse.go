@@ -41,6 +41,11 @@ type Options struct {
 	// Parser is the HTML parser: ParserHTML (x/net/html's html.Parse,
 	// the default, also for "") or ParserArena (package htmltree).
 	Parser string
+	// Builder, when set, builds the tree of ParserArena reusing its
+	// memory: the tree, and the strings read from it (Meta's), are then
+	// valid until it builds again (segment.Segment copies what the page
+	// keeps). Nil builds a tree of its own.
+	Builder *htmltree.Builder
 }
 
 // The parsers of Options.Parser.
@@ -120,7 +125,7 @@ func Parse(src []byte, opts Options) (*Document, error) {
 	for _, f := range fixes {
 		d.Warnings = append(d.Warnings, f.warning(func(off int) int { return d.Original(base + off) }))
 	}
-	root, err := d.parse(body, opts.Parser)
+	root, err := d.parse(body, opts.Parser, opts.Builder)
 	if err != nil {
 		return nil, err
 	}
@@ -148,9 +153,12 @@ func Parse(src []byte, opts Options) (*Document, error) {
 }
 
 // parse parses body with the parser named, setting d.Root or d.Tree.
-func (d *Document) parse(body []byte, parser string) (dom.Node, error) {
+func (d *Document) parse(body []byte, parser string, b *htmltree.Builder) (dom.Node, error) {
 	if parser == ParserArena {
-		d.Tree = htmltree.Build(body)
+		if b == nil {
+			b = new(htmltree.Builder)
+		}
+		d.Tree = b.Build(body)
 		d.Warnings = append(d.Warnings, d.Tree.Warnings...)
 		return d.Node(), nil
 	}

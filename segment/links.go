@@ -28,7 +28,7 @@ type openLink struct {
 // startLink records the start of <a href> element n at the end of the
 // open block's text. Links beyond the bounds are not recorded.
 func (b *builder) startLink(n dom.Node) {
-	href := boundedAttr(n, "href")
+	href := b.keep.keep(boundedAttr(n, "href"))
 	if href == "" || len(b.refs.links) >= page.MaxBlockLinks {
 		return
 	}
@@ -46,7 +46,7 @@ func (b *builder) endLink() {
 
 // image records <img> element n, when it has a src, on the open block.
 func (b *builder) image(n dom.Node) {
-	src := boundedAttr(n, "src")
+	src := b.keep.keep(boundedAttr(n, "src"))
 	if src == "" || len(b.refs.images) >= page.MaxBlockLinks {
 		return
 	}
@@ -57,7 +57,7 @@ func (b *builder) image(n dom.Node) {
 	}
 	inText := b.opts.ImageAlt && strings.TrimSpace(raw) != "" && !fileName(raw)
 	b.refs.images = append(b.refs.images, page.Image{After: int32(len(b.refs.links)), InLink: b.refs.open >= 0,
-		Src: src, Alt: alt, InText: inText && alt != ""})
+		Src: src, Alt: b.keep.keep(alt), InText: inText && alt != ""})
 }
 
 // flushRefs moves the links and images of the open block to the page, as

@@ -50,6 +50,12 @@ func DefaultOptions() Options { return Options{ImageAlt: true} }
 func Segment(doc *ingest.Document, opts Options) *page.Page {
 	p := &page.Page{Meta: doc.Meta}
 	b := builder{doc: doc, p: p, opts: opts, container: -1, start: -1, refs: refs{open: -1}}
+	if doc.Tree != nil {
+		// The tree's memory goes back to its Builder: copy what the
+		// page keeps.
+		p.Meta = doc.Meta.Clone()
+		b.keep.copy = true
+	}
 	root := dom.ContentRoot(doc.Node())
 	nodes, blocks := sizes(root, opts)
 	b.blocks, b.nodes = newChunked[page.Block](blocks), newChunked[page.Node](nodes)
@@ -90,11 +96,19 @@ type builder struct {
 
 	tables []*tableState // the tables open around the current element
 	refs   refs          // the open block's links and images, when recorded
+	keep   keeper        // copies of the tree's strings the page keeps
 }
 
 func (b *builder) element(n dom.Node, parent int32, depth int32) {
 	a := n.Atom()
-	idx := b.nodes.add(newNode(n, parent, depth, b.blocks.len()))
+	nd := newNode(n, parent, depth, b.blocks.len())
+	if b.keep.copy {
+		if nd.Atom == 0 {
+			nd.Tag = b.keep.keep(nd.Tag)
+		}
+		nd.ID, nd.Class = b.keep.keep(nd.ID), b.keep.keep(nd.Class)
+	}
+	idx := b.nodes.add(nd)
 	b.tableStart(n, idx)
 	s0 := b.structs
 	if structural(a) {

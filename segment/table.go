@@ -33,7 +33,7 @@ func (b *builder) tableStart(n dom.Node, idx int32) {
 			b.tables[k-1].leaf = false
 		}
 		ts := &tableState{leaf: true, row: -1, open: -1, caption: -1}
-		ts.t = page.Table{Node: idx, Summary: strings.TrimSpace(attr(n, "summary")), Nested: int32(len(b.tables))}
+		ts.t = page.Table{Node: idx, Summary: b.keep.keep(strings.TrimSpace(attr(n, "summary"))), Nested: int32(len(b.tables))}
 		b.tables = append(b.tables, ts)
 		return
 	}
