@@ -34,9 +34,17 @@ func reportPages(b *testing.B, n int) {
 // on one goroutine; one op is one pass over the set.
 //
 //	go test -run '^$' -bench 'Clean$|HTMLParse' -benchmem
-func BenchmarkClean(b *testing.B) {
+func BenchmarkClean(b *testing.B) { benchClean(b, "html") }
+
+// BenchmarkCleanArena is BenchmarkClean with the arena parser (package
+// htmltree, Options.Parser "arena").
+//
+//	go test -run '^$' -bench 'Clean$|CleanArena|HTMLParse' -benchmem -cpu 1
+func BenchmarkCleanArena(b *testing.B) { benchClean(b, "arena") }
+
+func benchClean(b *testing.B, parser string) {
 	data, total := benchPages(b)
-	c, err := New(Options{})
+	c, err := New(Options{Parser: parser})
 	if err != nil {
 		b.Fatal(err)
 	}

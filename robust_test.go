@@ -17,7 +17,18 @@ func TestHugePage(t *testing.T) {
 	}
 	para := "<div class=c><p>Some paragraph text that repeats to make the page very large indeed. <a href=/x>link</a></p></div>\n"
 	src := []byte("<html><body>" + strings.Repeat(para, 100<<20/len(para)) + "</body></html>")
-	c, err := New(Options{})
+	eachParser(t, func(t *testing.T, parser string) { hugePage(t, parser, src) })
+}
+
+// eachParser runs test once per HTML parser (Options.Parser).
+func eachParser(t *testing.T, test func(t *testing.T, parser string)) {
+	for _, parser := range []string{ingest.ParserHTML, ingest.ParserArena} {
+		t.Run(parser, func(t *testing.T) { test(t, parser) })
+	}
+}
+
+func hugePage(t *testing.T, parser string, src []byte) {
+	c, err := New(Options{Parser: parser})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +46,10 @@ func TestHugePage(t *testing.T) {
 
 // TestBadInputs feeds the cleaner what crawls contain: every case gives a
 // clear error or a best-effort result.
-func TestBadInputs(t *testing.T) {
-	c, err := New(Options{})
+func TestBadInputs(t *testing.T) { eachParser(t, badInputs) }
+
+func badInputs(t *testing.T, parser string) {
+	c, err := New(Options{Parser: parser})
 	if err != nil {
 		t.Fatal(err)
 	}

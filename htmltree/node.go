@@ -144,6 +144,18 @@ func (t *Tree) TextBytes(n NodeID) []byte {
 	return t.bytes(nd.data)
 }
 
+// TextSpan returns the span in the input of a text node's text: the bytes
+// it is, when its text is the input's bytes (no entity, CR LF or NUL,
+// not merged from tokens apart), else its Raw span (its token or tokens,
+// from first to last).
+func (t *Tree) TextSpan(n NodeID) Span {
+	nd := &t.Nodes[n]
+	if nd.Type == TextNode && nd.data.n > 0 && nd.data.off&sideBit == 0 {
+		return Span{Start: int32(nd.data.off), End: int32(nd.data.off + nd.data.n)}
+	}
+	return nd.Raw
+}
+
 // Name returns an element's tag name, lower case, or "" for other nodes.
 func (t *Tree) Name(n NodeID) string {
 	nd := &t.Nodes[n]

@@ -7,13 +7,22 @@ package ingest
 import (
 	"golang.org/x/net/html"
 
+	"github.com/sluice-project/sluice/dom"
+	"github.com/sluice-project/sluice/htmltree"
+
 	"github.com/sluice-project/sluice/page"
 )
 
 // Document is a parsed page ready for segmentation.
 type Document struct {
-	// Root is the document node of the parsed tree, precleaned.
+	// Root is the document node of the parsed tree, precleaned, when
+	// html.Parse parsed it (Options.Parser "html"); nil otherwise.
 	Root *html.Node
+	// Tree is the precleaned tree when htmltree built it (Options.Parser
+	// "arena"); nil otherwise. Its strings share the memory of Text and
+	// of the tree: a Document's tree is never rebuilt, so they live as
+	// long as anything refers to them.
+	Tree *htmltree.Tree
 	// Source is the original input, as given.
 	Source []byte
 	// Text is the input decoded to UTF-8 (it is Source itself when Source
@@ -30,6 +39,14 @@ type Document struct {
 	Warnings []string
 
 	offsets *OffsetMap
+}
+
+// Node returns the document node of the tree, whichever parser built it.
+func (d *Document) Node() dom.Node {
+	if d.Tree != nil {
+		return dom.Arena(d.Tree, d.Tree.Root())
+	}
+	return dom.HTML(d.Root)
 }
 
 // Original maps a byte offset in d.Text to the offset in d.Source.

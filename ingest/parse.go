@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/sluice-project/sluice/dom"
+	"github.com/sluice-project/sluice/htmltree"
 	"github.com/sluice-project/sluice/page"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -34,9 +36,23 @@ type Options struct {
 	// Inspect, when set, is called with the parsed tree and the page's
 	// metadata before precleaning removes scripts, the head and the
 	// rest, so that a later stage can read them: sluice passes
-	// metadata.Extract. It must not change the tree.
-	Inspect func(root *html.Node, m *page.Meta)
+	// metadata.ExtractNode. It must not change the tree.
+	Inspect func(root dom.Node, m *page.Meta)
+	// Parser is the HTML parser: ParserHTML (x/net/html's html.Parse,
+	// the default, also for "") or ParserArena (package htmltree).
+	Parser string
+	// Builder, when set, builds the tree of ParserArena reusing its
+	// memory: the tree, and the strings read from it (Meta's), are then
+	// valid until it builds again (segment.Segment copies what the page
+	// keeps). Nil builds a tree of its own.
+	Builder *htmltree.Builder
 }
+
+// The parsers of Options.Parser.
+const (
+	ParserHTML  = "html"
+	ParserArena = "arena"
+)
 
 // DefaultDrop is the default list of elements removed before segmentation.
 var DefaultDrop = []string{
@@ -109,18 +125,10 @@ func Parse(src []byte, opts Options) (*Document, error) {
 	for _, f := range fixes {
 		d.Warnings = append(d.Warnings, f.warning(func(off int) int { return d.Original(base + off) }))
 	}
-	root, err := parseHTML(body)
+	root, err := d.parse(body, opts.Parser, opts.Builder)
 	if err != nil {
-		// Too deep: flatten the excess and try again, lower each time.
-		for depth := maxDepth; err != nil && depth >= 32; depth /= 2 {
-			root, err = parseHTML(flatten(body, depth))
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrUnparseable, err)
-		}
-		d.Warnings = append(d.Warnings, "nesting deeper than the parser allows was flattened")
+		return nil, err
 	}
-	d.Root = root
 	title, desc, ogType := headMeta(root)
 	if d.Meta.Title == "" {
 		d.Meta.Title = title
@@ -134,9 +142,39 @@ func Parse(src []byte, opts Options) (*Document, error) {
 	if opts.Inspect != nil {
 		opts.Inspect(root, &d.Meta)
 	}
-	preclean(root, opts)
+	if !preclean(root, opts) {
+		// Markup in <noframes> or <noembed>, which only html.Parse
+		// parses as a fragment: the old path cleans the page.
+		opts.Parser = ParserHTML
+		return Parse(src, opts)
+	}
 	d.TextSpans = locateText(root, body, base)
 	return d, nil
+}
+
+// parse parses body with the parser named, setting d.Root or d.Tree.
+func (d *Document) parse(body []byte, parser string, b *htmltree.Builder) (dom.Node, error) {
+	if parser == ParserArena {
+		if b == nil {
+			b = new(htmltree.Builder)
+		}
+		d.Tree = b.Build(body)
+		d.Warnings = append(d.Warnings, d.Tree.Warnings...)
+		return d.Node(), nil
+	}
+	root, err := parseHTML(body)
+	if err != nil {
+		// Too deep: flatten the excess and try again, lower each time.
+		for depth := maxDepth; err != nil && depth >= 32; depth /= 2 {
+			root, err = parseHTML(flatten(body, depth))
+		}
+		if err != nil {
+			return dom.Node{}, fmt.Errorf("%w: %w", ErrUnparseable, err)
+		}
+		d.Warnings = append(d.Warnings, "nesting deeper than the parser allows was flattened")
+	}
+	d.Root = root
+	return d.Node(), nil
 }
 
 // parseHTML parses with scripting disabled, so that the content of
@@ -245,35 +283,35 @@ func VoidElement(a atom.Atom) bool {
 // headMeta returns the text of the first <title> element, the page's
 // description (<meta name="description">, else og:description or
 // twitter:description) and its og:type, looking outside <body> only.
-func headMeta(doc *html.Node) (title, desc, ogType string) {
+func headMeta(doc dom.Node) (title, desc, ogType string) {
 	var other string
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
+	var walk func(dom.Node)
+	walk = func(n dom.Node) {
+		for c := n.FirstChild(); !c.Nil(); c = c.NextSibling() {
+			if c.Type() != html.ElementNode {
 				continue
 			}
-			switch c.DataAtom {
+			switch c.Atom() {
 			case atom.Body, atom.Frameset:
 				continue
 			case atom.Title:
 				if title == "" {
 					var sb strings.Builder
-					for t := c.FirstChild; t != nil; t = t.NextSibling {
-						if t.Type == html.TextNode {
-							sb.WriteString(t.Data)
+					for t := c.FirstChild(); !t.Nil(); t = t.NextSibling() {
+						if t.Type() == html.TextNode {
+							sb.WriteString(t.Data())
 						}
 					}
 					title = strings.Join(strings.Fields(sb.String()), " ")
 				}
 			case atom.Meta:
 				var name, content string
-				for _, a := range c.Attr {
-					switch a.Key {
+				for i := range c.NumAttr() {
+					switch k, v, _ := c.AttrAt(i); k {
 					case "name", "property":
-						name = strings.ToLower(a.Val)
+						name = strings.ToLower(v)
 					case "content":
-						content = a.Val
+						content = v
 					}
 				}
 				content = strings.Join(strings.Fields(content), " ")
@@ -302,24 +340,10 @@ func headMeta(doc *html.Node) (title, desc, ogType string) {
 	return title, desc, ogType
 }
 
-// Attr returns the value of n's attribute key, or "".
-func Attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-func rootLang(doc *html.Node) string {
-	for c := doc.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && c.DataAtom == atom.Html {
-			for _, a := range c.Attr {
-				if a.Key == "lang" {
-					return strings.TrimSpace(a.Val)
-				}
-			}
+func rootLang(doc dom.Node) string {
+	for c := doc.FirstChild(); !c.Nil(); c = c.NextSibling() {
+		if c.Type() == html.ElementNode && c.Atom() == atom.Html {
+			return strings.TrimSpace(c.Attr("lang"))
 		}
 	}
 	return ""

@@ -29,20 +29,29 @@ func addSeeds(f *testing.F, globs ...string) {
 func FuzzParse(f *testing.F) {
 	addSeeds(f, "../testdata/*.html", "testdata/*/*")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := Parse(data, DefaultOptions())
-		if err != nil {
-			return
-		}
-		if !utf8.Valid(d.Text) {
-			t.Fatalf("decoded text is not UTF-8")
-		}
-		for _, sp := range d.TextSpans {
-			if sp.Start < 0 || sp.End < sp.Start || sp.End > len(d.Text) {
-				t.Fatalf("span %v outside the text (%d bytes)", sp, len(d.Text))
-			}
-			if o := d.Original(sp.End); o < 0 || o > len(data) {
-				t.Fatalf("original offset %d outside the input (%d bytes)", o, len(data))
+		for _, parser := range []string{ParserHTML, ParserArena} {
+			opts := DefaultOptions()
+			opts.Parser = parser
+			if d, err := Parse(data, opts); err == nil {
+				checkDocument(t, d, data)
 			}
 		}
 	})
+}
+
+// checkDocument checks that a document's text is UTF-8 and its spans lie
+// in the text and map into the input data.
+func checkDocument(t *testing.T, d *Document, data []byte) {
+	t.Helper()
+	if !utf8.Valid(d.Text) {
+		t.Fatalf("decoded text is not UTF-8")
+	}
+	for _, sp := range d.TextSpans {
+		if sp.Start < 0 || sp.End < sp.Start || sp.End > len(d.Text) {
+			t.Fatalf("span %v outside the text (%d bytes)", sp, len(d.Text))
+		}
+		if o := d.Original(sp.End); o < 0 || o > len(data) {
+			t.Fatalf("original offset %d outside the input (%d bytes)", o, len(data))
+		}
+	}
 }

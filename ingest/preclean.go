@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/dom"
 )
 
 // keepShare is the share of a page's text above which a hidden element or a
@@ -16,8 +18,10 @@ const keepShare = 1.0 / 3
 
 // preclean removes, in place, the configured elements and comments, and the
 // hidden elements and <noscript> elements (when configured) that hold less
-// than keepShare of the page's text.
-func preclean(root *html.Node, opts Options) {
+// than keepShare of the page's text. It returns false, having stopped, for
+// an htmltree tree with markup in a <noframes> or <noembed>, which only
+// html.Parse reparses (see reparseRaw).
+func preclean(root dom.Node, opts Options) bool {
 	drop := make(map[string]bool, len(opts.Drop))
 	for _, t := range opts.Drop {
 		drop[strings.ToLower(t)] = true
@@ -25,31 +29,33 @@ func preclean(root *html.Node, opts Options) {
 	dropComments := drop["#comment"]
 	dropNoscript := drop["noscript"]
 	delete(drop, "noscript")
-	var maybe []*html.Node // dropped unless they hold much of the text
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; {
-			next := c.NextSibling
-			switch c.Type {
+	var maybe []dom.Node // dropped unless they hold much of the text
+	ok := true
+	var walk func(n dom.Node)
+	walk = func(n dom.Node) {
+		for c := n.FirstChild(); !c.Nil() && ok; {
+			next := c.NextSibling()
+			switch c.Type() {
 			case html.CommentNode, html.DoctypeNode:
-				if dropComments || c.Type == html.DoctypeNode {
-					n.RemoveChild(c)
+				if dropComments || c.Type() == html.DoctypeNode {
+					c.Remove()
 				}
 			case html.ElementNode:
+				a := c.Atom()
 				switch {
-				case drop[c.Data], c.DataAtom == atom.Div && matchesIDClass(c, opts.DropPattern):
-					n.RemoveChild(c)
-				case c.DataAtom == atom.Noframes || c.DataAtom == atom.Noembed:
-					reparseRaw(c)
+				case drop[c.Data()], a == atom.Div && matchesIDClass(c, opts.DropPattern):
+					c.Remove()
+				case a == atom.Noframes || a == atom.Noembed:
+					ok = reparseRaw(c)
 					walk(c)
-				case dropNoscript && c.DataAtom == atom.Noscript, opts.DropHidden && hidden(c):
+				case dropNoscript && a == atom.Noscript, opts.DropHidden && hidden(c):
 					maybe = append(maybe, c)
 					walk(c)
 				default:
 					walk(c)
 				}
 			default:
-				if c.FirstChild != nil {
+				if !c.FirstChild().Nil() {
 					walk(c)
 				}
 			}
@@ -57,33 +63,34 @@ func preclean(root *html.Node, opts Options) {
 		}
 	}
 	walk(root)
-	if len(maybe) == 0 {
-		return
+	if len(maybe) == 0 || !ok {
+		return ok
 	}
-	total := textLen(ContentRoot(root))
+	total := textLen(dom.ContentRoot(root))
 	for _, n := range maybe {
-		if n.Parent == nil {
+		if n.Parent().Nil() {
 			continue
 		}
-		if float64(textLen(n)) < keepShare*float64(total) || n.DataAtom == atom.Head {
-			n.Parent.RemoveChild(n)
+		if float64(textLen(n)) < keepShare*float64(total) || n.Atom() == atom.Head {
+			n.Remove()
 		}
 	}
+	return true
 }
 
 // matchesIDClass reports whether re matches the id of n or one of its
 // class names; a nil re matches nothing.
-func matchesIDClass(n *html.Node, re *regexp.Regexp) bool {
+func matchesIDClass(n dom.Node, re *regexp.Regexp) bool {
 	if re == nil {
 		return false
 	}
-	for _, a := range n.Attr {
-		switch {
-		case a.Namespace != "":
-		case a.Key == "id" && re.MatchString(a.Val):
+	for i := range n.NumAttr() {
+		switch key, val, foreign := n.AttrAt(i); {
+		case foreign:
+		case key == "id" && re.MatchString(val):
 			return true
-		case a.Key == "class":
-			for _, c := range strings.Fields(a.Val) {
+		case key == "class":
+			for _, c := range strings.Fields(val) {
 				if re.MatchString(c) {
 					return true
 				}
@@ -95,42 +102,50 @@ func matchesIDClass(n *html.Node, re *regexp.Regexp) bool {
 
 // reparseRaw parses the text of a <noframes> or <noembed> as the markup it
 // is, the page for browsers without frames or plugins: the HTML parser
-// reads it as raw text, whose tags would otherwise be kept as words.
-func reparseRaw(n *html.Node) {
-	t := n.FirstChild
-	if t == nil || t.Type != html.TextNode || t.NextSibling != nil || !strings.Contains(t.Data, "<") {
-		return
+// reads it as raw text, whose tags would otherwise be kept as words. It
+// returns false, changing nothing, for such markup in an htmltree tree,
+// which has no fragment parsing.
+func reparseRaw(nd dom.Node) bool {
+	t := nd.FirstChild()
+	if t.Nil() || t.Type() != html.TextNode || !t.NextSibling().Nil() || !strings.Contains(t.Data(), "<") {
+		return true
 	}
-	for p := n.Parent; p != nil; p = p.Parent {
-		if p.DataAtom == atom.Noframes || p.DataAtom == atom.Noembed {
+	for p := nd.Parent(); !p.Nil(); p = p.Parent() {
+		if p.Atom() == atom.Noframes || p.Atom() == atom.Noembed {
 			// Nested in one parsed so: parsing again at every level
 			// would take time quadratic in the nesting.
-			n.RemoveChild(t)
-			return
+			t.Remove()
+			return true
 		}
 	}
-	context := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-	nodes, err := html.ParseFragmentWithOptions(strings.NewReader(t.Data), context, html.ParseOptionEnableScripting(false))
-	if err != nil {
-		return
+	n := nd.HTMLNode()
+	if n == nil {
+		return false
 	}
-	n.RemoveChild(t)
+	context := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	nodes, err := html.ParseFragmentWithOptions(strings.NewReader(t.Data()), context, html.ParseOptionEnableScripting(false))
+	if err != nil {
+		return true
+	}
+	n.RemoveChild(t.HTMLNode())
 	for _, c := range nodes {
 		n.AppendChild(c)
 	}
+	return true
 }
 
 // textLen counts the non-space bytes of the text below n (runes beyond
 // ASCII count one per byte, which is good enough for shares).
-func textLen(n *html.Node) int {
+func textLen(n dom.Node) int {
 	total := 0
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			switch c.Type {
+	var walk func(dom.Node)
+	walk = func(n dom.Node) {
+		for c := n.FirstChild(); !c.Nil(); c = c.NextSibling() {
+			switch c.Type() {
 			case html.TextNode:
-				for i := 0; i < len(c.Data); i++ {
-					if b := c.Data[i]; b > ' ' {
+				data := c.Data()
+				for i := 0; i < len(data); i++ {
+					if b := data[i]; b > ' ' {
 						total++
 					}
 				}
@@ -147,7 +162,7 @@ func textLen(n *html.Node) int {
 // attributes: hidden, aria-hidden="true", or an inline display:none or
 // visibility:hidden style. Stylesheets are not consulted. A hidden element
 // that the reader reveals with a click (revealable) does not count.
-func hidden(n *html.Node) bool {
+func hidden(n dom.Node) bool {
 	return hiddenAttrs(n) && !revealable(n)
 }
 
@@ -169,36 +184,37 @@ var notRevealTokens = []string{"nav", "menu", "modal", "popup", "dropdown", "coo
 
 // revealable reports whether n is a tab panel, accordion section or
 // collapsed part (see revealTokens).
-func revealable(n *html.Node) bool {
+func revealable(n dom.Node) bool {
 	found := false
-	for _, a := range n.Attr {
-		if a.Key != "class" && a.Key != "id" && a.Key != "role" {
+	for i := range n.NumAttr() {
+		key, val, _ := n.AttrAt(i)
+		if key != "class" && key != "id" && key != "role" {
 			continue
 		}
 		for _, t := range notRevealTokens {
-			if containsFold(a.Val, t) {
+			if containsFold(val, t) {
 				return false
 			}
 		}
 		for _, t := range revealTokens {
-			found = found || containsFold(a.Val, t)
+			found = found || containsFold(val, t)
 		}
 	}
 	return found
 }
 
 // hiddenAttrs reports whether n's own attributes make it invisible.
-func hiddenAttrs(n *html.Node) bool {
-	for _, a := range n.Attr {
-		switch a.Key {
+func hiddenAttrs(n dom.Node) bool {
+	for i := range n.NumAttr() {
+		switch key, val, _ := n.AttrAt(i); key {
 		case "hidden":
 			return true
 		case "aria-hidden":
-			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+			if strings.EqualFold(strings.TrimSpace(val), "true") {
 				return true
 			}
 		case "style":
-			if hiddenStyle(a.Val) {
+			if hiddenStyle(val) {
 				return true
 			}
 		}

@@ -5,29 +5,16 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 
+	"github.com/sluice-project/sluice/dom"
+	"github.com/sluice-project/sluice/htmltree"
 	"github.com/sluice-project/sluice/page"
 )
 
 // ContentRoot returns the element whose subtree holds the page's content:
 // <body>, or the <html> element (or the document) when there is none.
 func ContentRoot(doc *html.Node) *html.Node {
-	var htmlEl *html.Node
-	for c := doc.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && c.DataAtom == atom.Html {
-			htmlEl = c
-		}
-	}
-	if htmlEl == nil {
-		return doc
-	}
-	for c := htmlEl.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && (c.DataAtom == atom.Body || c.DataAtom == atom.Frameset) {
-			return c
-		}
-	}
-	return htmlEl
+	return dom.ContentRoot(dom.HTML(doc)).HTMLNode()
 }
 
 // textToken is one text token of the input: its raw byte span in the parsed
@@ -44,16 +31,19 @@ type textToken struct {
 // builder may merge tokens (around ignored tags), split them (in tables),
 // move them (foster parenting) or drop a leading newline; nodes that cannot
 // be matched get a zero span.
-func locateText(root *html.Node, b []byte, base int) []page.Span {
+func locateText(root dom.Node, b []byte, base int) []page.Span {
+	if t, _ := root.Tree(); t != nil {
+		return treeSpans(t, base)
+	}
 	toks := scanText(b, make([]textToken, 0, 256))
 	m := matcher{b: b, toks: toks}
 	var spans []page.Span
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			switch c.Type {
+	var walk func(n dom.Node)
+	walk = func(n dom.Node) {
+		for c := n.FirstChild(); !c.Nil(); c = c.NextSibling() {
+			switch c.Type() {
 			case html.TextNode:
-				s, e := m.match(c.Data)
+				s, e := m.match(c.Data())
 				if e > s {
 					s, e = s+base, e+base
 				}
@@ -63,7 +53,24 @@ func locateText(root *html.Node, b []byte, base int) []page.Span {
 			}
 		}
 	}
-	walk(ContentRoot(root))
+	walk(dom.ContentRoot(root))
+	return spans
+}
+
+// treeSpans returns the spans of the text nodes below the content root of
+// t, which htmltree records (Tree.TextSpan), base added.
+func treeSpans(t *htmltree.Tree, base int) []page.Span {
+	var spans []page.Span
+	_, root := dom.ContentRoot(dom.Arena(t, t.Root())).Tree()
+	for n := range t.All(root) {
+		if t.Nodes[n].Type == htmltree.TextNode {
+			var sp page.Span
+			if r := t.TextSpan(n); r.End > r.Start {
+				sp = page.Span{Start: int(r.Start) + base, End: int(r.End) + base}
+			}
+			spans = append(spans, sp)
+		}
+	}
 	return spans
 }
 

@@ -3,9 +3,10 @@ package metadata
 import (
 	"strings"
 
-	"github.com/sluice-project/sluice/ingest"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/dom"
 )
 
 // Bounds on what is read from one page.
@@ -52,18 +53,18 @@ func (f *found) first(keys ...string) string {
 }
 
 // collect walks the tree once.
-func collect(root *html.Node) *found {
+func collect(root dom.Node) *found {
 	f := &found{meta: map[string][]string{}, links: map[string]string{}}
 	n := 0
-	var walk func(*html.Node)
-	walk = func(nd *html.Node) {
-		for c := nd.FirstChild; c != nil && n < maxNodes; c = c.NextSibling {
-			if c.Type != html.ElementNode {
+	var walk func(dom.Node)
+	walk = func(nd dom.Node) {
+		for c := nd.FirstChild(); !c.Nil() && n < maxNodes; c = c.NextSibling() {
+			if c.Type() != html.ElementNode {
 				continue
 			}
 			n++
 			f.element(c)
-			if c.DataAtom != atom.Script && c.DataAtom != atom.Style && c.DataAtom != atom.Title {
+			if a := c.Atom(); a != atom.Script && a != atom.Style && a != atom.Title {
 				walk(c)
 			}
 		}
@@ -73,8 +74,8 @@ func collect(root *html.Node) *found {
 }
 
 // element reads one element.
-func (f *found) element(c *html.Node) {
-	switch c.DataAtom {
+func (f *found) element(c dom.Node) {
+	switch c.Atom() {
 	case atom.Html:
 		f.lang = strings.TrimSpace(attr(c, "lang"))
 	case atom.Title:
@@ -102,8 +103,8 @@ func (f *found) element(c *html.Node) {
 			if t := text(c, maxScript); t != "" {
 				f.scripts = append(f.scripts, t)
 			}
-		} else if c.FirstChild != nil && c.FirstChild.Type == html.TextNode && len(f.code) < 64 {
-			f.code = append(f.code, c.FirstChild.Data)
+		} else if k := c.FirstChild(); !k.Nil() && k.Type() == html.TextNode && len(f.code) < 64 {
+			f.code = append(f.code, k.Data())
 		}
 		return
 	case atom.Time:
@@ -115,7 +116,7 @@ func (f *found) element(c *html.Node) {
 			f.h1 = text(c, maxText)
 		}
 	}
-	if len(c.Attr) == 0 {
+	if c.NumAttr() == 0 {
 		return
 	}
 	m := marksOf(c)
@@ -136,18 +137,18 @@ func (f *found) element(c *html.Node) {
 // element read, found in one pass over its attributes.
 type marks struct{ class, id, rel, itemprop string }
 
-func marksOf(c *html.Node) marks {
+func marksOf(c dom.Node) marks {
 	var m marks
-	for _, a := range c.Attr {
-		switch a.Key {
+	for i := range c.NumAttr() {
+		switch key, val, _ := c.AttrAt(i); key {
 		case "class":
-			m.class = a.Val
+			m.class = val
 		case "id":
-			m.id = a.Val
+			m.id = val
 		case "rel":
-			m.rel = a.Val
+			m.rel = val
 		case "itemprop":
-			m.itemprop = a.Val
+			m.itemprop = val
 		}
 	}
 	return m
@@ -155,8 +156,8 @@ func marksOf(c *html.Node) marks {
 
 // markable reports whether an element can be a byline or a date: not the
 // document's frame, nor an element without text.
-func markable(c *html.Node) bool {
-	switch c.DataAtom {
+func markable(c dom.Node) bool {
+	switch c.Atom() {
 	case atom.Html, atom.Body, atom.Head, atom.Style, atom.Script, atom.Link, atom.Meta, atom.Img:
 		return false
 	}
@@ -165,7 +166,7 @@ func markable(c *html.Node) bool {
 
 // dateMarked reports whether an element's class or id names it a date
 // ("date", "post-date", "published", "posted-on", "timestamp").
-func dateMarked(c *html.Node, m marks) bool {
+func dateMarked(c dom.Node, m marks) bool {
 	if !markable(c) {
 		return false
 	}
@@ -180,9 +181,9 @@ func dateMarked(c *html.Node, m marks) bool {
 
 // itemprop reads a microdata property: its content, datetime or href
 // attribute, else its text (for author, the text of its name).
-func (f *found) itemprop(c *html.Node, ip string) {
+func (f *found) itemprop(c dom.Node, ip string) {
 	v := cmpOr(attr(c, "content"), attr(c, "datetime"))
-	if v == "" && (c.DataAtom == atom.A || c.DataAtom == atom.Img) {
+	if v == "" && (c.Atom() == atom.A || c.Atom() == atom.Img) {
 		v = cmpOr(attr(c, "href"), attr(c, "src"))
 		if ip == "author" || ip == "name" || ip == "headline" {
 			v = "" // the text says more than a link
@@ -201,7 +202,7 @@ func (f *found) itemprop(c *html.Node, ip string) {
 
 // bylineMarked reports whether an element's rel, class or id names it a
 // byline or the author's name.
-func bylineMarked(c *html.Node, m marks) bool {
+func bylineMarked(c dom.Node, m marks) bool {
 	if !markable(c) {
 		return false
 	}
@@ -221,8 +222,8 @@ func bylineMarked(c *html.Node, m marks) bool {
 // an author's page inside it, else its own text with a leading "By" and
 // anything after a separator or a date cut off; "" unless that is a name
 // of one to six words.
-func bylineName(c *html.Node) string {
-	if a := authorLink(c, 0); a != nil {
+func bylineName(c dom.Node) string {
+	if a := authorLink(c, 0); !a.Nil() {
 		c = a
 	}
 	t := stripBy(text(c, maxText+1))
@@ -240,46 +241,46 @@ func bylineName(c *html.Node) string {
 
 // authorLink returns the first link inside n to an author's page
 // (rel=author, or /author/ in its address), at most 6 levels down.
-func authorLink(n *html.Node, depth int) *html.Node {
+func authorLink(n dom.Node, depth int) dom.Node {
 	if depth > 6 {
-		return nil
+		return dom.Node{}
 	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode {
+	for c := n.FirstChild(); !c.Nil(); c = c.NextSibling() {
+		if c.Type() != html.ElementNode {
 			continue
 		}
-		if c.DataAtom == atom.A && (strings.EqualFold(attr(c, "rel"), "author") || strings.Contains(attr(c, "href"), "/author/")) {
+		if c.Atom() == atom.A && (strings.EqualFold(attr(c, "rel"), "author") || strings.Contains(attr(c, "href"), "/author/")) {
 			return c
 		}
-		if a := authorLink(c, depth+1); a != nil {
+		if a := authorLink(c, depth+1); !a.Nil() {
 			return a
 		}
 	}
-	return nil
+	return dom.Node{}
 }
 
-// attr is ingest.Attr.
-var attr = ingest.Attr
+// attr returns the value of n's attribute key, or "".
+func attr(n dom.Node, key string) string { return n.Attr(key) }
 
 // text returns an element's text with white space collapsed, at most
 // about limit bytes.
-func text(n *html.Node, limit int) string {
+func text(n dom.Node, limit int) string {
 	var sb strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil && sb.Len() <= limit; c = c.NextSibling {
+	var walk func(dom.Node)
+	walk = func(n dom.Node) {
+		for c := n.FirstChild(); !c.Nil() && sb.Len() <= limit; c = c.NextSibling() {
 			switch {
-			case c.Type == html.TextNode:
-				sb.WriteString(c.Data)
+			case c.Type() == html.TextNode:
+				sb.WriteString(c.Data())
 				sb.WriteByte(' ')
-			case c.Type == html.ElementNode && c.DataAtom != atom.Script && c.DataAtom != atom.Style:
+			case c.Type() == html.ElementNode && c.Atom() != atom.Script && c.Atom() != atom.Style:
 				walk(c)
 			}
 		}
 	}
 	walk(n)
 	s := sb.String()
-	if n.DataAtom == atom.Script {
+	if n.Atom() == atom.Script {
 		return strings.TrimSpace(s)
 	}
 	return strings.Join(strings.Fields(s), " ")

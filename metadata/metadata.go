@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/sluice-project/sluice/dom"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -16,7 +17,15 @@ import (
 // they are empty). m.URL, when set, is used to tell the site's name in
 // a <title>.
 func Extract(root *html.Node, m *page.Meta) {
-	if root == nil || m == nil {
+	ExtractNode(dom.HTML(root), m)
+}
+
+// ExtractNode is Extract on a tree of either parser (package dom), which
+// ingest.Options.Inspect takes. The values it stores share the tree's
+// memory where the tree's strings do (htmltree): a tree ingest built is
+// never rebuilt, so they stay valid.
+func ExtractNode(root dom.Node, m *page.Meta) {
+	if root.Nil() || m == nil {
 		return
 	}
 	f := collect(root)

@@ -10,6 +10,7 @@ package page
 import (
 	"math"
 	"net/url"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html/atom"
@@ -71,6 +72,22 @@ type Meta struct {
 	// File is the name of the file the page was read from, when the caller
 	// says (sluice clean does for file inputs); empty otherwise.
 	File string
+}
+
+// Clone returns m with every string copied: for metadata read from a
+// tree whose memory is reused (an htmltree.Builder's).
+func (m Meta) Clone() Meta {
+	for _, s := range []*string{&m.URL, &m.Title, &m.Encoding, &m.EncodingSource, &m.Lang, &m.Description,
+		&m.Headline, &m.Author, &m.Published, &m.Modified, &m.SiteName, &m.Canonical, &m.Image, &m.License, &m.File} {
+		*s = strings.Clone(*s)
+	}
+	for _, l := range []*[]string{&m.Types, &m.Categories, &m.Tags} {
+		*l = slices.Clone(*l)
+		for i := range *l {
+			(*l)[i] = strings.Clone((*l)[i])
+		}
+	}
+	return m
 }
 
 // Span is a half-open byte range [Start, End) in the original input.

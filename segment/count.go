@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/dom"
 )
 
 // sizes counts, before a page is built, the elements under root (the
@@ -13,7 +15,7 @@ import (
 // title text), so that the page's arrays are allocated once at their size:
 // grown by appending, a page of a million tiny blocks held its old and new
 // arrays at once, some 40 bytes per input byte at its peak.
-func sizes(root *html.Node, opts Options) (nodes, blocks int) {
+func sizes(root dom.Node, opts Options) (nodes, blocks int) {
 	c := counter{}
 	c.walk(root, 0, opts)
 	if c.open {
@@ -37,9 +39,9 @@ func (c *counter) boundary() {
 	}
 }
 
-func (c *counter) walk(n *html.Node, depth int, opts Options) {
+func (c *counter) walk(n dom.Node, depth int, opts Options) {
 	c.nodes++
-	a := n.DataAtom
+	a := n.Atom()
 	pre := a == atom.Pre || a == atom.Listing || a == atom.Plaintext || a == atom.Xmp
 	if pre {
 		c.inPre++
@@ -51,14 +53,15 @@ func (c *counter) walk(n *html.Node, depth int, opts Options) {
 	if a == atom.Img && opts.ImageAlt {
 		c.open = true
 	}
-	for k := n.FirstChild; k != nil; k = k.NextSibling {
-		switch k.Type {
+	for k := n.FirstChild(); !k.Nil(); k = k.NextSibling() {
+		switch k.Type() {
 		case html.TextNode:
-			if !hasNonSpace(k.Data) {
+			data := k.Data()
+			if !hasNonSpace(data) {
 				continue
 			}
 			if c.inPre > 0 {
-				c.blocks += strings.Count(k.Data, "\n") // a block per line
+				c.blocks += strings.Count(data, "\n") // a block per line
 			}
 			c.open = true
 		case html.ElementNode:

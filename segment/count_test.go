@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sluice-project/sluice/dom"
 	"github.com/sluice-project/sluice/ingest"
 )
 
@@ -25,7 +26,7 @@ func TestSizesBoundThePage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nodes, blocks := sizes(ingest.ContentRoot(doc.Root), DefaultOptions())
+		nodes, blocks := sizes(dom.ContentRoot(doc.Node()), DefaultOptions())
 		p := Segment(doc, DefaultOptions())
 		if nodes != len(p.Nodes) {
 			t.Errorf("%.40q: %d nodes counted, the page has %d", src, nodes, len(p.Nodes))

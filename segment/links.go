@@ -4,8 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"golang.org/x/net/html"
-
+	"github.com/sluice-project/sluice/dom"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -28,8 +27,8 @@ type openLink struct {
 
 // startLink records the start of <a href> element n at the end of the
 // open block's text. Links beyond the bounds are not recorded.
-func (b *builder) startLink(n *html.Node) {
-	href := boundedAttr(n, "href")
+func (b *builder) startLink(n dom.Node) {
+	href := b.keep.keep(boundedAttr(n, "href"))
 	if href == "" || len(b.refs.links) >= page.MaxBlockLinks {
 		return
 	}
@@ -46,8 +45,8 @@ func (b *builder) endLink() {
 }
 
 // image records <img> element n, when it has a src, on the open block.
-func (b *builder) image(n *html.Node) {
-	src := boundedAttr(n, "src")
+func (b *builder) image(n dom.Node) {
+	src := b.keep.keep(boundedAttr(n, "src"))
 	if src == "" || len(b.refs.images) >= page.MaxBlockLinks {
 		return
 	}
@@ -58,7 +57,7 @@ func (b *builder) image(n *html.Node) {
 	}
 	inText := b.opts.ImageAlt && strings.TrimSpace(raw) != "" && !fileName(raw)
 	b.refs.images = append(b.refs.images, page.Image{After: int32(len(b.refs.links)), InLink: b.refs.open >= 0,
-		Src: src, Alt: alt, InText: inText && alt != ""})
+		Src: src, Alt: b.keep.keep(alt), InText: inText && alt != ""})
 }
 
 // flushRefs moves the links and images of the open block to the page, as
@@ -123,7 +122,7 @@ func (b *builder) flushLinks(text string, idx int32) {
 // boundedAttr returns attribute key of n trimmed, or "" when it is longer
 // than page.MaxHref; a trimmed value is copied, so that it does not hold
 // a long attribute's memory.
-func boundedAttr(n *html.Node, key string) string {
+func boundedAttr(n dom.Node, key string) string {
 	raw := attr(n, key)
 	v := strings.TrimSpace(raw)
 	if len(v) > page.MaxHref {

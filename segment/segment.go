@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/sluice-project/sluice/dom"
 	"github.com/sluice-project/sluice/ingest"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/textunit"
@@ -49,7 +50,13 @@ func DefaultOptions() Options { return Options{ImageAlt: true} }
 func Segment(doc *ingest.Document, opts Options) *page.Page {
 	p := &page.Page{Meta: doc.Meta}
 	b := builder{doc: doc, p: p, opts: opts, container: -1, start: -1, refs: refs{open: -1}}
-	root := ingest.ContentRoot(doc.Root)
+	if doc.Tree != nil {
+		// The tree's memory goes back to its Builder: copy what the
+		// page keeps.
+		p.Meta = doc.Meta.Clone()
+		b.keep.copy = true
+	}
+	root := dom.ContentRoot(doc.Node())
 	nodes, blocks := sizes(root, opts)
 	b.blocks, b.nodes = newChunked[page.Block](blocks), newChunked[page.Node](nodes)
 	b.element(root, -1, 0)
@@ -89,11 +96,19 @@ type builder struct {
 
 	tables []*tableState // the tables open around the current element
 	refs   refs          // the open block's links and images, when recorded
+	keep   keeper        // copies of the tree's strings the page keeps
 }
 
-func (b *builder) element(n *html.Node, parent int32, depth int32) {
-	a := n.DataAtom
-	idx := b.nodes.add(newNode(n, parent, depth, b.blocks.len()))
+func (b *builder) element(n dom.Node, parent int32, depth int32) {
+	a := n.Atom()
+	nd := newNode(n, parent, depth, b.blocks.len())
+	if b.keep.copy {
+		if nd.Atom == 0 {
+			nd.Tag = b.keep.keep(nd.Tag)
+		}
+		nd.ID, nd.Class = b.keep.keep(nd.ID), b.keep.keep(nd.Class)
+	}
+	idx := b.nodes.add(nd)
 	b.tableStart(n, idx)
 	s0 := b.structs
 	if structural(a) {
@@ -153,18 +168,18 @@ func (b *builder) element(n *html.Node, parent int32, depth int32) {
 }
 
 // newNode returns the page node of n, whose first block is first.
-func newNode(n *html.Node, parent, depth, first int32) page.Node {
-	nd := page.Node{Tag: n.Data, Atom: n.DataAtom, Parent: parent, Depth: depth, First: first}
-	if n.Type != html.ElementNode {
+func newNode(n dom.Node, parent, depth, first int32) page.Node {
+	nd := page.Node{Tag: n.Data(), Atom: n.Atom(), Parent: parent, Depth: depth, First: first}
+	if n.Type() != html.ElementNode {
 		nd.Tag = "#document"
 		return nd
 	}
-	for _, at := range n.Attr {
-		switch at.Key {
+	for i := range n.NumAttr() {
+		switch key, val, _ := n.AttrAt(i); key {
 		case "id":
-			nd.ID = at.Val
+			nd.ID = val
 		case "class":
-			nd.Class = at.Val
+			nd.Class = val
 		}
 	}
 	return nd
@@ -182,19 +197,13 @@ func (b *builder) tagBoundary(a atom.Atom, depth int32, isInline bool) {
 }
 
 // children segments the text and elements inside n, the page node idx.
-func (b *builder) children(n *html.Node, idx, depth int32) {
-	for c, next := n.FirstChild, (*html.Node)(nil); c != nil; c = next {
-		next = c.NextSibling
+func (b *builder) children(n dom.Node, idx, depth int32) {
+	for c, next := n.FirstChild(), (dom.Node{}); !c.Nil(); c = next {
+		next = c.NextSibling()
 		if b.opts.FreeTree {
-			n.FirstChild = next
-			if next == nil {
-				n.LastChild = nil
-			} else {
-				next.PrevSibling = nil
-			}
-			c.Parent, c.NextSibling = nil, nil
+			unlinkFirst(n.HTMLNode())
 		}
-		switch c.Type {
+		switch c.Type() {
 		case html.TextNode:
 			var sp page.Span
 			if b.text < len(b.doc.TextSpans) {
@@ -202,14 +211,31 @@ func (b *builder) children(n *html.Node, idx, depth int32) {
 			}
 			b.text++
 			if b.inPre > 0 {
-				b.pre(c.Data, idx, sp)
+				b.pre(c.Data(), idx, sp)
 			} else {
-				b.add(c.Data, idx, sp)
+				b.add(c.Data(), idx, sp)
 			}
 		case html.ElementNode:
 			b.element(c, idx, depth+1)
 		}
 	}
+}
+
+// unlinkFirst unlinks the first child of n, an html.Node (Options.FreeTree);
+// an arena node (n nil) is freed with its tree.
+func unlinkFirst(n *html.Node) {
+	if n == nil {
+		return
+	}
+	c := n.FirstChild
+	next := c.NextSibling
+	n.FirstChild = next
+	if next == nil {
+		n.LastChild = nil
+	} else {
+		next.PrevSibling = nil
+	}
+	c.Parent, c.NextSibling = nil, nil
 }
 
 // closeNode completes page node idx when its element ends: the blocks it
@@ -440,8 +466,8 @@ func countChars(s string) int32 {
 	return n
 }
 
-// attr is ingest.Attr.
-var attr = ingest.Attr
+// attr returns the value of n's attribute key, or "".
+func attr(n dom.Node, key string) string { return n.Attr(key) }
 
 // fileName reports whether an alt text is only a file name or address
 // ("35.jpg", "/img/logo.png"), which pages put in alt attributes but no

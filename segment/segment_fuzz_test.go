@@ -24,30 +24,39 @@ func FuzzSegment(f *testing.F) {
 	f.Add([]byte("<p><a href=u>a <b>b</b><div>c</div></a> <img src=s alt=' x  y'> <a href='javascript:z'>a</a>"))
 	f.Add([]byte("<table><caption>c</caption><tr><th colspan=3>a<td rowspan=2>b<tr><td>c<table><tr><td>d</table></table>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ingest.Parse(data, ingest.DefaultOptions())
-		if err != nil {
-			return
+		for _, parser := range []string{ingest.ParserHTML, ingest.ParserArena} {
+			opts := ingest.DefaultOptions()
+			opts.Parser = parser
+			doc, err := ingest.Parse(data, opts)
+			if err != nil {
+				return
+			}
+			checkPage(t, Segment(doc, Options{ImageAlt: true, AbbrTitles: true, Links: true, Images: true}), data)
 		}
-		p := Segment(doc, Options{ImageAlt: true, AbbrTitles: true, Links: true, Images: true})
-		for i, b := range p.Blocks {
-			if b.Text == "" || !utf8.ValidString(b.Text) {
-				t.Fatalf("block %d: empty or invalid text %q", i, b.Text)
-			}
-			if b.LinkChars > b.Chars || b.Node < 0 || int(b.Node) >= len(p.Nodes) {
-				t.Fatalf("block %d: inconsistent %+v", i, b)
-			}
-			if b.Source.Start < 0 || b.Source.End < b.Source.Start || b.Source.End > len(data) {
-				t.Fatalf("block %d: span %v outside the input (%d bytes)", i, b.Source, len(data))
-			}
-		}
-		for i, n := range p.Nodes {
-			if n.First > n.End || int(n.End) > len(p.Blocks) || n.Parent >= int32(i) {
-				t.Fatalf("node %d inconsistent: %+v", i, n)
-			}
-		}
-		checkTables(t, p)
-		checkRefs(t, p)
 	})
+}
+
+// checkPage checks the invariants of a page segmented from input data.
+func checkPage(t *testing.T, p *page.Page, data []byte) {
+	t.Helper()
+	for i, b := range p.Blocks {
+		if b.Text == "" || !utf8.ValidString(b.Text) {
+			t.Fatalf("block %d: empty or invalid text %q", i, b.Text)
+		}
+		if b.LinkChars > b.Chars || b.Node < 0 || int(b.Node) >= len(p.Nodes) {
+			t.Fatalf("block %d: inconsistent %+v", i, b)
+		}
+		if b.Source.Start < 0 || b.Source.End < b.Source.Start || b.Source.End > len(data) {
+			t.Fatalf("block %d: span %v outside the input (%d bytes)", i, b.Source, len(data))
+		}
+	}
+	for i, n := range p.Nodes {
+		if n.First > n.End || int(n.End) > len(p.Blocks) || n.Parent >= int32(i) {
+			t.Fatalf("node %d inconsistent: %+v", i, n)
+		}
+	}
+	checkTables(t, p)
+	checkRefs(t, p)
 }
 
 // checkTables checks that every recorded cell lies in its table's grid,

@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/sluice-project/sluice/dom"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -26,14 +26,14 @@ type tableState struct {
 
 // tableStart records element n, page node idx, in the grid of the innermost
 // open table: a new table, row or cell, or evidence (thead, form controls).
-func (b *builder) tableStart(n *html.Node, idx int32) {
-	a := n.DataAtom
+func (b *builder) tableStart(n dom.Node, idx int32) {
+	a := n.Atom()
 	if a == atom.Table {
 		if k := len(b.tables); k > 0 {
 			b.tables[k-1].leaf = false
 		}
 		ts := &tableState{leaf: true, row: -1, open: -1, caption: -1}
-		ts.t = page.Table{Node: idx, Summary: strings.TrimSpace(attr(n, "summary")), Nested: int32(len(b.tables))}
+		ts.t = page.Table{Node: idx, Summary: b.keep.keep(strings.TrimSpace(attr(n, "summary"))), Nested: int32(len(b.tables))}
 		b.tables = append(b.tables, ts)
 		return
 	}
@@ -60,7 +60,7 @@ func (b *builder) tableStart(n *html.Node, idx int32) {
 }
 
 // cell places a td or th element in the grid, with its spans bounded.
-func (ts *tableState) cell(n *html.Node, idx, first int32) {
+func (ts *tableState) cell(n dom.Node, idx, first int32) {
 	if ts.row < 0 {
 		ts.row = 0 // a cell outside any row: the parser makes rows, but be safe
 	}
@@ -86,7 +86,7 @@ func (ts *tableState) cell(n *html.Node, idx, first int32) {
 	ts.open = len(ts.t.Cells)
 	ts.t.Cells = append(ts.t.Cells, page.Cell{
 		Node: idx, Row: ts.row, Col: ts.col, RowSpan: rs, ColSpan: cs,
-		TH: n.DataAtom == atom.Th, Head: ts.head > 0, Scope: attr(n, "scope") != "",
+		TH: n.Atom() == atom.Th, Head: ts.head > 0, Scope: attr(n, "scope") != "",
 		First: first,
 	})
 	ts.col += cs
