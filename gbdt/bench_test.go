@@ -50,3 +50,36 @@ func BenchmarkMargin(b *testing.B) {
 	}
 	_ = sink
 }
+
+// BenchmarkMargins scores 200 rows of 100 features (a page's blocks) with
+// a model of 150 trees of depth 5 (the labeller's trees stage), row by row
+// with Margin and tree by tree with Margins; it reports the cost a row.
+func BenchmarkMargins(b *testing.B) {
+	const rows, width = 200, 100
+	d := noisyData(20_000, width, 3)
+	m, err := Train(context.Background(), d.x, d.cols, d.y, nil, Options{Trees: 150, Depth: 5, LearningRate: 0.2, Bins: 64, MinLeaf: 5, L2: 1, Subsample: 0.5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := make([]float32, 0, rows*width)
+	for r := range rows {
+		x = append(x, d.row(r)...)
+	}
+	out := make([]float64, rows)
+	b.Run("row", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for r := range rows {
+				out[r] = m.Margin(x[r*width : (r+1)*width])
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
+	})
+	b.Run("tree", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			m.Margins(x, width, out)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
+	})
+}

@@ -38,31 +38,89 @@ func (m *Model) NumTrees() int { return len(m.roots) }
 func (m *Model) Margin(row []float32) float64 {
 	s := m.base
 	nodes := m.nodes
-	nan := float32(math.NaN())
 	for t, i := range m.roots {
 		// A walk takes the tree's depth in steps, leaves stepping to
 		// themselves, so the processor can start the next tree's walk
 		// before this one ends; and each step selects a child rather than
 		// branching, which way a row goes being unpredictable.
 		for range m.depths[t] {
-			n := &nodes[i]
-			v := nan
-			if uint(n.feature) < uint(len(row)) {
-				v = row[n.feature]
-			}
-			left := v <= n.threshold
-			if v != v {
-				left = n.defLeft
-			}
-			var l int32
-			if left {
-				l = 1
-			}
-			i = n.right + (n.left-n.right)*l
+			i = step(nodes, i, row)
 		}
 		s += nodes[i].value
 	}
 	return s
+}
+
+// Margins sets out[r] to Margin of row r of x, rows of width values laid
+// end to end, for the len(out) rows. It walks the trees one at a time over
+// all the rows, so that a tree's nodes stay in the processor's nearest
+// cache while it scores them (a model of 150 trees of depth 5 is some
+// 300 KB of nodes, more than that cache holds); each row's trees are
+// summed in the same order as Margin's, so the results are the same to the
+// bit. It does not allocate; x must hold len(out) rows.
+func (m *Model) Margins(x []float32, width int, out []float64) {
+	for r := range out {
+		out[r] = m.base
+	}
+	for t, root := range m.roots {
+		depth := int(m.depths[t])
+		r := 0
+		for ; r+4 <= len(out); r += 4 {
+			m.walk4(root, depth, x, width, r, out)
+		}
+		for ; r < len(out); r++ {
+			i := root
+			row := x[r*width : (r+1)*width]
+			for range depth {
+				i = step(m.nodes, i, row)
+			}
+			out[r] += m.nodes[i].value
+		}
+	}
+}
+
+// walk4 adds the leaf values of one tree (root, depth) for rows r to r+3,
+// their four walks interleaved: four independent chains of loads that the
+// processor runs side by side, where one walk waits on each node's load.
+func (m *Model) walk4(root int32, depth int, x []float32, width, r int, out []float64) {
+	a, b, c, d := root, root, root, root
+	ra, rb := x[r*width:(r+1)*width], x[(r+1)*width:(r+2)*width]
+	rc, rd := x[(r+2)*width:(r+3)*width], x[(r+3)*width:(r+4)*width]
+	nodes := m.nodes
+	for range depth {
+		a, b, c, d = step(nodes, a, ra), step(nodes, b, rb), step(nodes, c, rc), step(nodes, d, rd)
+	}
+	out[r] += nodes[a].value
+	out[r+1] += nodes[b].value
+	out[r+2] += nodes[c].value
+	out[r+3] += nodes[d].value
+}
+
+// step returns the child of node i of nodes that row goes to (a leaf
+// returns itself).
+func step(nodes []node, i int32, row []float32) int32 {
+	n := &nodes[i]
+	v := float32(math.NaN())
+	if uint(n.feature) < uint(len(row)) {
+		v = row[n.feature]
+	}
+	left := v <= n.threshold
+	if v != v {
+		left = n.defLeft
+	}
+	var l int32
+	if left {
+		l = 1
+	}
+	return n.right + (n.left-n.right)*l
+}
+
+// Probs sets out[r] to Prob of row r of x, as Margins lays them out.
+func (m *Model) Probs(x []float32, width int, out []float64) {
+	m.Margins(x, width, out)
+	for r, s := range out {
+		out[r] = sigmoid(s)
+	}
 }
 
 // Prob returns the probability of the positive class for one row: the

@@ -359,3 +359,33 @@ func TestMarginDoesNotAllocate(t *testing.T) {
 		t.Errorf("NumFeatures, NumTrees = %d, %d; want 5, 10", m.NumFeatures(), m.NumTrees())
 	}
 }
+
+// TestMarginsEqualMargin: Margins, walking tree by tree over four rows at
+// a time, gives each row's Margin to the bit, missing values included.
+func TestMarginsEqualMargin(t *testing.T) {
+	d := noisyData(3000, 12, 5)
+	m, err := Train(context.Background(), d.x, d.cols, d.y, nil, Options{Trees: 40, Depth: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rows := range []int{0, 1, 3, 4, 7, 64} {
+		x := make([]float32, 0, rows*d.cols)
+		for r := range rows {
+			row := append([]float32(nil), d.row(r)...)
+			if r%3 == 1 {
+				row[r%d.cols] = float32(math.NaN())
+			}
+			x = append(x, row...)
+		}
+		out := make([]float64, rows)
+		m.Margins(x, d.cols, out)
+		probs := make([]float64, rows)
+		m.Probs(x, d.cols, probs)
+		for r := range rows {
+			row := x[r*d.cols : (r+1)*d.cols]
+			if want := m.Margin(row); out[r] != want || probs[r] != m.Prob(row) {
+				t.Fatalf("%d rows, row %d: Margins %v Probs %v, Margin %v Prob %v", rows, r, out[r], probs[r], want, m.Prob(row))
+			}
+		}
+	}
+}

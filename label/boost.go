@@ -286,9 +286,8 @@ type boostScratch struct {
 // page has them).
 func (b *TreesStage) probs(win [][]crf.Attr, lo, from, to int, tp []float64, bs *boostScratch) {
 	bs.x = b.vector(win, bs.x)
-	for i := from; i < to; i++ {
-		r := i - lo
-		tp[i] = b.model.Prob(bs.x[r*b.width : (r+1)*b.width])
+	if from < to {
+		b.model.Probs(bs.x[(from-lo)*b.width:(to-lo)*b.width], b.width, tp[from:to])
 	}
 }
 
