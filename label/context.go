@@ -73,6 +73,7 @@ type contextScratch struct {
 	order          []int32
 	above          []float64
 	x              []float32
+	prob           []float64 // the context trees' content probability of each block
 	smooth         smoothScratch
 }
 
@@ -301,9 +302,12 @@ func (ContextStage) Name() string { return StageContext }
 func (c ContextStage) run(l *Labeller, s *state) {
 	cs := &s.ab.context
 	contextVerdicts(s.p, s.marg, s.tp, l.other, l.para, &l.cfg, cs)
-	eachContextRow(s.p, styleIndex(l.cfg.Styles, s.style), cs, func(i int, r []float32) {
-		setContent(s.marg[i], l.other, l.para, c.Model.Prob(r))
-	})
+	x := contextRows(s.p, styleIndex(l.cfg.Styles, s.style), cs)
+	cs.prob = grow.Slice(cs.prob, len(s.p.Blocks))
+	c.Model.Probs(x, ContextColumns, cs.prob) // all rows at once: the rows do not read the marginals set below
+	for i, pr := range cs.prob {
+		setContent(s.marg[i], l.other, l.para, pr)
+	}
 }
 
 // MarshalBinary encodes the context trees, the stage's part of a model
