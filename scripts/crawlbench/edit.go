@@ -141,14 +141,23 @@ func (s *source) bodyHTML(texts []string) string {
 // shingles returns the set of hashed 5-unit shingles of the text pieces
 // (units lower-cased), as package corpus forms them.
 func (s *source) shingles(texts []string) map[uint64]bool {
+	var only []string
+	for i, pc := range s.body {
+		if pc.text {
+			only = append(only, texts[i])
+		}
+	}
+	return shingles(only...)
+}
+
+// shingles returns the set of hashed 5-unit shingles of texts, read as one
+// text.
+func shingles(texts ...string) map[uint64]bool {
 	set := map[uint64]bool{}
 	var ring [5]string
 	n := 0
-	for i, pc := range s.body {
-		if !pc.text {
-			continue
-		}
-		textunit.Units(texts[i], func(u textunit.Unit) bool {
+	for _, t := range texts {
+		textunit.Units(t, func(u textunit.Unit) bool {
 			ring[n%5] = strings.ToLower(u.Text)
 			n++
 			if n >= 5 {

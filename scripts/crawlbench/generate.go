@@ -140,7 +140,7 @@ func hostSizes(n, h int) []int {
 func (p *plan) fillSlots(r *rand.Rand, en, zh []*source) {
 	next := map[bool]int{}
 	pools := map[bool][]*source{false: en, true: zh}
-	for _, pool := range pools {
+	for _, pool := range [][]*source{en, zh} { // in this order: the crawl depends on the seed only
 		r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	}
 	used := map[*source]bool{}

@@ -29,6 +29,7 @@ import (
 // options are the command's flags beyond the crawl's Config.
 type options struct {
 	work, sets, sluice string
+	memory             string // corpus --memory, when set
 	nearDup            float64
 	para, jobs, limit  int
 	reuse, generate    bool
@@ -54,6 +55,7 @@ func main() {
 	flag.Float64Var(&o.nearDup, "near-dup", 0.8, "corpus --near-dup similarity")
 	flag.IntVar(&o.para, "dedup-paragraphs", 3, "corpus --dedup-paragraphs N")
 	flag.IntVar(&o.jobs, "j", 2, "corpus -j")
+	flag.StringVar(&o.memory, "memory", "", "corpus --memory SIZE (default: corpus's own)")
 	flag.BoolVar(&o.reuse, "reuse", false, "reuse the crawl in the work folder when its manifest has the same configuration")
 	flag.BoolVar(&o.generate, "generate-only", false, "only generate the crawl (the benchmark runs itself so to keep its own memory small)")
 	flag.Parse()

@@ -35,6 +35,8 @@ func fates(stderrPath string) (byURI map[string]string, nearNoURI int, err error
 			continue
 		}
 		switch uri, reason := m[3], m[5]; {
+		case reason == corpus.ReasonNotResponse:
+			// a request record has the URI of its response
 		case uri != "":
 			byURI[uri] = reason
 		case reason == corpus.ReasonNearDuplicate:
@@ -97,6 +99,7 @@ type corpusCheck struct {
 	Caught       int              `json:"pairs_caught"`
 	BothDropped  int              `json:"pairs_both_dropped"`
 	Missed       []missed         `json:"pairs_missed"`
+	MissedBy     map[string]int   `json:"pairs_missed_by_cause"`
 	Recall       float64          `json:"recall"`
 	RecallSame   float64          `json:"recall_same_host"`
 	RecallCross  float64          `json:"recall_cross_host"`
@@ -111,10 +114,17 @@ type corpusCheck struct {
 // page ("written" or the reason it was not).
 type missed struct {
 	pair
-	CopyFate, OriginalFate string
+	CopyFate     string `json:"copy_fate"`
+	OriginalFate string `json:"original_fate"`
+	// Distance is how many responses apart the two are in the sorted
+	// crawl; KeptJaccard the similarity of the texts corpus wrote for
+	// them (when it wrote both); Cause one of the miss... constants.
+	Distance    int     `json:"distance"`
+	KeptJaccard float64 `json:"kept_jaccard,omitempty"`
+	Cause       string  `json:"cause"`
 }
 
-func checkCorpus(dir, stderrPath string, m *manifest) (*corpusCheck, error) {
+func checkCorpus(dir, stderrPath, sortedDir string, threshold float64, m *manifest) (*corpusCheck, error) {
 	var s corpus.Summary
 	if err := readJSON(filepath.Join(dir, "summary.json"), &s); err != nil {
 		return nil, err
@@ -134,7 +144,7 @@ func checkCorpus(dir, stderrPath string, m *manifest) (*corpusCheck, error) {
 	}
 	c.account(&s, m, lines)
 	c.nearDuplicates(byURI, nearNoURI, m)
-	return c, nil
+	return c, c.explainMisses(sortedDir, dir, threshold)
 }
 
 // account checks that every record of the crawl is counted once.
@@ -180,7 +190,7 @@ func (c *corpusCheck) nearDuplicates(byURI map[string]string, nearNoURI int, m *
 			c.BothDropped++
 		}
 		if !caught {
-			c.Missed = append(c.Missed, missed{p, fate(p.Copy), fate(p.Original)})
+			c.Missed = append(c.Missed, missed{pair: p, CopyFate: fate(p.Copy), OriginalFate: fate(p.Original)})
 		}
 		if p.SameHost {
 			same++

@@ -7,10 +7,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-)
 
-// rssTarget is issue 25's bound on each step's peak resident set.
-const rssTarget = 1 << 30
+	"github.com/sluice-project/sluice/corpus"
+)
 
 // results are the figures of a run of the benchmark: results.json.
 type results struct {
@@ -76,6 +75,9 @@ func measure(bin string, o options, m *manifest) (*results, error) {
 	} {
 		out := filepath.Join(o.work, run.out)
 		args := append([]string{"corpus", "--force", "-v", "-j", jobs, "--near-dup", near}, run.flags...)
+		if o.memory != "" {
+			args = append(args, "--memory", o.memory)
+		}
 		args = append(args, "-o", out, sorted)
 		st, err := runStep(o.work, run.name, bin, args...)
 		if err != nil {
@@ -85,7 +87,7 @@ func measure(bin string, o options, m *manifest) (*results, error) {
 		if st.Exit != 0 {
 			return res, fmt.Errorf("sluice %s exited with %d: see %s/%s.stderr", strings.Join(args, " "), st.Exit, o.work, run.name)
 		}
-		c, err := checkCorpus(out, filepath.Join(o.work, run.name+".stderr"), m)
+		c, err := checkCorpus(out, filepath.Join(o.work, run.name+".stderr"), sorted, o.nearDup, m)
 		if err != nil {
 			return nil, err
 		}
@@ -128,10 +130,10 @@ func (r *results) markdown() string {
 	c := r.Crawl
 	fmt.Fprintf(&b, "Crawl: %d records (%s) in %d .warc.gz files, %.1f MB; %d responses over %d hosts, from %d shared pages (%d records reuse one); %d planted copies (text similarity %.2f or more)\n\n",
 		c.Records, byType(c.ByType), c.Files, float64(c.Bytes)/1e6, c.Responses, c.Hosts, c.SourcesUsed, c.SourcesReused, c.Planted, c.MinJaccard)
-	b.WriteString("| step | wall | CPU | peak RSS | under 1 GB | floor of the measure |\n|---|---:|---:|---:|---|---:|\n")
+	b.WriteString("| step | wall | CPU | peak RSS | under 10^9 B / 1 GiB | floor of the measure |\n|---|---:|---:|---:|---|---:|\n")
 	for _, s := range r.Steps {
-		fmt.Fprintf(&b, "| `sluice %s` | %.0f s | %.0f s | %s | %s | %s |\n", strings.Join(s.Args, " "), s.Seconds, s.CPU, mib(s.PeakRSS),
-			yes(s.PeakRSS >= 0 && s.PeakRSS < rssTarget), mib(s.Floor))
+		fmt.Fprintf(&b, "| `sluice %s` | %.0f s | %.0f s | %s | %s / %s | %s |\n", strings.Join(s.Args, " "), s.Seconds, s.CPU, mib(s.PeakRSS),
+			yes(s.PeakRSS >= 0 && s.PeakRSS < 1e9), yes(s.PeakRSS >= 0 && s.PeakRSS < 1<<30), mib(s.Floor))
 	}
 	if r.Refused != "" {
 		fmt.Fprintf(&b, "\n`corpus --site --dedup-paragraphs` refused: %s\n", r.Refused)
@@ -152,6 +154,15 @@ func (r *results) markdown() string {
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d/%d = %.1f%% (%.1f%% / %.1f%%) | %d/%d = %.2f%% | %s |\n",
 			name, k.Records, k.Cleaned, k.NearDups, other, sumMap(k.Failed), k.Paragraphs, k.Caught, c.Planted, 100*k.Recall,
 			100*k.RecallSame, 100*k.RecallCross, k.FalseRemoved, k.Unplanted, 100*k.FalseRate, verdict(k.Problems))
+	}
+	for _, name := range []string{"corpus-site", "corpus-paragraphs"} {
+		if k := r.Corpus[name]; k != nil && len(k.Missed) > 0 {
+			beyond := k.MissedBy[missBeyondWindow]
+			fmt.Fprintf(&b, "\n%s missed %d pairs: %d %s (%d pages), %d %s, %d %s (MinHash's estimate fell short), %d %s; recall within the window %d/%d = %.1f%%\n",
+				name, len(k.Missed), beyond, missBeyondWindow, corpus.DefaultNearDuplicateWindow, k.MissedBy[missBelow], missBelow,
+				k.MissedBy[missEstimate], missEstimate, k.MissedBy[missOther], missOther,
+				k.Caught, c.Planted-beyond, 100*ratio(k.Caught, c.Planted-beyond))
+		}
 	}
 	return b.String()
 }

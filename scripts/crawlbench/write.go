@@ -22,10 +22,12 @@ var crawlDate = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 // Jaccard similarity of their texts' shingles as written (body text only,
 // the templates left out).
 type pair struct {
-	Copy     string  `json:"copy"`
-	Original string  `json:"original"`
-	SameHost bool    `json:"same_host"`
-	Jaccard  float64 `json:"jaccard"`
+	Copy       string  `json:"copy"`
+	Original   string  `json:"original"`
+	CopyID     string  `json:"copy_id"`
+	OriginalID string  `json:"original_id"`
+	SameHost   bool    `json:"same_host"`
+	Jaccard    float64 `json:"jaccard"`
 }
 
 // manifest is what the generator wrote: the ground truth the measurement
@@ -90,7 +92,7 @@ func (p *plan) write(dir string) (*manifest, error) {
 	}
 	for _, cp := range p.pairs() {
 		c, o := p.slots[cp[0]], p.slots[cp[1]]
-		m.Pairs = append(m.Pairs, pair{Copy: c.uri, Original: o.uri, SameHost: c.host == o.host, Jaccard: jac[cp[0]]})
+		m.Pairs = append(m.Pairs, pair{Copy: c.uri, Original: o.uri, CopyID: c.id, OriginalID: o.id, SameHost: c.host == o.host, Jaccard: jac[cp[0]]})
 	}
 	return m, nil
 }
