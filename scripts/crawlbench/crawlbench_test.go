@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -120,5 +121,38 @@ func TestFates(t *testing.T) {
 	}
 	if byURI[lines[0].URI] != corpus.ReasonNearDuplicate || byURI[lines[2].URI] != corpus.ReasonNoText || noURI != 1 || len(byURI) != 2 {
 		t.Errorf("fates: %v and %d near-duplicates without URI", byURI, noURI)
+	}
+}
+
+// TestExplainMisses sorts missed pairs into causes from a sorted crawl's
+// index and an output's texts.
+func TestExplainMisses(t *testing.T) {
+	sorted, out := t.TempDir(), t.TempDir()
+	var index strings.Builder
+	index.WriteString("host\tfile\toffset\tlength\tsource\tsource_offset\tsource_length\tmember_offset\ttype\trecord_id\n")
+	for i := range corpus.DefaultNearDuplicateWindow + 10 {
+		fmt.Fprintf(&index, "h\tpart-00000.warc.gz\t%d\t10\tin\t0\t10\t0\tresponse\tid%d\n", 10*i, i)
+	}
+	text := "the river rose by two metres over the weekend after three days of rain in the hills"
+	docs := fmt.Sprintf("{\"url\":\"a\",\"text\":%q}\n{\"url\":\"b\",\"text\":%q}\n{\"url\":\"c\",\"text\":%q}\n{\"url\":\"d\",\"text\":%q}\n",
+		text, text, text, "a different page about the market square and the new library")
+	if os.WriteFile(filepath.Join(sorted, "index.tsv"), []byte(index.String()), 0o644) != nil ||
+		os.WriteFile(filepath.Join(out, "part-00000.jsonl"), []byte(docs), 0o644) != nil {
+		t.Fatal("writing the fixtures")
+	}
+	c := &corpusCheck{Missed: []missed{
+		{pair: pair{Copy: "a", Original: "b", CopyID: "id1", OriginalID: "id2"}},
+		{pair: pair{Copy: "c", Original: "d", CopyID: "id3", OriginalID: "id4"}},
+		{pair: pair{Copy: "a", Original: "x", CopyID: "id0", OriginalID: fmt.Sprintf("id%d", corpus.DefaultNearDuplicateWindow+5)}},
+		{pair: pair{Copy: "a", Original: "x", CopyID: "id5", OriginalID: "id6"}},
+	}}
+	if err := c.explainMisses(sorted, out, 0.8); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{missEstimate, missBelow, missBeyondWindow, missOther}
+	for i, m := range c.Missed {
+		if m.Cause != want[i] {
+			t.Errorf("pair %d (%+v): cause %q, want %q", i, m, m.Cause, want[i])
+		}
 	}
 }
