@@ -130,7 +130,7 @@ func TestExplainMisses(t *testing.T) {
 	sorted, out := t.TempDir(), t.TempDir()
 	var index strings.Builder
 	index.WriteString("host\tfile\toffset\tlength\tsource\tsource_offset\tsource_length\tmember_offset\ttype\trecord_id\n")
-	for i := range corpus.DefaultNearDuplicateWindow + 10 {
+	for i := range corpus.DefaultNearDuplicateWindow + 10 { // one response each
 		fmt.Fprintf(&index, "h\tpart-00000.warc.gz\t%d\t10\tin\t0\t10\t0\tresponse\tid%d\n", 10*i, i)
 	}
 	text := "the river rose by two metres over the weekend after three days of rain in the hills"
@@ -145,11 +145,12 @@ func TestExplainMisses(t *testing.T) {
 		{pair: pair{Copy: "c", Original: "d", CopyID: "id3", OriginalID: "id4"}},
 		{pair: pair{Copy: "a", Original: "x", CopyID: "id0", OriginalID: fmt.Sprintf("id%d", corpus.DefaultNearDuplicateWindow+5)}},
 		{pair: pair{Copy: "a", Original: "x", CopyID: "id5", OriginalID: "id6"}},
+		{pair: pair{Copy: "a", Original: "b", CopyID: "id0", OriginalID: fmt.Sprintf("id%d", corpus.DefaultNearDuplicateWindow/2+5)}},
 	}}
 	if err := c.explainMisses(sorted, out, 0.8); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{missEstimate, missBelow, missBeyondWindow, missOther}
+	want := []string{missEstimate, missBelow, missBeyondWindow, missOther, missBeyondHalf}
 	for i, m := range c.Missed {
 		if m.Cause != want[i] {
 			t.Errorf("pair %d (%+v): cause %q, want %q", i, m, m.Cause, want[i])

@@ -100,14 +100,16 @@ type corpusCheck struct {
 	BothDropped  int              `json:"pairs_both_dropped"`
 	Missed       []missed         `json:"pairs_missed"`
 	MissedBy     map[string]int   `json:"pairs_missed_by_cause"`
-	Recall       float64          `json:"recall"`
-	RecallSame   float64          `json:"recall_same_host"`
-	RecallCross  float64          `json:"recall_cross_host"`
-	FalseRemoved int              `json:"false_removals"`
-	Unplanted    int              `json:"unplanted_responses"`
-	FalseRate    float64          `json:"false_removal_rate"`
-	Unmatched    int              `json:"near_duplicates_of_unknown_uri"`
-	Problems     []string         `json:"problems,omitempty"`
+	WithinHalf   int              `json:"pairs_within_half_window"`
+	pairs        []pair
+	Recall       float64  `json:"recall"`
+	RecallSame   float64  `json:"recall_same_host"`
+	RecallCross  float64  `json:"recall_cross_host"`
+	FalseRemoved int      `json:"false_removals"`
+	Unplanted    int      `json:"unplanted_responses"`
+	FalseRate    float64  `json:"false_removal_rate"`
+	Unmatched    int      `json:"near_duplicates_of_unknown_uri"`
+	Problems     []string `json:"problems,omitempty"`
 }
 
 // missed is a planted pair that was not caught, with what became of each
@@ -179,6 +181,7 @@ func (c *corpusCheck) nearDuplicates(byURI map[string]string, nearNoURI int, m *
 		}
 		return "written"
 	}
+	c.pairs = m.Pairs
 	for _, p := range m.Pairs {
 		planted[p.Copy], planted[p.Original] = true, true
 		dc, do := byURI[p.Copy] == corpus.ReasonNearDuplicate, byURI[p.Original] == corpus.ReasonNearDuplicate

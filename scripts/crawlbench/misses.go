@@ -15,10 +15,15 @@ import (
 )
 
 // Why a planted pair was missed. corpus compares a page with the last
-// corpus.DefaultNearDuplicateWindow pages written; sorted by host, a copy
-// on another host can be farther than that from its original.
+// corpus.DefaultNearDuplicateWindow pages written, but finds them through
+// LSH band maps kept in two generations of half a window each, so a page
+// is sure to be found only by the next half window of pages; sorted by
+// host, a copy on another host can be farther than either from its
+// original. (Distances are counted in responses of the sorted crawl, a
+// little more than the pages written between the two.)
 const (
 	missBeyondWindow = "farther apart than the window"
+	missBeyondHalf   = "farther apart than half the window"
 	missBelow        = "kept texts below the threshold"
 	missEstimate     = "kept texts at or above the threshold"
 	missOther        = "a page not written, or both dropped"
@@ -43,6 +48,13 @@ func (c *corpusCheck) explainMisses(sortedDir, outDir string, threshold float64)
 		return err
 	}
 	c.MissedBy = map[string]int{}
+	for _, p := range c.pairs {
+		oc, okc := order[p.CopyID]
+		oo, oko := order[p.OriginalID]
+		if okc && oko && max(oc-oo, oo-oc) <= corpus.DefaultNearDuplicateWindow/2 {
+			c.WithinHalf++
+		}
+	}
 	for i := range c.Missed {
 		m := &c.Missed[i]
 		oc, okc := order[m.CopyID]
@@ -55,6 +67,8 @@ func (c *corpusCheck) explainMisses(sortedDir, outDir string, threshold float64)
 		switch {
 		case m.Distance > corpus.DefaultNearDuplicateWindow:
 			m.Cause = missBeyondWindow
+		case m.Distance > corpus.DefaultNearDuplicateWindow/2:
+			m.Cause = missBeyondHalf
 		case !okc || !oko:
 			m.Cause = missOther
 		default:

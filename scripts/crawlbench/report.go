@@ -157,11 +157,12 @@ func (r *results) markdown() string {
 	}
 	for _, name := range []string{"corpus-site", "corpus-paragraphs"} {
 		if k := r.Corpus[name]; k != nil && len(k.Missed) > 0 {
-			beyond := k.MissedBy[missBeyondWindow]
-			fmt.Fprintf(&b, "\n%s missed %d pairs: %d %s (%d pages), %d %s, %d %s (MinHash's estimate fell short), %d %s; recall within the window %d/%d = %.1f%%\n",
-				name, len(k.Missed), beyond, missBeyondWindow, corpus.DefaultNearDuplicateWindow, k.MissedBy[missBelow], missBelow,
-				k.MissedBy[missEstimate], missEstimate, k.MissedBy[missOther], missOther,
-				k.Caught, c.Planted-beyond, 100*ratio(k.Caught, c.Planted-beyond))
+			beyond, half := k.MissedBy[missBeyondWindow], k.MissedBy[missBeyondHalf]
+			caughtNear := k.WithinHalf - (len(k.Missed) - beyond - half)
+			fmt.Fprintf(&b, "\n%s missed %d pairs: %d %s (%d responses), %d %s, %d %s, %d %s (MinHash's estimate fell short), %d %s; recall on the %d pairs within half the window %d/%d = %.1f%%\n",
+				name, len(k.Missed), beyond, missBeyondWindow, corpus.DefaultNearDuplicateWindow, half, missBeyondHalf,
+				k.MissedBy[missBelow], missBelow, k.MissedBy[missEstimate], missEstimate, k.MissedBy[missOther], missOther,
+				k.WithinHalf, caughtNear, k.WithinHalf, 100*ratio(caughtNear, k.WithinHalf))
 		}
 	}
 	return b.String()
