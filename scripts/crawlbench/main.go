@@ -12,7 +12,7 @@
 // It reads the data from $SLUICE_DATA (else ../shared/data). What it
 // writes in the work folder: crawl/ (the archives and manifest.json, the
 // ground truth), sorted/, the corpus outputs, each step's standard output
-// and error, results.md and results.json. See docs/corpus.md, "A crawl
+// and error, results.md and results.json. See docs/sort.md, "A crawl
 // at scale".
 package main
 
