@@ -278,6 +278,10 @@ func (o *Options) withDefaults() error {
 		return fmt.Errorf("corpus: NearDuplicate %v: give a similarity between 0 (off) and 1", o.NearDuplicate)
 	}
 	orDefault(&o.Memory, DefaultMemory)
+	if o.NearDuplicate > 0 && nearDupBytes(o.NearDuplicateWindow) > o.Memory/2 {
+		return fmt.Errorf("corpus: NearDuplicateWindow %d: its signatures take about %d MiB, more than half of Memory (%d MiB); give a smaller window or more memory",
+			o.NearDuplicateWindow, nearDupBytes(o.NearDuplicateWindow)>>20, o.Memory>>20)
+	}
 	return nil
 }
 

@@ -152,8 +152,12 @@ func (d *nearDup) seen(s *signature) bool {
 // bytes is about the memory d holds when full: the ring, and two
 // generations of band maps of up to half a window of entries each (some
 // 40 bytes an entry).
-func (d *nearDup) bytes() int64 {
-	return int64(len(d.ring))*int64(unsafe.Sizeof(signature{})) + sigBands*int64(len(d.ring))*40
+func (d *nearDup) bytes() int64 { return nearDupBytes(len(d.ring)) }
+
+// nearDupBytes is the memory of a near-duplicate window of n pages (see
+// nearDup.bytes).
+func nearDupBytes(n int) int64 {
+	return int64(n)*int64(unsafe.Sizeof(signature{})) + sigBands*int64(n)*40
 }
 
 // similar reports whether two signatures agree on at least the threshold

@@ -128,3 +128,20 @@ func TestNearDupWindow(t *testing.T) {
 		t.Error("a page too short to compare was a near duplicate")
 	}
 }
+
+// TestNearDupWindowMemory: a window whose signatures would take more than
+// half of Memory is refused, naming the sizes; one that fits is taken.
+func TestNearDupWindowMemory(t *testing.T) {
+	o := Options{NearDuplicate: 0.8, NearDuplicateWindow: 1 << 20, Memory: 1 << 30}
+	if err := o.withDefaults(); err == nil || !strings.Contains(err.Error(), "NearDuplicateWindow 1048576") {
+		t.Errorf("a window of 2^20 pages in 1 GiB: %v", err)
+	}
+	o = Options{NearDuplicate: 0.8, NearDuplicateWindow: 1 << 17, Memory: 1 << 30}
+	if err := o.withDefaults(); err != nil {
+		t.Errorf("a window of 2^17 pages (%d MiB) in 1 GiB: %v", nearDupBytes(1<<17)>>20, err)
+	}
+	o = Options{NearDuplicateWindow: 1 << 24}
+	if err := o.withDefaults(); err != nil {
+		t.Errorf("a window without --near-dup: %v", err)
+	}
+}

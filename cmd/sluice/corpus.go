@@ -96,7 +96,7 @@ type corpusCmd struct {
 
 	out, format, filter, model, maxRecord, partSize, siteMemory, memory string
 	style, filterSet                                                    string
-	jobs, partRecords, siteBatch, dedupParas                            int
+	jobs, partRecords, siteBatch, dedupParas, nearWindow                int
 	force, resume, quiet, verbose, jsonSummary, site                    bool
 	links, images, noTables                                             bool
 	nearDup                                                             float64
@@ -120,6 +120,7 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too")
 	fs.IntVar(&c.dedupParas, "dedup-paragraphs", 0, "drop from each page the paragraphs that `N` earlier pages held (1: keep only the first copy; 0: off), as CCNet does; not with --site")
 	fs.Float64Var(&c.nearDup, "near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (`similarity` 0 to 1, Jaccard of word shingles by MinHash; 0.8 catches syndicated copies; 0: off)")
+	fs.IntVar(&c.nearWindow, "near-dup-window", corpus.DefaultNearDuplicateWindow, "with --near-dup: compare a page with the last `N` pages written (about 1.8 KB each, from --memory); raise it for input sorted by host, where copies on other hosts are far apart")
 	fs.StringVar(&c.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
 	fs.IntVar(&c.partRecords, "part-records", corpus.DefaultPartRecords, "start a new part after `N` pages (jsonl, warc)")
 	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
@@ -255,22 +256,23 @@ func (c *corpusCmd) setGC() {
 // options are the corpus.Options of the flags, reporting through bar.
 func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 	return corpus.Options{
-		Cleaner:        c.cleaner,
-		Format:         c.format,
-		Jobs:           c.jobs,
-		MaxRecordBytes: c.maxRecordBytes,
-		Memory:         c.memoryBytes,
-		PartRecords:    c.partRecords,
-		PartBytes:      c.partBytes,
-		Force:          c.force || !c.resume,
-		Site:           c.site,
-		NoTables:       c.noTables,
-		NearDuplicate:  c.nearDup,
-		ParagraphDedup: c.dedupParas,
-		SiteGroup:      site.GroupOptions{BatchSize: c.siteBatch},
-		SiteBytes:      c.siteBytes,
-		Progress:       bar.update,
-		Notice:         func(s string) { bar.println("sluice corpus: " + s) },
+		Cleaner:             c.cleaner,
+		Format:              c.format,
+		Jobs:                c.jobs,
+		MaxRecordBytes:      c.maxRecordBytes,
+		Memory:              c.memoryBytes,
+		PartRecords:         c.partRecords,
+		PartBytes:           c.partBytes,
+		Force:               c.force || !c.resume,
+		Site:                c.site,
+		NoTables:            c.noTables,
+		NearDuplicate:       c.nearDup,
+		NearDuplicateWindow: c.nearWindow,
+		ParagraphDedup:      c.dedupParas,
+		SiteGroup:           site.GroupOptions{BatchSize: c.siteBatch},
+		SiteBytes:           c.siteBytes,
+		Progress:            bar.update,
+		Notice:              func(s string) { bar.println("sluice corpus: " + s) },
 		Report: func(p corpus.Problem) {
 			if c.quiet || !p.Failed && !c.verbose {
 				return

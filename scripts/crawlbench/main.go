@@ -32,6 +32,7 @@ type options struct {
 	memory             string // corpus --memory, when set
 	nearDup            float64
 	para, jobs, limit  int
+	window             int // corpus --near-dup-window, when set
 	reuse, generate    bool
 }
 
@@ -56,6 +57,7 @@ func main() {
 	flag.IntVar(&o.para, "dedup-paragraphs", 3, "corpus --dedup-paragraphs N")
 	flag.IntVar(&o.jobs, "j", 2, "corpus -j")
 	flag.StringVar(&o.memory, "memory", "", "corpus --memory SIZE (default: corpus's own)")
+	flag.IntVar(&o.window, "near-dup-window", 0, "corpus --near-dup-window N (default: corpus's own)")
 	flag.BoolVar(&o.reuse, "reuse", false, "reuse the crawl in the work folder when its manifest has the same configuration")
 	flag.BoolVar(&o.generate, "generate-only", false, "only generate the crawl (the benchmark runs itself so to keep its own memory small)")
 	flag.Parse()

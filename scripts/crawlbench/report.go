@@ -65,6 +65,9 @@ func measure(bin string, o options, m *manifest) (*results, error) {
 	} {
 		out := filepath.Join(o.work, run.out)
 		args := append([]string{"corpus", "--force", "-v", "-j", jobs, "--near-dup", near}, run.flags...)
+		if o.window > 0 {
+			args = append(args, "--near-dup-window", fmt.Sprint(o.window))
+		}
 		if o.memory != "" {
 			args = append(args, "--memory", o.memory)
 		}
