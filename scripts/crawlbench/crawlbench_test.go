@@ -140,7 +140,7 @@ func TestExplainMisses(t *testing.T) {
 		os.WriteFile(filepath.Join(out, "part-00000.jsonl"), []byte(docs), 0o644) != nil {
 		t.Fatal("writing the fixtures")
 	}
-	c := &corpusCheck{Missed: []missed{
+	c := &corpusCheck{Window: corpus.DefaultNearDuplicateWindow, Missed: []missed{
 		{pair: pair{Copy: "a", Original: "b", CopyID: "id1", OriginalID: "id2"}},
 		{pair: pair{Copy: "c", Original: "d", CopyID: "id3", OriginalID: "id4"}},
 		{pair: pair{Copy: "a", Original: "x", CopyID: "id0", OriginalID: fmt.Sprintf("id%d", corpus.DefaultNearDuplicateWindow+5)}},

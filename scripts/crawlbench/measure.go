@@ -88,6 +88,7 @@ func checkSort(dir string, m *manifest) (*sortCheck, error) {
 
 // corpusCheck is one corpus run's accounting and near-duplicate figures.
 type corpusCheck struct {
+	Window       int              `json:"near_dup_window"` // the pages corpus compared a page with
 	Records      int64            `json:"records"`
 	Cleaned      int64            `json:"cleaned"`
 	Lines        int64            `json:"lines_written"`
@@ -126,7 +127,7 @@ type missed struct {
 	Cause       string  `json:"cause"`
 }
 
-func checkCorpus(dir, stderrPath, sortedDir string, threshold float64, m *manifest) (*corpusCheck, error) {
+func checkCorpus(dir, stderrPath, sortedDir string, threshold float64, window int, m *manifest) (*corpusCheck, error) {
 	var s corpus.Summary
 	if err := readJSON(filepath.Join(dir, "summary.json"), &s); err != nil {
 		return nil, err
@@ -139,7 +140,7 @@ func checkCorpus(dir, stderrPath, sortedDir string, threshold float64, m *manife
 	if err != nil {
 		return nil, err
 	}
-	c := &corpusCheck{Records: s.Records, Cleaned: s.Cleaned, Lines: lines, Skipped: s.Skipped, Failed: s.Failed,
+	c := &corpusCheck{Window: window, Records: s.Records, Cleaned: s.Cleaned, Lines: lines, Skipped: s.Skipped, Failed: s.Failed,
 		Paragraphs: s.ParagraphsDropped, NearDups: s.Skipped[corpus.ReasonNearDuplicate]}
 	if s.Site != nil {
 		c.SitePages = s.Site.Pages

@@ -10,12 +10,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/sluice-project/sluice/corpus"
 )
 
 // Why a planted pair was missed. corpus compares a page with the last
-// corpus.DefaultNearDuplicateWindow pages written, but finds them through
+// window pages written (--near-dup-window), but finds them through
 // LSH band maps kept in two generations of half a window each, so a page
 // is sure to be found only by the next half window of pages; sorted by
 // host, a copy on another host can be farther than either from its
@@ -51,7 +49,7 @@ func (c *corpusCheck) explainMisses(sortedDir, outDir string, threshold float64)
 	for _, p := range c.pairs {
 		oc, okc := order[p.CopyID]
 		oo, oko := order[p.OriginalID]
-		if okc && oko && max(oc-oo, oo-oc) <= corpus.DefaultNearDuplicateWindow/2 {
+		if okc && oko && max(oc-oo, oo-oc) <= c.Window/2 {
 			c.WithinHalf++
 		}
 	}
@@ -65,9 +63,9 @@ func (c *corpusCheck) explainMisses(sortedDir, outDir string, threshold float64)
 		tc, okc := texts[m.Copy]
 		to, oko := texts[m.Original]
 		switch {
-		case m.Distance > corpus.DefaultNearDuplicateWindow:
+		case m.Distance > c.Window:
 			m.Cause = missBeyondWindow
-		case m.Distance > corpus.DefaultNearDuplicateWindow/2:
+		case m.Distance > c.Window/2:
 			m.Cause = missBeyondHalf
 		case !okc || !oko:
 			m.Cause = missOther

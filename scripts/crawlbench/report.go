@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -85,7 +86,7 @@ func measure(bin string, o options, m *manifest) (*results, error) {
 		if st.Exit != 0 {
 			return res, fmt.Errorf("sluice %s exited with %d: see %s/%s.stderr", strings.Join(args, " "), st.Exit, o.work, run.name)
 		}
-		c, err := checkCorpus(out, filepath.Join(o.work, run.name+".stderr"), sorted, o.nearDup, m)
+		c, err := checkCorpus(out, filepath.Join(o.work, run.name+".stderr"), sorted, o.nearDup, cmp.Or(o.window, corpus.DefaultNearDuplicateWindow), m)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +159,7 @@ func (r *results) markdown() string {
 			beyond, half := k.MissedBy[missBeyondWindow], k.MissedBy[missBeyondHalf]
 			caughtNear := k.WithinHalf - (len(k.Missed) - beyond - half)
 			fmt.Fprintf(&b, "\n%s missed %d pairs: %d %s (%d responses), %d %s, %d %s, %d %s (MinHash's estimate fell short), %d %s; recall on the %d pairs within half the window %d/%d = %.1f%%\n",
-				name, len(k.Missed), beyond, missBeyondWindow, corpus.DefaultNearDuplicateWindow, half, missBeyondHalf,
+				name, len(k.Missed), beyond, missBeyondWindow, k.Window, half, missBeyondHalf,
 				k.MissedBy[missBelow], missBelow, k.MissedBy[missEstimate], missEstimate, k.MissedBy[missOther], missOther,
 				k.WithinHalf, caughtNear, k.WithinHalf, 100*ratio(caughtNear, k.WithinHalf))
 		}
