@@ -109,26 +109,16 @@ func contextVerdicts(p *page.Page, marg [][]float64, tp []float64, other, para i
 func contextRows(p *page.Page, styleIndex int, cs *contextScratch) []float32 {
 	n := len(p.Blocks)
 	cs.x = grow.Slice(cs.x, n*ContextColumns)
-	eachContextRow(p, styleIndex, cs, func(i int, r []float32) {
-		copy(cs.x[i*ContextColumns:(i+1)*ContextColumns], r)
-	})
-	return cs.x[:n*ContextColumns]
-}
-
-// eachContextRow calls fn with the context row of each of p's blocks in
-// turn, from the verdicts of contextVerdicts, in one row of memory that fn
-// must not keep; styleIndex is the page's annotation style (see cxStyle).
-func eachContextRow(p *page.Page, styleIndex int, cs *contextScratch, fn func(i int, r []float32)) {
 	t := cs.sums(p)
 	cs.rankAbove(p)
-	page := t.pageColumns(len(p.Blocks), styleIndex)
+	page := t.pageColumns(n, styleIndex)
 	allWords := max(t.words, 1)
-	var r [ContextColumns]float32
-	for i := range p.Blocks {
-		r = page
-		cs.blockColumns(r[:], p, i, allWords)
-		fn(i, r[:])
+	for i := range n {
+		r := cs.x[i*ContextColumns : (i+1)*ContextColumns]
+		copy(r, page[:])
+		cs.blockColumns(r, p, i, allWords)
 	}
+	return cs.x[:n*ContextColumns]
 }
 
 // contextTotals are sums over the blocks of a page.

@@ -137,15 +137,14 @@ func listItems(pc *piece, removed func(string, string)) []string {
 // reader takes them: "Wheel: turned by water", and a further description
 // after a semicolon. A term that already ends with punctuation keeps it.
 func describe(term, desc string, before int) string {
-	switch {
-	case before > 0 && strings.ContainsAny(term[len(term)-1:], ".?!;,"):
-		return term + " " + desc
-	case before > 0:
-		return term + "; " + desc
-	case strings.ContainsAny(term[len(term)-1:], ":.?!;,"):
-		return term + " " + desc
+	sep, ends := ": ", ":.?!;,"
+	if before > 0 {
+		sep, ends = "; ", ".?!;,"
 	}
-	return term + ": " + desc
+	if strings.ContainsAny(term[len(term)-1:], ends) {
+		sep = " "
+	}
+	return term + sep + desc
 }
 
 // flatten appends the sentences of a one-level list with its introduction

@@ -35,6 +35,7 @@ import (
 
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/tables"
+	"github.com/sluice-project/sluice/textunit"
 )
 
 // Options configures Sentences. The zero value is the default.
@@ -102,7 +103,7 @@ func Sentences(p *page.Page, opts Options) []string {
 			continue
 		}
 		for _, x := range splitSentences(nil, t.text, lang) {
-			if hasWord(x) {
+			if textunit.HasWord(x) { // symbols alone give a parser nothing to read
 				out = cutLong(out, x, lang)
 			}
 		}

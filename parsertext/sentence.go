@@ -75,12 +75,6 @@ func emoticon(s string) bool {
 	return strings.HasSuffix(face, ":") || strings.HasSuffix(face, ";") || strings.HasSuffix(face, "=")
 }
 
-// hasWord reports whether s holds a letter or a digit: a "sentence" of
-// symbols alone ("___", "|", "* * *") gives a parser nothing to read.
-func hasWord(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
-}
-
 // longWords is the most words a sentence of the parser format keeps
 // before cutLong cuts it at its clause and item separators. Link Grammar
 // finds a complete linkage for about two thirds of the sentences of under

@@ -2,10 +2,10 @@ package tables
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/textunit"
 )
 
 // Linearize returns the clauses of table t of page p, one per row holding
@@ -18,7 +18,8 @@ import (
 //
 // where the thema is the caption and the thema cells, and each data cell
 // comes with the headers above it in its column and before it in its row
-// (either may be missing). It returns nil for a layout table (Classify),
+// (either may be missing); a cell of a bullet or a dash alone
+// (textunit.HasWord) is neither. It returns nil for a layout table (Classify),
 // which is read as ordinary blocks.
 func Linearize(p *page.Page, t *page.Table) []string {
 	if Classify(p, t) != Data {
@@ -54,7 +55,7 @@ func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []stri
 			parts = append(parts, t.Caption)
 		}
 		for i := range t.Cells {
-			if roles[i] == r && readable(texts[i]) {
+			if roles[i] == r && textunit.HasWord(texts[i]) {
 				parts = append(parts, texts[i])
 			}
 		}
@@ -73,9 +74,9 @@ func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []stri
 				continue
 			}
 			switch {
-			case roles[i] == DataCell && int(t.Cells[i].Row) == y && int(t.Cells[i].Col) == x && readable(texts[i]):
+			case roles[i] == DataCell && int(t.Cells[i].Row) == y && int(t.Cells[i].Col) == x && textunit.HasWord(texts[i]):
 				items = append(items, item(texts, colHeads[x], rowHeads, i))
-			case roles[i] == Header && readable(texts[i]):
+			case roles[i] == Header && textunit.HasWord(texts[i]):
 				rowHeads = push(rowHeads, i)
 				if int(t.Cells[i].Row)+int(t.Cells[i].RowSpan)-1 == y {
 					colHeads[x] = push(colHeads[x], i) // heads the rows below
@@ -93,13 +94,6 @@ func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []stri
 		rows = append(rows, y)
 	}
 	return clauses, rows
-}
-
-// readable reports whether a cell's text says something: it holds a
-// letter or a digit. A cell of a bullet ("•") or a dash alone is empty to
-// the clauses, as a header and as data.
-func readable(text string) bool {
-	return strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
 // maxHeads is the most headers a data cell is read with in each direction:

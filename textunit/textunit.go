@@ -20,6 +20,7 @@ package textunit
 
 import (
 	"iter"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -78,6 +79,12 @@ func IsChar(r rune) bool {
 	}
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana,
 		unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+}
+
+// HasWord reports whether s holds a letter or a number of any script: a
+// text of symbols alone ("___", "•", "* * *") says nothing to a reader.
+func HasWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
 // isAttached reports whether r belongs to the character before it:

@@ -244,3 +244,11 @@ func TestPieces(t *testing.T) {
 		t.Errorf("Pieces = %q, want %q", got, want)
 	}
 }
+
+func TestHasWord(t *testing.T) {
+	for s, want := range map[string]bool{"___": false, "•": false, "* * *": false, "": false, "a": true, "3": true, "中": true, "— ٣ —": true} {
+		if got := HasWord(s); got != want {
+			t.Errorf("HasWord(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
