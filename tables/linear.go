@@ -2,6 +2,7 @@ package tables
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
@@ -52,11 +53,11 @@ func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []stri
 	for _, r := range [...]Role{Thema, FinalImportant} {
 		var parts []string
 		if r == Thema && t.Caption != "" {
-			parts = append(parts, t.Caption)
+			parts = append(parts, label(t.Caption))
 		}
 		for i := range t.Cells {
 			if roles[i] == r && textunit.HasWord(texts[i]) {
-				parts = append(parts, texts[i])
+				parts = append(parts, label(texts[i]))
 			}
 		}
 		if len(parts) > 0 {
@@ -121,7 +122,7 @@ func item(texts []string, colHeads, rowHeads []int32, i int32) string {
 	join := func(hs []int32) string {
 		var parts []string
 		for _, j := range hs {
-			parts = append(parts, texts[j])
+			parts = append(parts, label(texts[j]))
 		}
 		return strings.Join(parts, " ")
 	}
@@ -135,6 +136,34 @@ func item(texts []string, colHeads, rowHeads []int32, i int32) string {
 		return row + ": " + data
 	}
 	return data
+}
+
+// label returns the text of a header or thema as the clause writes it,
+// before its own mark (" ;; ", " ; ", ": "): without the colon, semicolon
+// or comma that ended it on the page ("Votes among independents:" ;;), and
+// without a final full stop after a word of two letters or more, which
+// would end the clause in its middle ("Develop literacy skills." ; ...);
+// an abbreviation's stop ("Pop.", "No.") and "?", "!", "…" stay.
+func label(s string) string {
+	s = strings.TrimRight(s, " :;,")
+	if strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "..") {
+		w := s[strings.LastIndexAny(s, " \t")+1 : len(s)-1]
+		if utf8.RuneCountInString(w) > 1 && !abbreviated(w) {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
+
+// abbreviated reports whether word w (without its full stop) reads as an
+// abbreviation: one with a stop inside ("e.g") or short and capitalised
+// ("Pop", "Inc", "No").
+func abbreviated(w string) bool {
+	if strings.Contains(w, ".") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(w)
+	return utf8.RuneCountInString(w) <= 3 && unicode.IsUpper(r)
 }
 
 // cellText returns the text of cell c: its blocks joined by spaces.

@@ -322,3 +322,23 @@ func TestBulletCellsAndQuestions(t *testing.T) {
 		t.Errorf("clauses %q", got)
 	}
 }
+
+// TestLabelPunctuation: a header or thema keeps no colon, semicolon or
+// sentence full stop before its clause mark; an abbreviation keeps its
+// stop.
+func TestLabelPunctuation(t *testing.T) {
+	p := parse(t, `<body><table><caption>Vote among independents:</caption>
+<tr><th>Develop literacy skills.</th><th>Pop.</th><th>Town;</th></tr>
+<tr><td>Read aloud</td><td>59,500</td><td>Oslo</td></tr>
+<tr><td>Write letters</td><td>4,200</td><td>Rome</td></tr></table></body>`)
+	want := "Vote among independents ;; Develop literacy skills ; Read aloud / Pop. ; 59,500 / Town ; Oslo."
+	if l := Linearize(p, &p.Tables[0]); len(l) != 2 || l[0] != want {
+		t.Errorf("Linearize = %q, want first %q", l, want)
+	}
+	for in, out := range map[string]string{"Total:": "Total", "Skills.": "Skills", "No.": "No.", "Soft skills.": "Soft skills",
+		"Inc.": "Inc.", "Acme Inc.": "Acme Inc.", "See e.g.": "See e.g.", "Wait...": "Wait...", "Why?": "Why?"} {
+		if got := label(in); got != out {
+			t.Errorf("label(%q) = %q, want %q", in, got, out)
+		}
+	}
+}
