@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/sluice-project/sluice/label"
@@ -27,7 +28,7 @@ func (r *CVResult) WriteReport(w io.Writer) {
 		r.writeSweep(w)
 	}
 	fmt.Fprintf(w, "overall: %d test pages, block accuracy %.2f, content-vs-noise accuracy %.2f, training %s in all\n", o.Pages, 100*o.Accuracy, 100*o.Content, o.TrainTime.Round(time.Second))
-	for _, s := range sortedKeys(o.Sets) {
+	for _, s := range slices.Sorted(maps.Keys(o.Sets)) {
 		ss := o.Sets[s]
 		fmt.Fprintf(w, "  %-16s %-10s macro P %.2f R %.2f F1 %.2f  micro F1 %.2f", s, ss.Metric, 100*ss.Main.Macro.Precision, 100*ss.Main.Macro.Recall, 100*ss.Main.Macro.F1, 100*ss.Main.Micro.F1)
 		if ss.Labelled.Pages > 0 {
@@ -37,7 +38,7 @@ func (r *CVResult) WriteReport(w io.Writer) {
 		for _, c := range ss.Classes {
 			fmt.Fprintf(w, "    class %d %-16s %7d blocks  kept %.2f%%\n", c.Class, c.Name, c.Blocks, 100*c.Kept)
 		}
-		for _, t := range sortedKeys(ss.PageTypes) {
+		for _, t := range slices.Sorted(maps.Keys(ss.PageTypes)) {
 			m := ss.PageTypes[t].Macro()
 			fmt.Fprintf(w, "    %-14s %4d pages  F1 %.2f\n", t, ss.PageTypes[t].Pages(), 100*m.F1)
 		}
@@ -48,7 +49,7 @@ func (r *CVResult) WriteReport(w io.Writer) {
 // writeSweep writes the held-out macro F1 of every set at each threshold
 // of the grid, and the thresholds chosen.
 func (r *CVResult) writeSweep(w io.Writer) {
-	sets := sortedKeys(r.Sweep[0].F1)
+	sets := slices.Sorted(maps.Keys(r.Sweep[0].F1))
 	fmt.Fprintf(w, "threshold sweep (macro F1 of each set's main metric, held-out pages):\n%9s", "threshold")
 	for _, s := range sets {
 		fmt.Fprintf(w, " %16s", s)
@@ -62,7 +63,7 @@ func (r *CVResult) writeSweep(w io.Writer) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprint(w, "thresholds chosen (best mean over the style's sets):")
-	for _, st := range sortedKeys(r.Thresholds) {
+	for _, st := range slices.Sorted(maps.Keys(r.Thresholds)) {
 		fmt.Fprintf(w, " %s %s", st, label.FormatThreshold(r.Thresholds[st]))
 	}
 	fmt.Fprintln(w)
@@ -74,7 +75,7 @@ func WriteAblation(w io.Writer, runs []Ablated) {
 	if len(runs) == 0 {
 		return
 	}
-	sets := sortedKeys(runs[0].Result.Overall.Sets)
+	sets := slices.Sorted(maps.Keys(runs[0].Result.Overall.Sets))
 	fmt.Fprintf(w, "\nablation (macro F1 of each set's main metric; block accuracy):\n%-12s %8s %8s", "without", "acc", "content")
 	for _, s := range sets {
 		fmt.Fprintf(w, " %16s", s)
@@ -132,14 +133,4 @@ func WriteMarginals(w io.Writer, pages []*TrainPage, res *CVResult) error {
 		}
 	}
 	return nil
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
