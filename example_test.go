@@ -136,3 +136,34 @@ the launder, recast the broken cogs and re-dressed the stones by hand.</p>
 	//
 	// ![The wheel](/img/wheel.jpg) turns on the second Sunday of every month.
 }
+
+func ExampleCleaner_CleanSite() {
+	page := func(title, text string) sluice.Input {
+		return sluice.Input{Data: []byte(`<html><body>
+<ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li></ul>
+<div id="story"><h1>` + title + `</h1><p>` + text + `</p></div>
+<p>Copyright 2009 The Example Times</p></body></html>`)}
+	}
+	c, err := sluice.New(sluice.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pages := []sluice.Input{
+		page("Storm hits the coast", "The storm reached the coast on Monday night."),
+		page("Elections next week", "Voters go to the polls next Tuesday."),
+	}
+	res, err := c.CleanSite(context.Background(), pages, sluice.SiteOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range res {
+		fmt.Printf("%s (%s against page %d)\n", r.Text(), r.Outcome.Mode, r.Outcome.Reference)
+	}
+	// Output:
+	// Storm hits the coast
+	// The storm reached the coast on Monday night. (diffed against page 1)
+	// Elections next week
+	// Voters go to the polls next Tuesday. (diffed against page 0)
+}

@@ -2,6 +2,7 @@ package label
 
 import (
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/sluice-project/sluice/features"
@@ -84,3 +85,12 @@ type candidate struct{ p, w float64 }
 type candidates struct{ c []candidate }
 
 var cands = sync.Pool{New: func() any { return new(candidates) }}
+
+// FormatThreshold names a threshold as it is given on the command line:
+// "ef" for ExpectedF1, else the number.
+func FormatThreshold(t float64) string {
+	if t == ExpectedF1 {
+		return "ef"
+	}
+	return strconv.FormatFloat(t, 'g', -1, 64)
+}

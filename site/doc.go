@@ -16,7 +16,9 @@
 //   - WC Cleaner's multiple-file cleaning (Vít Baisa's thesis, section 2.4):
 //     MultiFile walks a page and a reference page of the same site level by
 //     level and marks what they have in common; Reference picks the
-//     reference, the page of median size.
+//     reference, the page of median size; CleanMultiFile cleans a set of
+//     pages of one site that way, with wc.py's modes (a reference page
+//     given, prune, from-target, sparse: MultiFileOptions).
 //
 // Pages of one host seldom come together in a crawl. Grouper sorts a stream
 // by host in bounded per-host buffers and hands back batches with the model

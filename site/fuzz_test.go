@@ -24,6 +24,14 @@ y</pre>`, `<table><tr><td>a</td></tr></table>`)
 		if got := site.MultiFile(pa, pb); len(got) != len(pa.Blocks) {
 			t.Fatalf("MultiFile: %d entries for %d blocks", len(got), len(pa.Blocks))
 		}
+		for mode := range 8 {
+			opts := site.MultiFileOptions{Prune: mode&1 != 0, FromTarget: mode&2 != 0, Sparse: mode&4 != 0, PruneLevels: mode}
+			out, err := site.CleanMultiFile([]*page.Page{pa, pb, pa}, nil, pb, opts)
+			if err != nil || len(out) != 3 {
+				t.Fatalf("CleanMultiFile %+v: %v, %d outcomes", opts, err, len(out))
+			}
+			site.SimilarByChildCount(pa, pb, mode)
+		}
 		for _, key := range []site.Key{site.TextKey, site.PathKey} {
 			bl := site.NewBuilder(site.Options{Key: key, MinPages: 1, MaxEntries: 4})
 			bl.Add(pa)

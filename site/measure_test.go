@@ -323,3 +323,57 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// TestCleanPortalEvalMultiFile guards the figures of docs/site-multifile.md
+// (which come from scripts/multifile-eval.sh): WC Cleaner's multiple-file
+// mode over each site of cleanportaleval at once, the median page as the
+// reference, in its modes. It must stay above the thesis's own level
+// (F1 0.66 in its Table 3.3), and the from-target mode above the plain one.
+func TestCleanPortalEvalMultiFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("data set measurement")
+	}
+	sites, _ := loadPortal(t)
+	metric, err := evaluate.Lookup("cleaneval")
+	if err != nil {
+		t.Fatal(err)
+	}
+	modes := []struct {
+		name string
+		opts site.MultiFileOptions
+	}{
+		{"multifile", site.MultiFileOptions{}},
+		{"from-target", site.MultiFileOptions{FromTarget: true}},
+		{"prune", site.MultiFileOptions{Prune: true}},
+		{"sparse", site.MultiFileOptions{Sparse: true}},
+	}
+	f1 := make([]float64, len(modes))
+	n := 0
+	for _, s := range sortedKeys(sites) {
+		ps := sites[s]
+		n += len(ps)
+		for k, m := range modes {
+			pages := make([]*page.Page, len(ps))
+			sizes := make([]int, len(ps))
+			for i, p := range ps {
+				pages[i], sizes[i] = clonePage(p.seg), len(p.d.HTML)
+			}
+			if _, err := site.CleanMultiFile(pages, sizes, nil, m.opts); err != nil {
+				t.Fatalf("%s, %s: %v", s, m.name, err)
+			}
+			for i, p := range pages {
+				f1[k] += metric.Score(evaluate.OutputOf(p), &ps[i].d.Gold).F1()
+			}
+		}
+	}
+	for k, m := range modes {
+		f1[k] /= float64(n)
+		t.Logf("%-12s CleanEval text-only macro F1 %.4f", m.name, f1[k])
+	}
+	if f1[0] < 0.66 {
+		t.Errorf("multifile: F1 %.4f, below 0.66", f1[0])
+	}
+	if f1[1] <= f1[0] {
+		t.Errorf("from-target: F1 %.4f, not above the plain mode's %.4f", f1[1], f1[0])
+	}
+}

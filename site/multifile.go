@@ -30,12 +30,22 @@ import (
 // template WC Cleaner removes). p and ref must not be the same page, or
 // everything is common.
 func MultiFile(p, ref *page.Page) []bool {
-	common := make([]bool, len(p.Blocks))
-	if len(p.Nodes) == 0 || len(ref.Nodes) == 0 || len(p.Blocks) == 0 || len(ref.Blocks) == 0 {
+	if len(p.Nodes) == 0 || len(ref.Nodes) == 0 {
+		return make([]bool, len(p.Blocks))
+	}
+	return diffFrom(newTree(p), newTree(ref), p.Body, ref.Body)
+}
+
+// diffFrom is the level walk of page tree doc against reference tree ref,
+// from node d of the page and node r of the reference (the bodies, or the
+// target nodes of the from-target mode).
+func diffFrom(doc, ref *tree, d, r int32) []bool {
+	common := make([]bool, len(doc.p.Blocks))
+	if len(doc.p.Blocks) == 0 || len(ref.p.Blocks) == 0 || !doc.valid(d) || !ref.valid(r) {
 		return common
 	}
-	d := &mfState{doc: newTree(p), ref: newTree(ref), common: common}
-	d.diff(p.Body, ref.Body, 0)
+	s := &mfState{doc: doc, ref: ref, common: common}
+	s.diff(d, r, 0)
 	return common
 }
 
@@ -129,6 +139,9 @@ func newTree(p *page.Page) *tree {
 	}
 	return t
 }
+
+// valid reports whether n is a node of the tree.
+func (t *tree) valid(n int32) bool { return n >= 0 && int(n) < len(t.children) }
 
 // kind is what the level comparison sees of an item: the tag of an
 // element, "" for a text.

@@ -69,6 +69,19 @@ Examples:
   sluice clean -f parser --drop-pattern menu --log-removed removed.jsonl page.html   # Kitten's text for parsers
   sluice clean --format json --include-dropped page.html | jq '.blocks[] | select(.label=="other") | .text'
   sluice clean --tables linear page.html   # data tables as one clause per row (see --tables)
+  sluice clean --site multifile --prune -o out/ site/   # the pages of one site against each other
+
+With --site multifile the inputs are pages of one site, cleaned against each
+other as WC Cleaner (Baisa 2009) does: each page is compared with a reference
+page level by level from <body>, and what the two share (menus, headers,
+footers) is dropped; the rest is kept. The reference is --reference FILE,
+else the input of median size (itself compared with the next median).
+--prune cleans a page whose structure differs from the reference's (child
+counts in the 3 levels below <body>) by its density target node instead;
+--from-target compares only the target nodes of the two pages; --sparse
+omits pages under 10 characters per structural element: written empty, with
+a warning, and counted. Give one site at a time; --filter, --model and the
+threshold flags do not apply. See docs/site-multifile.md.
 
 By default blocks are labelled by the embedded trained model (a CRF over
 block features); --filter uses a heuristic pipeline instead, and
@@ -92,6 +105,7 @@ type cleanCmd struct {
 	header, urlLine, dropped, keepHidden, noAlt, dropOnly bool
 	withMetadata, allowPrivate, noTables                  bool
 	abbr, quiet, links, images                            bool
+	siteFlags                                             // --site multifile and its modes
 	jobs                                                  int
 	threshold                                             thresholdFlag
 	memoryBytes                                           int64
@@ -142,12 +156,16 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.quiet, "q", false, "do not print warnings")
 	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too (layout tables are read as text)")
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "fetch addresses on private, loopback and link-local networks too (refused by default)")
+	c.siteFlags.register(fs)
 	return fs
 }
 
 // validate makes the cleaner and the renderer the flags ask for.
 func (c *cleanCmd) validate(args []string) error {
 	c.args = args
+	if err := c.checkSite(); err != nil {
+		return err
+	}
 	if err := checkJobs(c.jobs); err != nil {
 		return err
 	}
@@ -178,6 +196,9 @@ func (c *cleanCmd) validate(args []string) error {
 		}
 	}
 	if c.cleaner, err = newCleaner(opts, c.model, c.filterSet); err != nil {
+		return err
+	}
+	if err := c.readReference(); err != nil {
 		return err
 	}
 	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped, Tables: c.tables, Metadata: c.withMetadata}
@@ -217,21 +238,17 @@ func (c *cleanCmd) validate(args []string) error {
 
 // run cleans the inputs in parallel and writes the results in input order.
 func (c *cleanCmd) run(ctx context.Context) int {
-	srcs, errs := c.expand()
-	failed := len(errs)
-	if slices.ContainsFunc(srcs, func(s inputs.Source) bool { return s.URL != "" }) {
-		c.fetch = proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate, MaxBody: 16 << 20})
+	if c.site != "" {
+		return c.runSite(ctx)
 	}
-	for _, e := range errs {
-		fmt.Fprintf(c.stderr, "sluice clean: %v\n", e)
+	srcs, bad, code := c.start()
+	if code >= 0 {
+		return code
 	}
-	if c.outDir != "" {
-		var code int
-		if c.out, code = c.openOutDir(srcs); c.out == nil {
-			return code
-		}
+	if c.out != nil {
 		defer c.out.Close()
 	}
+	failed := bad
 	// Several inputs to one output form a stream, with the format's
 	// separators; a single input is written as a standalone document.
 	var stream *render.Stream
@@ -250,44 +267,89 @@ func (c *cleanCmd) run(ctx context.Context) int {
 		s := srcs[i]
 		i++
 		bar.Add(1)
-		if !c.quiet {
-			for _, w := range o.warn {
-				fmt.Fprintf(c.stderr, "sluice clean: %s: warning: %s\n", s.Name, w)
-			}
-		}
+		c.warn(s, o.warn)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "sluice clean: %s: %v\n", s.Name, err)
 			failed++
 			continue
 		}
-		if c.removed != nil {
-			c.removed.SetInput(s.Name)
-		}
-		if err := c.write(stream, i-1, o.res); err != nil {
-			fmt.Fprintf(c.stderr, "sluice clean: %s: writing output: %v\n", s.Name, err)
+		ok, stop := c.output(stream, i-1, s, o)
+		if !ok {
 			failed++
-			if stream != nil {
-				break // the output is gone; the remaining inputs cannot be written
-			}
 		}
-		if o.damaged != nil {
-			fmt.Fprintf(c.stderr, "sluice clean: %s: damaged: %v; its text before the damage was written\n", s.Name, o.damaged)
-			failed++
+		if stop {
+			break // the output is gone; the remaining inputs cannot be written
 		}
 	}
+	failed += c.closeOutputs(stream, failed)
+	return c.finish(failed, len(srcs)+bad)
+}
+
+// start finds the inputs, reporting those that cannot be (failed counts
+// them), prepares fetching addresses and opens the output directory of -o.
+// code is the exit code when nothing can be done, else -1.
+func (c *cleanCmd) start() (srcs []inputs.Source, failed, code int) {
+	srcs, errs := c.expand()
+	if slices.ContainsFunc(srcs, func(s inputs.Source) bool { return s.URL != "" }) {
+		c.fetch = proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate, MaxBody: 16 << 20})
+	}
+	for _, e := range errs {
+		fmt.Fprintf(c.stderr, "sluice clean: %v\n", e)
+	}
+	if c.outDir != "" {
+		if c.out, code = c.openOutDir(srcs); c.out == nil {
+			return nil, 0, code
+		}
+	}
+	return srcs, len(errs), -1
+}
+
+// warn prints the warnings of source s, unless -q.
+func (c *cleanCmd) warn(s inputs.Source, warn []string) {
+	if !c.quiet {
+		for _, w := range warn {
+			fmt.Fprintf(c.stderr, "sluice clean: %s: warning: %s\n", s.Name, w)
+		}
+	}
+}
+
+// output writes the cleaned source i, s, and reports a failure to write
+// it or the damage of its input: ok is false then, and stop true when
+// nothing more can be written (the stream is gone).
+func (c *cleanCmd) output(stream *render.Stream, i int, s inputs.Source, o cleaned) (ok, stop bool) {
+	ok = true
+	if c.removed != nil {
+		c.removed.SetInput(s.Name)
+	}
+	if err := c.write(stream, i, o.res); err != nil {
+		fmt.Fprintf(c.stderr, "sluice clean: %s: writing output: %v\n", s.Name, err)
+		ok, stop = false, stream != nil
+	}
+	if o.damaged != nil {
+		fmt.Fprintf(c.stderr, "sluice clean: %s: damaged: %v; its text before the damage was written\n", s.Name, o.damaged)
+		ok = false
+	}
+	return ok, stop
+}
+
+// closeOutputs closes the stream of several inputs and writes the log of
+// --log-removed; it returns the failures (a failure to close the stream
+// counts only when nothing failed before).
+func (c *cleanCmd) closeOutputs(stream *render.Stream, failed int) int {
+	n := 0
 	if stream != nil {
 		if err := stream.Close(); err != nil && failed == 0 {
 			fmt.Fprintf(c.stderr, "sluice clean: writing output: %v\n", err)
-			failed++
+			n++
 		}
 	}
 	if c.removed != nil { // written whole, replacing the file, at the end
 		if err := atomicfile.WriteFile(c.logRemoved, c.removed.Bytes(), 0o644); err != nil {
 			fmt.Fprintf(c.stderr, "sluice clean: --log-removed %s: %v\n", c.logRemoved, err)
-			failed++
+			n++
 		}
 	}
-	return c.finish(failed, len(srcs)+len(errs))
+	return n
 }
 
 // expand finds the inputs, leaving the output directory out and warning of
@@ -345,30 +407,46 @@ type cleaned struct {
 // the run fails, as sluice corpus does for it.
 func (c *cleanCmd) clean(ctx context.Context, s inputs.Source) (cleaned, error) {
 	var o cleaned
-	in := sluice.Input{ContentType: c.contentType, URL: c.url}
-	var err error
-	if s.URL != "" {
-		var pg *proxy.Page
-		if pg, err = proxy.Fetch(ctx, c.fetch, s.URL, ""); err == nil {
-			in.Data, in.ContentType, in.URL = pg.Body, cmp.Or(c.contentType, pg.ContentType), cmp.Or(c.url, pg.URL)
-		}
-		err = fetchHint(err)
-	} else if in.Data, err = inputs.Read(s.Path, c.stdin, maxRead); err != nil && len(in.Data) > 0 {
-		o.damaged, err = err, nil
-	}
+	in, damaged, err := c.input(ctx, s)
+	o.damaged = damaged
 	if err == nil {
 		o.res, err = c.cleaner.Clean(ctx, in)
 	}
-	if err == nil && c.noTables {
-		tables.DropData(o.res.Page)
-	}
-	if err == nil && s.Path != "" {
-		o.res.Page.Meta.File = s.Name
+	if err == nil {
+		c.finishPage(s, o.res)
 	}
 	if o.res != nil {
 		o.warn = append(o.warn, o.res.Warnings...)
 	}
 	return o, err
+}
+
+// input reads source s, a file or an address, as the page to clean; a
+// damaged file that still gave bytes is read with damaged set.
+func (c *cleanCmd) input(ctx context.Context, s inputs.Source) (in sluice.Input, damaged, err error) {
+	in = sluice.Input{ContentType: c.contentType, URL: c.url}
+	if s.URL != "" {
+		var pg *proxy.Page
+		if pg, err = proxy.Fetch(ctx, c.fetch, s.URL, ""); err == nil {
+			in.Data, in.ContentType, in.URL = pg.Body, cmp.Or(c.contentType, pg.ContentType), cmp.Or(c.url, pg.URL)
+		}
+		return in, nil, fetchHint(err)
+	}
+	if in.Data, err = inputs.Read(s.Path, c.stdin, maxRead); err != nil && len(in.Data) > 0 {
+		damaged, err = err, nil
+	}
+	return in, damaged, err
+}
+
+// finishPage applies --no-tables to the cleaned page of s and records the
+// file it came from.
+func (c *cleanCmd) finishPage(s inputs.Source, res *sluice.Result) {
+	if c.noTables {
+		tables.DropData(res.Page)
+	}
+	if s.Path != "" {
+		res.Page.Meta.File = s.Name
+	}
 }
 
 // fetchHint adds to a refusal of a private address how to lift it.

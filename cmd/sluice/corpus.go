@@ -66,6 +66,8 @@ bounded (--site-batch pages per host, --site-memory in all). Within an input
 the output then comes by host, not in input order; a page whose host has had
 fewer than three pages held is cleaned page by page. jsonl documents say
 what the model did: "site": {"pages": N, "dropped": N, "rescued": N}.
+--site=model is the same; WC Cleaner's multiple-file mode (a page against
+a reference page of its site) is sluice clean --site multifile.
 
 Running again with the same DIR resumes: the inputs finished before (listed
 in DIR/manifest.json) are skipped, and the output of an input left unfinished
@@ -97,7 +99,8 @@ type corpusCmd struct {
 	out, format, filter, model, maxRecord, partSize, siteMemory, memory string
 	style, filterSet                                                    string
 	jobs, partRecords, siteBatch, dedupParas, nearWindow                int
-	force, resume, quiet, verbose, jsonSummary, site                    bool
+	force, resume, quiet, verbose, jsonSummary                          bool
+	site                                                                corpusSite
 	links, images, noTables                                             bool
 	nearDup                                                             float64
 
@@ -129,7 +132,7 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
 	fs.StringVar(&c.style, "style", "", "what counts as content, for the model: main (the default: the main content) or cleaneval (all running text, as CleanEval kept it)")
 	fs.StringVar(&c.filterSet, "filter-set", "", "clean as the filter set in `FILE` (.toml or .json) says: a pipeline with its parameters, or a model with its style (see \"sluice filters --help\")")
-	fs.BoolVar(&c.site, "site", false, "clean the pages of one host against each other: drop what recurs on many of them (see above)")
+	fs.Var(&c.site, "site", "clean the pages of one host against each other with a model of what recurs on many of them (see above; --site=model is the same)")
 	fs.IntVar(&c.siteBatch, "site-batch", site.DefaultBatchSize, "with --site: correct a host's pages `N` at a time")
 	fs.StringVar(&c.siteMemory, "site-memory", "128M", "with --site: hold at most `SIZE` of cleaned pages (K, M, G)")
 	fs.BoolVar(&c.force, "force", false, "start the output over: remove the corpus files already in DIR")
@@ -171,7 +174,12 @@ func (c *corpusCmd) validate(args []string) error {
 	if c.siteBatch <= 0 {
 		return fmt.Errorf("--site-batch %d: must be at least 1", c.siteBatch)
 	}
-	if c.dedupParas > 0 && c.site {
+	for _, a := range args {
+		if _, err := os.Stat(a); err != nil && (a == "model" || a == "multifile") {
+			return fmt.Errorf("%s: no such input; --site takes no separate value (--site alone is the site model; WC Cleaner's multiple-file mode is sluice clean --site multifile)", a)
+		}
+	}
+	if c.dedupParas > 0 && bool(c.site) {
 		return errors.New("--dedup-paragraphs and --site cannot be used together yet")
 	}
 	if c.nearDup < 0 || c.nearDup > 1 {
@@ -264,7 +272,7 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 		PartRecords:         c.partRecords,
 		PartBytes:           c.partBytes,
 		Force:               c.force || !c.resume,
-		Site:                c.site,
+		Site:                bool(c.site),
 		NoTables:            c.noTables,
 		NearDuplicate:       c.nearDup,
 		NearDuplicateWindow: c.nearWindow,
@@ -280,6 +288,35 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 			bar.println("sluice corpus: " + p.String())
 		},
 	}
+}
+
+// corpusSite is corpus --site, a flag that may be given alone: --site or
+// --site=model is the site model, --site=false none. WC Cleaner's
+// multiple-file mode is sluice clean's (--site multifile); --site=multifile
+// is refused with a pointer to it.
+type corpusSite bool
+
+func (f *corpusSite) IsBoolFlag() bool { return true }
+
+func (f *corpusSite) String() string {
+	if f != nil && bool(*f) {
+		return "model"
+	}
+	return "false"
+}
+
+func (f *corpusSite) Set(s string) error {
+	switch strings.ToLower(s) {
+	case "true", "model", "1":
+		*f = true
+	case "false", "0":
+		*f = false
+	case "multifile":
+		return errors.New("WC Cleaner's multiple-file mode is not in sluice corpus; clean the pages of one site with sluice clean --site multifile (--site alone is the site model)")
+	default:
+		return errors.New("give --site (the site model) or --site=false")
+	}
+	return nil
 }
 
 // parseSize reads a size flag: inputs.ParseSize.

@@ -1,18 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/evaluate"
@@ -44,13 +38,6 @@ Examples:
   sluice eval --gold cleaneval-dev --metric cleaneval,cleaneval-labelled,edit --per-file out/
   sluice eval --gold wcxb-dev --metric all --json out/ > scores.json
 `
-
-// evalFile is one page's scores, for --per-file and --json.
-type evalFile struct {
-	ID      string                  `json:"id"`
-	Missing bool                    `json:"missing,omitempty"`
-	Scores  map[string]score.Scores `json:"scores"`
-}
 
 // evalCmd is sluice eval: its flags, and what validate makes of them.
 type evalCmd struct {
@@ -91,7 +78,7 @@ func (c *evalCmd) validate(args []string) error {
 	if st, err := os.Stat(c.outDir); err != nil || !st.IsDir() {
 		return fmt.Errorf("%s: not a folder of outputs", c.outDir)
 	}
-	pages, kind, bad, err := loadGold(c.gold)
+	pages, kind, bad, err := evaluate.LoadGold(c.gold)
 	if err != nil {
 		return fmt.Errorf("--gold %s: %v", c.gold, err)
 	}
@@ -121,196 +108,25 @@ func (c *evalCmd) validate(args []string) error {
 	return nil
 }
 
-// evalScores are the scores of a run: summed over the pages, and per page.
-type evalScores struct {
-	sums    []score.Summary // per metric
-	edit    struct{ text, markup, avg float64 }
-	files   []evalFile
-	missing int
-	langs   map[string][]score.Summary // per language, per metric
-}
-
 // run scores the outputs and prints the scores.
 func (c *evalCmd) run(context.Context) int {
-	res := c.score()
-	if len(c.pages) > 0 && res.missing == len(c.pages) {
+	res := evaluate.ScoreOutputs(c.outDir, c.pages, c.metrics, c.useEdit)
+	if len(c.pages) > 0 && res.Missing == len(c.pages) {
 		fmt.Fprintf(c.stderr, "sluice eval: no output in %s is named after a page of %s (ID.txt, ID.md or ID, such as %s.txt): nothing to score\n", c.outDir, c.gold, c.pages[0].ID)
 		return exitFailed
 	}
 	if c.asJSON {
-		c.printJSON(res)
+		res.WriteJSON(c.stdout, c.gold, c.perFile)
 	} else {
-		c.printText(res)
+		res.WriteText(c.stdout, c.gold, c.names, c.perFile)
+		if len(c.bad) > 0 {
+			fmt.Fprintf(c.stdout, "%d gold pages could not be read and were not scored\n", len(c.bad))
+		}
 	}
 	if len(c.bad) > 0 {
 		return exitFailed
 	}
 	return exitOK
-}
-
-// score scores the output of every gold page with every metric.
-func (c *evalCmd) score() *evalScores {
-	res := &evalScores{sums: make([]score.Summary, len(c.metrics)), langs: map[string][]score.Summary{}}
-	for _, p := range c.pages {
-		out := &evaluate.Output{}
-		ef := evalFile{ID: p.ID, Scores: map[string]score.Scores{}}
-		if data, ok := readOutput(c.outDir, p.ID); ok {
-			out = evaluate.FromFile(score.ReadGold(data))
-		} else {
-			ef.Missing = true
-			res.missing++
-		}
-		if res.langs[p.Lang] == nil {
-			res.langs[p.Lang] = make([]score.Summary, len(c.metrics))
-		}
-		for i, m := range c.metrics {
-			s := m.Score(out, &p.Gold)
-			res.sums[i].Add(s)
-			res.langs[p.Lang][i].Add(s)
-			ef.Scores[m.Name] = score.ScoresOf(s)
-		}
-		if c.useEdit {
-			e := score.CleanEvalEdit(out.CleanEval, goldCE(p))
-			res.edit.text += e.TextOnly
-			res.edit.markup += e.TextMarkup
-			res.edit.avg += e.Average
-			ef.Scores["edit"] = score.Scores{Precision: e.TextOnly, Recall: e.TextMarkup, F1: e.Average}
-		}
-		res.files = append(res.files, ef)
-	}
-	return res
-}
-
-// printJSON prints the scores as one JSON object.
-func (c *evalCmd) printJSON(r *evalScores) {
-	type metricJSON struct {
-		Metric    string                  `json:"metric"`
-		Report    score.Report            `json:"report"`
-		Languages map[string]score.Report `json:"languages,omitempty"`
-	}
-	res := struct {
-		Gold    string             `json:"gold"`
-		Outputs string             `json:"outputs"`
-		Pages   int                `json:"pages"`
-		Missing int                `json:"missing"`
-		Metrics []metricJSON       `json:"metrics"`
-		Edit    map[string]float64 `json:"edit,omitempty"`
-		Files   []evalFile         `json:"files,omitempty"`
-	}{Gold: c.gold, Outputs: c.outDir, Pages: len(c.pages), Missing: r.missing}
-	for i, m := range c.metrics {
-		mj := metricJSON{Metric: m.Label(), Report: r.sums[i].Report()}
-		if _, none := r.langs[""]; len(r.langs) > 1 || !none {
-			mj.Languages = map[string]score.Report{}
-			for l, sums := range r.langs {
-				mj.Languages[l] = sums[i].Report()
-			}
-		}
-		res.Metrics = append(res.Metrics, mj)
-	}
-	if c.useEdit {
-		n := float64(max(len(c.pages), 1))
-		res.Edit = map[string]float64{"text_only": r.edit.text / n, "text_markup": r.edit.markup / n, "average": r.edit.avg / n}
-	}
-	if c.perFile {
-		res.Files = r.files
-	}
-	enc := json.NewEncoder(c.stdout)
-	enc.SetIndent("", "  ")
-	enc.Encode(res)
-}
-
-// printText prints the scores as a table, with a row per page for
-// --per-file.
-func (c *evalCmd) printText(r *evalScores) {
-	w := c.stdout
-	if c.perFile {
-		fmt.Fprintf(w, "%-24s", "page")
-		for _, name := range c.names {
-			fmt.Fprintf(w, " %24s", name+" P/R/F")
-		}
-		fmt.Fprintln(w)
-		for _, f := range r.files {
-			id := f.ID
-			if f.Missing {
-				id += " (no output)"
-			}
-			fmt.Fprintf(w, "%-24s", id)
-			for _, name := range c.names {
-				s := f.Scores[name]
-				fmt.Fprintf(w, "   %6.2f %6.2f %6.2f   ", 100*s.Precision, 100*s.Recall, 100*s.F1)
-			}
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintf(w, "%d pages scored against %s (%d without an output in %s)\n", len(c.pages), c.gold, r.missing, c.outDir)
-	fmt.Fprintf(w, "%-22s %7s %7s %7s   %7s %7s %7s\n", "metric", "P", "R", "F1", "microP", "microR", "microF")
-	for i, m := range c.metrics {
-		ma, mi := r.sums[i].Macro(), r.sums[i].Micro()
-		fmt.Fprintf(w, "%-22s %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", m.Label(), 100*ma.Precision, 100*ma.Recall, 100*ma.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
-		for _, l := range slices.Sorted(maps.Keys(r.langs)) {
-			if _, none := r.langs[""]; len(r.langs) > 1 || !none { // the set records languages
-				ma, mi := r.langs[l][i].Macro(), r.langs[l][i].Micro()
-				fmt.Fprintf(w, "  %-20s %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", fmt.Sprintf("%s (%d)", cmp.Or(l, "unknown"), r.langs[l][i].Pages()), 100*ma.Precision, 100*ma.Recall, 100*ma.F1, 100*mi.Precision, 100*mi.Recall, 100*mi.F1)
-			}
-		}
-	}
-	if c.useEdit {
-		n := float64(max(len(c.pages), 1))
-		fmt.Fprintf(w, "%-22s text only %.2f, text and markup %.2f, average %.2f\n", "edit", 100*r.edit.text/n, 100*r.edit.markup/n, 100*r.edit.avg/n)
-	}
-	if len(c.bad) > 0 {
-		fmt.Fprintf(w, "%d gold pages could not be read and were not scored\n", len(c.bad))
-	}
-}
-
-// loadGold reads the gold pages of a data set, or of a folder of
-// CleanEval-format gold files.
-// Pages that cannot be read are returned as errors in bad; the others are
-// scored.
-func loadGold(name string) (pages []*dataset.Page, kind dataset.Kind, bad []error, err error) {
-	set, err := dataset.Open(name)
-	if err == nil {
-		for p, err := range set.Pages() {
-			if err != nil {
-				bad = append(bad, err)
-				continue
-			}
-			pages = append(pages, p)
-		}
-		return pages, set.Kind, bad, nil
-	}
-	files, gerr := filepath.Glob(filepath.Join(name, "*.txt"))
-	if gerr != nil || len(files) == 0 {
-		return nil, "", nil, err
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			bad = append(bad, err)
-			continue
-		}
-		raw := score.ReadGold(data)
-		pages = append(pages, &dataset.Page{
-			ID:   strings.TrimSuffix(filepath.Base(f), ".txt"),
-			Gold: dataset.Gold{Raw: raw, Text: evaluate.FromFile(raw).Text},
-		})
-	}
-	return pages, dataset.CleanEval, bad, nil
-}
-
-// readOutput finds the output of page id in dir.
-func readOutput(dir, id string) ([]byte, bool) {
-	for _, ext := range []string{".txt", ".md", ""} {
-		if data, err := os.ReadFile(filepath.Join(dir, id+ext)); err == nil {
-			return data, true
-		}
-	}
-	return nil, false
-}
-
-func goldCE(p *dataset.Page) string {
-	return evaluate.GoldCleanEval(&p.Gold)
 }
 
 // cjkOf is the tokenisation --cjk-words asks for.

@@ -13,7 +13,7 @@ import (
 // rule (label.ExpectedF1), or 0 for the default.
 type thresholdFlag float64
 
-func (t *thresholdFlag) String() string { return formatThreshold(float64(*t)) }
+func (t *thresholdFlag) String() string { return label.FormatThreshold(float64(*t)) }
 
 func (t *thresholdFlag) Set(s string) error {
 	switch strings.ToLower(strings.TrimSpace(s)) {
@@ -27,12 +27,4 @@ func (t *thresholdFlag) Set(s string) error {
 	}
 	*t = thresholdFlag(v)
 	return nil
-}
-
-// formatThreshold names a threshold as thresholdFlag reads it.
-func formatThreshold(t float64) string {
-	if t == label.ExpectedF1 {
-		return "ef"
-	}
-	return strconv.FormatFloat(t, 'g', -1, 64)
 }

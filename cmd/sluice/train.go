@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -289,7 +288,7 @@ func (c *trainCmd) run(ctx context.Context) int {
 			fmt.Fprintf(c.stderr, "iteration %d: objective %.1f, gradient %.3g (%s)\n", p.Iteration, p.Objective, p.GradNorm, p.Elapsed.Round(time.Second))
 		}
 	}
-	var results []cvRun
+	var results []train.Ablated
 	if c.cv > 0 {
 		if results, err = c.crossValidate(ctx, pages); err != nil {
 			fmt.Fprintf(c.stderr, "sluice train: %v\n", err)
@@ -383,9 +382,9 @@ func (c *trainCmd) printLoaded(pages []*train.TrainPage, skipped map[string]int,
 // crossValidate runs the cross-validation, and with --ablate one more per
 // feature group and stage left out, and writes what --marginals and
 // --json ask for.
-func (c *trainCmd) crossValidate(ctx context.Context, pages []*train.TrainPage) ([]cvRun, error) {
+func (c *trainCmd) crossValidate(ctx context.Context, pages []*train.TrainPage) ([]train.Ablated, error) {
 	logf := func(format string, args ...any) { fmt.Fprintf(c.stdout, format+"\n", args...) }
-	var results []cvRun
+	var results []train.Ablated
 	for _, run := range c.ablations() {
 		if run.off != "" {
 			logf("\nwithout %s:", run.off)
@@ -394,11 +393,11 @@ func (c *trainCmd) crossValidate(ctx context.Context, pages []*train.TrainPage) 
 		if err != nil {
 			return nil, err
 		}
-		printCV(c.stdout, res)
-		results = append(results, cvRun{Off: run.off, Result: res})
+		res.WriteReport(c.stdout)
+		results = append(results, train.Ablated{Off: run.off, Result: res})
 	}
 	if c.ablate {
-		printAblation(c.stdout, results)
+		train.WriteAblation(c.stdout, results)
 	}
 	if c.margOut != "" {
 		if err := writeMarginals(c.margOut, pages, results[0].Result); err != nil {
@@ -453,7 +452,7 @@ func (c *trainCmd) ablations() []ablation {
 
 // trainModel trains on all examples, records the thresholds (--threshold,
 // else the cross-validation's) and writes the model file.
-func (c *trainCmd) trainModel(ctx context.Context, examples []train.Example, results []cvRun) error {
+func (c *trainCmd) trainModel(ctx context.Context, examples []train.Example, results []train.Ablated) error {
 	t := time.Now()
 	lab, err := train.Train(ctx, examples, c.cfg)
 	if err != nil {
@@ -488,7 +487,7 @@ func (c *trainCmd) trainModel(ctx context.Context, examples []train.Example, res
 	st, _ := os.Stat(c.out)
 	fmt.Fprintf(c.stdout, "model written to %s (stages %s, %d features, %d KB), trained on %d pages in %s; styles and thresholds:", c.out, strings.Join(lab.StageNames(), ","), lab.NumFeatures(), st.Size()>>10, len(examples), time.Since(t).Round(time.Second))
 	for _, st := range lab.Styles() {
-		fmt.Fprintf(c.stdout, " %s %s", st, formatThreshold(lab.Threshold(st)))
+		fmt.Fprintf(c.stdout, " %s %s", st, label.FormatThreshold(lab.Threshold(st)))
 	}
 	fmt.Fprintln(c.stdout)
 	return nil
@@ -503,144 +502,17 @@ func groupNames() string {
 	return strings.Join(s, ", ")
 }
 
-type cvRun struct {
-	Off    string          `json:"off,omitempty"`
-	Result *train.CVResult `json:"result"`
-}
-
-func printCV(w io.Writer, r *train.CVResult) {
-	o := &r.Overall
-	if len(r.Sweep) > 0 {
-		printSweep(w, r)
-	}
-	fmt.Fprintf(w, "overall: %d test pages, block accuracy %.2f, content-vs-noise accuracy %.2f, training %s in all\n", o.Pages, 100*o.Accuracy, 100*o.Content, o.TrainTime.Round(time.Second))
-	var sets []string
-	for s := range o.Sets {
-		sets = append(sets, s)
-	}
-	sort.Strings(sets)
-	for _, s := range sets {
-		ss := o.Sets[s]
-		fmt.Fprintf(w, "  %-16s %-10s macro P %.2f R %.2f F1 %.2f  micro F1 %.2f", s, ss.Metric, 100*ss.Main.Macro.Precision, 100*ss.Main.Macro.Recall, 100*ss.Main.Macro.F1, 100*ss.Main.Micro.F1)
-		if ss.Labelled.Pages > 0 {
-			fmt.Fprintf(w, "  labelled F1 %.2f", 100*ss.Labelled.Macro.F1)
-		}
-		fmt.Fprintf(w, "  blocks: accuracy %.2f, content-vs-noise %.2f\n", 100*ss.Accuracy, 100*ss.Content)
-		for _, c := range ss.Classes {
-			fmt.Fprintf(w, "    class %d %-16s %7d blocks  kept %.2f%%\n", c.Class, c.Name, c.Blocks, 100*c.Kept)
-		}
-		var types []string
-		for t := range ss.PageTypes {
-			types = append(types, t)
-		}
-		sort.Strings(types)
-		for _, t := range types {
-			m := ss.PageTypes[t].Macro()
-			fmt.Fprintf(w, "    %-14s %4d pages  F1 %.2f\n", t, ss.PageTypes[t].Pages(), 100*m.F1)
-		}
-	}
-	fmt.Fprintln(w, o.Confusion().String())
-}
-
-// printSweep prints the held-out macro F1 of every set at each threshold
-// of the grid, and the thresholds chosen.
-func printSweep(w io.Writer, r *train.CVResult) {
-	var sets []string
-	for s := range r.Sweep[0].F1 {
-		sets = append(sets, s)
-	}
-	sort.Strings(sets)
-	fmt.Fprintf(w, "threshold sweep (macro F1 of each set's main metric, held-out pages):\n%9s", "threshold")
-	for _, s := range sets {
-		fmt.Fprintf(w, " %16s", s)
-	}
-	fmt.Fprintln(w)
-	for _, pt := range r.Sweep {
-		fmt.Fprintf(w, "%9s", formatThreshold(pt.Threshold))
-		for _, s := range sets {
-			fmt.Fprintf(w, " %16.2f", 100*pt.F1[s])
-		}
-		fmt.Fprintln(w)
-	}
-	var styles []string
-	for st := range r.Thresholds {
-		styles = append(styles, st)
-	}
-	sort.Strings(styles)
-	fmt.Fprint(w, "thresholds chosen (best mean over the style's sets):")
-	for _, st := range styles {
-		fmt.Fprintf(w, " %s %s", st, formatThreshold(r.Thresholds[st]))
-	}
-	fmt.Fprintln(w)
-}
-
-func printAblation(w io.Writer, runs []cvRun) {
-	if len(runs) == 0 {
-		return
-	}
-	var sets []string
-	for s := range runs[0].Result.Overall.Sets {
-		sets = append(sets, s)
-	}
-	sort.Strings(sets)
-	fmt.Fprintf(w, "\nablation (macro F1 of each set's main metric; block accuracy):\n%-12s %8s %8s", "without", "acc", "content")
-	for _, s := range sets {
-		fmt.Fprintf(w, " %16s", s)
-	}
-	fmt.Fprintln(w)
-	for _, r := range runs {
-		name := r.Off
-		if name == "" {
-			name = "(all on)"
-		}
-		o := r.Result.Overall
-		fmt.Fprintf(w, "%-12s %8.2f %8.2f", name, 100*o.Accuracy, 100*o.Content)
-		for _, s := range sets {
-			if ss := o.Sets[s]; ss != nil {
-				fmt.Fprintf(w, " %16.2f", 100*ss.Main.Macro.F1)
-			} else {
-				fmt.Fprintf(w, " %16s", "-")
-			}
-		}
-		fmt.Fprintln(w)
-	}
-}
-
-// heldOutPage is one line of the --marginals file: a held-out page and the
-// probability of each label (in the order of label.Labels) for each of its
-// blocks.
-type heldOutPage struct {
-	Set    string      `json:"set"`
-	ID     string      `json:"id"`
-	Style  string      `json:"style"`
-	Fold   int         `json:"fold"`
-	Labels []string    `json:"labels"`
-	Blocks [][]float32 `json:"blocks"`
-}
-
+// writeMarginals writes the held-out marginals of --marginals FILE
+// (train.WriteMarginals).
 func writeMarginals(path string, pages []*train.TrainPage, res *train.CVResult) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(f)
-	enc := json.NewEncoder(bw)
-	for i, p := range pages {
-		h := heldOutPage{Set: p.Data.Set, ID: p.Data.ID, Style: p.Example.Style, Fold: res.Fold[i], Labels: label.Labels}
-		if h.Style == "" {
-			h.Style = label.MainStyle
-		}
-		h.Blocks = make([][]float32, len(res.Marginals[i]))
-		for b, m := range res.Marginals[i] {
-			h.Blocks[b] = make([]float32, len(m))
-			for k, v := range m {
-				h.Blocks[b][k] = float32(v)
-			}
-		}
-		if err := enc.Encode(h); err != nil {
-			f.Close()
-			return err
-		}
+	if err := train.WriteMarginals(bw, pages, res); err != nil {
+		f.Close()
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		f.Close()
