@@ -1,13 +1,19 @@
 package proxy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
+	"strings"
+	"sync"
 	"time"
+
+	"golang.org/x/net/http/httpproxy"
 )
 
 // FetchOptions configures NewFetchClient. The zero value is the safe
@@ -27,6 +33,15 @@ type FetchOptions struct {
 	// MaxRedirects is how many redirects are followed, each one checked
 	// anew. Default 5; negative: none.
 	MaxRedirects int
+	// EnvProxy fetches through the proxy the environment names, as curl
+	// and Go's own tools read it: HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or
+	// their lower-case forms), read when the client is made. The user
+	// chose that proxy, so the connection to it is not checked by the
+	// destination rules; and since the proxy resolves the names it is
+	// sent, a destination going through it is checked only when it is an
+	// address written out (http://10.0.0.1/) or localhost. For the
+	// command line; a server fetching for its clients leaves it off.
+	EnvProxy bool
 }
 
 // ErrFetchTooLarge is the error of a fetched body larger than
@@ -64,6 +79,9 @@ func NewFetchClient(o FetchOptions) *http.Client {
 		ForceAttemptHTTP2:      true,
 		MaxIdleConns:           8,
 		IdleConnTimeout:        30 * time.Second,
+	}
+	if o.EnvProxy {
+		useEnvProxy(tr, pol, httpproxy.FromEnvironment().ProxyFunc())
 	}
 	return &http.Client{
 		Transport: &limitedTransport{rt: tr, max: o.MaxBody},
@@ -130,4 +148,45 @@ func (r Rule) Liftable() bool {
 		}
 	}
 	return false
+}
+
+// useEnvProxy makes tr send its requests through the proxy proxyFor names
+// for them (FetchOptions.EnvProxy): a request to a destination the rules
+// refuse, written as an address or localhost, is refused before it is
+// sent, and a dial to one of the proxies proxyFor named bypasses the
+// guarded dialer.
+func useEnvProxy(tr *http.Transport, pol *policy, proxyFor func(*url.URL) (*url.URL, error)) {
+	var chosen sync.Map // "host:port" of a proxy proxyFor returned
+	guarded := tr.DialContext
+	var plain net.Dialer
+	tr.Proxy = func(req *http.Request) (*url.URL, error) {
+		u, err := proxyFor(req.URL)
+		if u == nil || err != nil {
+			return u, err
+		}
+		host := req.URL.Hostname()
+		if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+			host = "127.0.0.1"
+		}
+		if a, err := netip.ParseAddr(host); err == nil {
+			if r := pol.check(a); r != "" {
+				return nil, &Refusal{Rule: r, Addr: req.URL.Hostname()}
+			}
+		}
+		port := u.Port()
+		if port == "" {
+			port = map[string]string{"https": "443", "socks5": "1080"}[u.Scheme]
+			if port == "" {
+				port = "80"
+			}
+		}
+		chosen.Store(net.JoinHostPort(u.Hostname(), port), true)
+		return u, nil
+	}
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if _, ok := chosen.Load(addr); ok {
+			return plain.DialContext(ctx, network, addr)
+		}
+		return guarded(ctx, network, addr)
+	}
 }

@@ -83,3 +83,40 @@ func TestFetchClient(t *testing.T) {
 		t.Errorf("AllowPrivate keeps the metadata rule: %v", err)
 	}
 }
+
+// TestFetchClientEnvProxy: with EnvProxy the client sends its requests to
+// the proxy HTTP_PROXY names, on loopback here, which the destination rules
+// would refuse as a destination; a destination written as a private
+// address is still refused, before anything is sent.
+func TestFetchClientEnvProxy(t *testing.T) {
+	var asked []string
+	fwd := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked = append(asked, r.URL.String())
+		io.WriteString(w, testPage)
+	}))
+	defer fwd.Close()
+	t.Setenv("HTTP_PROXY", fwd.URL)
+	t.Setenv("NO_PROXY", "")
+	c := NewFetchClient(FetchOptions{EnvProxy: true, Resolver: resolver("nowhere.test=192.0.2.1")})
+	resp, err := c.Get("http://example.com/page")
+	if err != nil {
+		t.Fatalf("through the proxy: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), "seven bridges") || len(asked) != 1 || asked[0] != "http://example.com/page" {
+		t.Errorf("the proxy was asked %q and answered %.60q", asked, body)
+	}
+	var ref *Refusal
+	for _, target := range []string{"http://10.0.0.1/", "http://[::1]:8080/"} {
+		if _, err := c.Get(target); !errors.As(err, &ref) {
+			t.Errorf("%s through the proxy: %v, want a refusal", target, err)
+		}
+	}
+	if _, err := c.Get("http://localhost:8080/"); err == nil { // not proxied: dialled, and checked, directly
+		t.Errorf("localhost: fetched")
+	}
+	if len(asked) != 1 {
+		t.Errorf("refused destinations reached the proxy: %q", asked)
+	}
+}

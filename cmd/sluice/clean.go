@@ -35,7 +35,9 @@ addresses, or "-" for standard input (the default). An address is fetched
 with a User-Agent naming sluice, at most 5 redirects, 16 MiB and 30 seconds,
 the charset of its HTTP Content-Type; addresses on private, loopback and
 link-local networks are refused unless --allow-private (with -o, its output
-is named after its host and path: DIR/example.org/news/a.txt). Output goes to standard output, documents separated as the
+is named after its host and path: DIR/example.org/news/a.txt). HTTPS_PROXY,
+HTTP_PROXY and NO_PROXY are honoured as curl honours them; through a proxy,
+only addresses written out are checked. Output goes to standard output, documents separated as the
 format defines, or with -o DIR to one file per input.
 
 In a directory, a symbolic link to a file inside it is read; links leading
@@ -291,7 +293,7 @@ func (c *cleanCmd) run(ctx context.Context) int {
 func (c *cleanCmd) start() (srcs []inputs.Source, failed, code int) {
 	srcs, errs := c.expand()
 	if slices.ContainsFunc(srcs, func(s inputs.Source) bool { return s.URL != "" }) {
-		c.fetch = proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate, MaxBody: 16 << 20})
+		c.fetch = proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate, MaxBody: 16 << 20, EnvProxy: true})
 	}
 	for _, e := range errs {
 		fmt.Fprintf(c.stderr, "sluice clean: %v\n", e)
