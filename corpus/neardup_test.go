@@ -107,8 +107,8 @@ func TestNearDuplicates(t *testing.T) {
 // too short to compare is never a near duplicate.
 func TestNearDupWindow(t *testing.T) {
 	d := newNearDup(0.8, 4)
-	sig := func(seed uint32) *signature {
-		s := &signature{ok: true}
+	sig := func(seed uint32) *Signature {
+		s := &Signature{ok: true}
 		for i := range s.v {
 			s.v[i] = seed*1000 + uint32(i)
 		}
@@ -123,7 +123,7 @@ func TestNearDupWindow(t *testing.T) {
 	if d.seen(sig(1)) {
 		t.Error("a signature older than the window is still recognised")
 	}
-	short := &signature{}
+	short := &Signature{}
 	if d.seen(short) || d.seen(short) {
 		t.Error("a page too short to compare was a near duplicate")
 	}
