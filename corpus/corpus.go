@@ -659,7 +659,7 @@ func (p *pipeline) dedupParagraphs(it *item) error {
 	it.page = nil
 	n := p.para.apply(pg)
 	p.sum.ParagraphsDropped += int64(n)
-	if !keptText(pg) {
+	if !KeptText(pg) {
 		it.skipped, it.reason = true, ReasonNoText
 		it.detail = fmt.Sprintf("every paragraph was held by %d earlier pages (--dedup-paragraphs)", p.opts.ParagraphDedup)
 		return nil
@@ -763,13 +763,15 @@ func CleanPage(c *sluice.Cleaner, in sluice.Input, noTables bool) (*page.Page, V
 	if noTables {
 		tables.DropData(res.Page)
 	}
-	if !keptText(res.Page) {
+	if !KeptText(res.Page) {
 		return nil, skip(ReasonNoText, "")
 	}
 	return res.Page, Verdict{}
 }
 
-func keptText(p *page.Page) bool {
+// KeptText reports whether p keeps a block with text: a page that does not
+// is skipped as "no text".
+func KeptText(p *page.Page) bool {
 	for i := range p.Blocks {
 		if p.Blocks[i].Label.Kept() && p.Blocks[i].Text != "" {
 			return true

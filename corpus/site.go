@@ -139,7 +139,7 @@ func SiteCorrect[T any](b *site.Batch[T], i int) (*render.JSONSite, Verdict) {
 	p := b.Pages[i]
 	dropped, rescued := b.Apply(i)
 	js := &render.JSONSite{Pages: b.Model.Pages(), Dropped: dropped, Rescued: rescued}
-	if !keptText(p) {
+	if !KeptText(p) {
 		return js, skip(ReasonNoText, fmt.Sprintf("every kept block is template of %s (the site model of %d of its pages)", b.Host, b.Model.Pages()))
 	}
 	return js, Verdict{}
