@@ -145,3 +145,29 @@ func TestNearDupWindowMemory(t *testing.T) {
 		t.Errorf("a window without --near-dup: %v", err)
 	}
 }
+
+// TestNearDupEveryPageOfABand: a page is compared with every earlier page
+// written that shares one of its bands, not only with the latest (as
+// sluice-beam compares the pages of a bucket): C resembles A; B, written
+// between them, shares C's bands but does not resemble it.
+func TestNearDupEveryPageOfABand(t *testing.T) {
+	const shared = 25 // bands A, B and C share: 100 of 128 positions
+	var a, b, c Signature
+	a.ok, b.ok, c.ok = true, true, true
+	for i := range a.v {
+		a.v[i], b.v[i], c.v[i] = uint32(i), uint32(i), uint32(i)
+		if i >= shared*sigRows {
+			b.v[i] = 1000 + uint32(i) // B differs from A past the shared bands
+			if i%sigRows == 0 {
+				c.v[i] = 2000 + uint32(i) // C in one position a band
+			}
+		}
+	}
+	d := newNearDup(0.8, 16)
+	if d.seen(&a) || d.seen(&b) {
+		t.Fatal("A or B taken for a near duplicate")
+	}
+	if !d.seen(&c) {
+		t.Error("C, which resembles A, was not taken for a near duplicate of it")
+	}
+}
