@@ -94,8 +94,8 @@ type Options struct {
 	// DedupWindow is the number of payload hashes remembered for duplicate
 	// detection (see the "duplicate" reason): a payload is a duplicate if
 	// it was seen among the last DedupWindow to 2*DedupWindow distinct
-	// payloads. Default: 1<<20 (about 40 MB at most). Negative turns
-	// duplicate detection off.
+	// payloads: the first copy in input order is kept. Default: 1<<20
+	// (about 40 MB at most). Negative turns duplicate detection off.
 	DedupWindow int
 	// Site cleans the pages of one host against each other with a site
 	// model (package site): cleaned pages are held by host (www.example.org
@@ -116,11 +116,13 @@ type Options struct {
 	// text too (tables.DropData; sluice corpus --no-tables).
 	NoTables bool
 	// NearDuplicate, between 0 and 1, skips a page as a "near duplicate"
-	// when its kept text resembles that of a page written before it at
-	// least this much (the Jaccard similarity of their sets of 5-unit
-	// shingles, estimated by MinHash; see neardup.go); 0.8 catches
-	// syndicated copies and printer versions. 0, the default, turns it
-	// off. The pages compared are the last NearDuplicateWindow written
+	// when its kept text resembles that of a page written before it, with
+	// which it shares an LSH band, at least this much (the Jaccard
+	// similarity of their sets of 5-unit shingles, estimated by MinHash;
+	// see neardup.go): the first page of a group, in the order pages are
+	// written, is kept. 0.8 catches syndicated copies and printer
+	// versions. 0, the default, turns it off. The pages compared are the
+	// last NearDuplicateWindow written
 	// (default 32,768, about 84 MB, taken from Memory's budget).
 	NearDuplicate       float64
 	NearDuplicateWindow int
