@@ -441,7 +441,7 @@ func BenchmarkRender(b *testing.B) {
 	var pages []cleanedPage
 	for i, data := range shared {
 		res, err := c.Clean(context.Background(), sluice.Input{Data: data, ContentType: "text/html"})
-		if err != nil || !keptText(res.Page) {
+		if err != nil || !KeptText(res.Page) {
 			continue
 		}
 		mo := int64(i * 1000)

@@ -39,8 +39,9 @@ var archiveReasons = map[warc.DamageKind]string{
 // (warc.Record.Unverified): it is never cleaned.
 const reasonUnverified = "archive: unverified record (from a damaged or unchecked gzip member)"
 
-// archiveReason names the kind of damage a *warc.RecordError reports.
-func archiveReason(e *warc.RecordError) string {
+// DamageReason is the reason a damaged record or stretch of an archive (a
+// *warc.RecordError) is counted failed for.
+func DamageReason(e *warc.RecordError) string {
 	if r, ok := archiveReasons[e.Kind]; ok {
 		return r
 	}
@@ -126,3 +127,85 @@ func sniffHTML(body []byte) bool {
 
 // isBlank reports whether b holds only white space.
 func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
+
+// Verdict is what becomes of a record: written out (neither Skipped nor
+// Failed), or skipped or failed for Reason, a bucket of Counts, with
+// Detail saying more.
+type Verdict struct {
+	Skipped, Failed bool
+	Reason, Detail  string
+	// Body and ContentType, for a record SelectRecord keeps, are the page
+	// to clean: the decoded HTTP body (or a resource record's block) and
+	// its Content-Type.
+	Body        []byte
+	ContentType string
+}
+
+// Written reports whether the record goes on: neither skipped nor failed.
+func (v Verdict) Written() bool { return !v.Skipped && !v.Failed }
+
+func skip(reason, detail string) Verdict {
+	return Verdict{Skipped: true, Reason: reason, Detail: detail}
+}
+
+// SelectRecord decides what can be decided about an archive record before
+// cleaning, as Run does (but for duplicates): a response or resource
+// record that was read whole and verified, with a 2xx HTTP status (or
+// none), an HTML Content-Type (or none, and a payload that looks like
+// HTML) and a payload that is not blank goes on to cleaning; any other is
+// skipped or failed for a reason. maxRecord is Options.MaxRecordBytes.
+func SelectRecord(rec *warc.Record, maxRecord int64) Verdict {
+	if rec.Unverified {
+		// Nothing vouches for it whole: never cleaned.
+		return Verdict{Failed: true, Reason: reasonUnverified}
+	}
+	typ := strings.ToLower(rec.Type)
+	switch typ {
+	case warc.TypeResponse, warc.TypeResource:
+	case warc.TypeRevisit:
+		return skip(ReasonRevisit, "")
+	default:
+		return skip(ReasonNotResponse, rec.Type+" record")
+	}
+	if rec.Truncated {
+		return skip(ReasonTooLarge, fmt.Sprintf("record block longer than %d bytes", maxRecord))
+	}
+	var body []byte
+	var ctype string
+	status := 0
+	if typ == warc.TypeResource {
+		body, ctype = rec.Content, rec.ContentType()
+	} else {
+		resp, err := warc.ParseHTTPResponseLimit(rec.Content, maxRecord)
+		status = resp.Status
+		if err != nil {
+			switch {
+			case errors.Is(err, warc.ErrBodyTooLarge):
+				return skip(ReasonTooLarge, err.Error())
+			case status != 0 && (status < 200 || status > 299):
+				return skip(statusReason(status), "")
+			}
+			return Verdict{Failed: true, Reason: httpReason(err), Detail: err.Error()}
+		}
+		body, ctype = resp.Body, resp.Header.Get("Content-Type")
+		if rct := rec.ContentType(); ctype == "" && !strings.HasPrefix(strings.ToLower(rct), "application/http") {
+			// The record's own type: an ARC URL line's, or a WARC
+			// response that is not HTTP (dns:, ftp:).
+			ctype = rct
+		}
+	}
+	if status != 0 && (status < 200 || status > 299) {
+		return skip(statusReason(status), "")
+	}
+	isHTML, known := htmlType(ctype)
+	if known && !isHTML {
+		return skip(ReasonNotHTML, ctype)
+	}
+	if isBlank(body) {
+		return skip(ReasonEmpty, "")
+	}
+	if !known && !sniffHTML(body) {
+		return skip(ReasonNotHTML, "no Content-Type, and the payload does not look like HTML")
+	}
+	return Verdict{Body: body, ContentType: ctype}
+}

@@ -37,7 +37,7 @@ func TestArchiveReason(t *testing.T) {
 			t.Errorf("warc.%v has no reason here", k)
 			continue
 		}
-		if got := archiveReason(&warc.RecordError{Kind: k, Reason: "wording that may change"}); got != w {
+		if got := DamageReason(&warc.RecordError{Kind: k, Reason: "wording that may change"}); got != w {
 			t.Errorf("%v: reason %q, want %q", k, got, w)
 		}
 	}

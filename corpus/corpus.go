@@ -94,8 +94,8 @@ type Options struct {
 	// DedupWindow is the number of payload hashes remembered for duplicate
 	// detection (see the "duplicate" reason): a payload is a duplicate if
 	// it was seen among the last DedupWindow to 2*DedupWindow distinct
-	// payloads. Default: 1<<20 (about 40 MB at most). Negative turns
-	// duplicate detection off.
+	// payloads: the first copy in input order is kept. Default: 1<<20
+	// (about 40 MB at most). Negative turns duplicate detection off.
 	DedupWindow int
 	// Site cleans the pages of one host against each other with a site
 	// model (package site): cleaned pages are held by host (www.example.org
@@ -116,12 +116,14 @@ type Options struct {
 	// text too (tables.DropData; sluice corpus --no-tables).
 	NoTables bool
 	// NearDuplicate, between 0 and 1, skips a page as a "near duplicate"
-	// when its kept text resembles that of a page written before it at
-	// least this much (the Jaccard similarity of their sets of 5-unit
-	// shingles, estimated by MinHash; see neardup.go); 0.8 catches
-	// syndicated copies and printer versions. 0, the default, turns it
-	// off. The pages compared are the last NearDuplicateWindow written
-	// (default 32,768, about 60 MB, taken from Memory's budget).
+	// when its kept text resembles that of a page written before it, with
+	// which it shares an LSH band, at least this much (the Jaccard
+	// similarity of their sets of 5-unit shingles, estimated by MinHash;
+	// see neardup.go): the first page of a group, in the order pages are
+	// written, is kept. 0.8 catches syndicated copies and printer
+	// versions. 0, the default, turns it off. The pages compared are the
+	// last NearDuplicateWindow written
+	// (default 32,768, about 84 MB, taken from Memory's budget).
 	NearDuplicate       float64
 	NearDuplicateWindow int
 	// ParagraphDedup, when positive, drops from a page each paragraph (a
@@ -319,7 +321,7 @@ type item struct {
 	reason, detail  string
 	where           *inMember  // damage inside a gzip member (failures.go)
 	out             []byte     // the rendered page
-	sig             *signature // its MinHash signature, with Options.NearDuplicate
+	sig             *Signature // its MinHash signature, with Options.NearDuplicate
 
 	// With Options.Site: the cleaned page, held until its host's model
 	// corrects it (out is nil until then), the bytes it is reckoned to
@@ -659,7 +661,7 @@ func (p *pipeline) dedupParagraphs(it *item) error {
 	it.page = nil
 	n := p.para.apply(pg)
 	p.sum.ParagraphsDropped += int64(n)
-	if !keptText(pg) {
+	if !KeptText(pg) {
 		it.skipped, it.reason = true, ReasonNoText
 		it.detail = fmt.Sprintf("every paragraph was held by %d earlier pages (--dedup-paragraphs)", p.opts.ParagraphDedup)
 		return nil
@@ -729,30 +731,20 @@ func (w *worker) clean(it *item) {
 	}()
 	body := it.body
 	it.body = nil
-	// The run's context is not passed on: a page begun is finished, and
-	// stopping is decided by the reader.
-	res, err := w.cleaner.Clean(context.Background(), sluice.Input{Data: body, ContentType: it.ctype, URL: it.uri})
-	if err != nil {
-		skipped, reason := cleanOutcome(err)
-		it.skipped, it.failed, it.reason, it.detail = skipped, !skipped, reason, err.Error()
+	p, v := CleanPage(w.cleaner, sluice.Input{Data: body, ContentType: it.ctype, URL: it.uri}, w.noTables)
+	if !v.Written() {
+		it.skipped, it.failed, it.reason, it.detail = v.Skipped, v.Failed, v.Reason, v.Detail
 		return
 	}
-	if w.noTables {
-		tables.DropData(res.Page)
-	}
-	if !keptText(res.Page) {
-		it.skipped, it.reason = true, ReasonNoText
-		return
-	}
-	if w.hold != nil && (w.holdAll || res.Page.Meta.Host() != "") {
-		it.page = res.Page
-		if n := pageBytes(res.Page) + itemOverhead; n > it.weight {
+	if w.hold != nil && (w.holdAll || p.Meta.Host() != "") {
+		it.page = p
+		if n := pageBytes(p) + itemOverhead; n > it.weight {
 			w.hold(n - it.weight)
 			it.weight = n
 		}
 		return
 	}
-	out, err := w.r.render(it, res.Page)
+	out, err := w.r.render(it, p)
 	if err != nil {
 		it.failed, it.reason, it.detail = true, "clean: rendering", err.Error()
 		return
@@ -760,7 +752,28 @@ func (w *worker) clean(it *item) {
 	it.out = out
 }
 
-func keptText(p *page.Page) bool {
+// CleanPage cleans a page as Run's workers do: with c, leaving the data
+// tables out with noTables. A page the cleaner refuses is skipped ("empty",
+// "not HTML") or failed ("clean: ..."), and so is a page with no text kept
+// ("no text"). The cleaning is not cut short: it runs to its end.
+func CleanPage(c *sluice.Cleaner, in sluice.Input, noTables bool) (*page.Page, Verdict) {
+	res, err := c.Clean(context.Background(), in)
+	if err != nil {
+		skipped, reason := cleanOutcome(err)
+		return nil, Verdict{Skipped: skipped, Failed: !skipped, Reason: reason, Detail: err.Error()}
+	}
+	if noTables {
+		tables.DropData(res.Page)
+	}
+	if !KeptText(res.Page) {
+		return nil, skip(ReasonNoText, "")
+	}
+	return res.Page, Verdict{}
+}
+
+// KeptText reports whether p keeps a block with text: a page that does not
+// is skipped as "no text".
+func KeptText(p *page.Page) bool {
 	for i := range p.Blocks {
 		if p.Blocks[i].Label.Kept() && p.Blocks[i].Text != "" {
 			return true

@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"encoding/binary"
+	"fmt"
 	"strings"
 	"unsafe"
 
@@ -13,11 +15,14 @@ import (
 // summarised by a MinHash signature over shingles of 5 text units (words,
 // or characters of Han, kana and Thai: package textunit), computed by the
 // worker that cleaned it; the writer, which sees the pages in input order,
-// looks the signature up in LSH bands and skips the page when an earlier
-// page's signature agrees on at least Options.NearDuplicate of its
-// positions (an estimate of the Jaccard similarity of their shingle sets).
-// The first page of a group is kept, so the result does not depend on
-// the number of workers.
+// looks the signature up in LSH bands and skips the page when the
+// signature of an earlier page written, with which it shares a band,
+// agrees on at least Options.NearDuplicate of its positions (an estimate
+// of the Jaccard similarity of their shingle sets). The first page of a
+// group, in the order the pages are written, is kept, so the result does
+// not depend on the number of workers; a page skipped as a near duplicate
+// is not compared with later ones. sluice-beam (beam/pipeline) decides the
+// same from the same signatures and bands, with a shuffle on the bands.
 
 const (
 	sigSize    = 128 // MinHash positions
@@ -29,11 +34,70 @@ const (
 	minShingles = 8
 )
 
-// signature is a page's MinHash signature; ok is false for a page too
-// short to compare.
-type signature struct {
+// SignatureBands is the number of LSH bands of a Signature.
+const SignatureBands = sigBands
+
+// Signature is the MinHash signature of a page's kept text, for the
+// near-duplicate check (Options.NearDuplicate); see SignatureOf. Its
+// binary form (MarshalBinary) is 4 bytes a position and one for whether
+// it is comparable.
+type Signature struct {
 	v  [sigSize]uint32
-	ok bool
+	ok bool // false for a page too short to compare
+}
+
+// Comparable reports whether the page was long enough to be compared: a
+// page that is not is never a near duplicate.
+func (s *Signature) Comparable() bool { return s.ok }
+
+// Bands returns the keys of the signature's LSH bands: two pages are
+// compared when they share the key of one band (of the same index).
+func (s *Signature) Bands() [SignatureBands]uint64 {
+	var keys [sigBands]uint64
+	for b := range keys {
+		h := uint64(b) + 1
+		for _, v := range s.v[b*sigRows : (b+1)*sigRows] {
+			h = splitmix(h ^ uint64(v))
+		}
+		keys[b] = h
+	}
+	return keys
+}
+
+// Similar reports whether s and o agree on at least the threshold share
+// of their positions: the pages are near duplicates at that threshold.
+func (s *Signature) Similar(o *Signature, threshold float64) bool {
+	same := 0
+	for i := range s.v {
+		if s.v[i] == o.v[i] {
+			same++
+		}
+	}
+	return float64(same) >= threshold*sigSize
+}
+
+// MarshalBinary encodes the signature.
+func (s *Signature) MarshalBinary() ([]byte, error) {
+	b := make([]byte, 0, 4*sigSize+1)
+	for _, v := range s.v {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	if s.ok {
+		return append(b, 1), nil
+	}
+	return append(b, 0), nil
+}
+
+// UnmarshalBinary decodes a signature MarshalBinary encoded.
+func (s *Signature) UnmarshalBinary(b []byte) error {
+	if len(b) != 4*sigSize+1 {
+		return fmt.Errorf("corpus: a signature of %d bytes, want %d", len(b), 4*sigSize+1)
+	}
+	for i := range s.v {
+		s.v[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	s.ok = b[4*sigSize] == 1
+	return nil
 }
 
 // sigSeeds are the per-position seeds of the hash family.
@@ -53,9 +117,10 @@ func splitmix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// signatureOf returns the signature of p's kept text.
-func signatureOf(p *page.Page) signature {
-	var s signature
+// SignatureOf returns the signature of p's kept text: MinHash over the
+// shingles of 5 text units (package textunit) in lower case.
+func SignatureOf(p *page.Page) Signature {
+	var s Signature
 	for i := range s.v {
 		s.v[i] = ^uint32(0)
 	}
@@ -100,40 +165,37 @@ func fnv64(s string) uint64 {
 
 // nearDup remembers the signatures of the last window pages written, in
 // a ring, and for each LSH band the pages holding each band value: two
-// generations of maps of half a window each, as dedup does, so that
-// memory stays bounded (bytes). Only the writer uses it.
+// generations of maps of half a window of band values each, as dedup
+// does, so that memory stays bounded (bytes). Only the writer uses it.
 type nearDup struct {
 	threshold float64
-	ring      []signature
+	ring      []Signature
 	next      uint64 // pages remembered so far; page k is at ring[k%len]
-	cur, old  []map[uint64]uint64
+	cur, old  []map[uint64][]uint64
 }
 
 func newNearDup(threshold float64, window int) *nearDup {
-	d := &nearDup{threshold: threshold, ring: make([]signature, window)}
-	d.cur, d.old = make([]map[uint64]uint64, sigBands), make([]map[uint64]uint64, sigBands)
+	d := &nearDup{threshold: threshold, ring: make([]Signature, window)}
+	d.cur, d.old = make([]map[uint64][]uint64, sigBands), make([]map[uint64][]uint64, sigBands)
 	for b := range d.cur {
-		d.cur[b] = map[uint64]uint64{}
+		d.cur[b] = map[uint64][]uint64{}
 	}
 	return d
 }
 
 // seen reports whether a page much like s was written before (within the
-// window), and remembers s otherwise.
-func (d *nearDup) seen(s *signature) bool {
+// window) with which s shares a band, and remembers s otherwise.
+func (d *nearDup) seen(s *Signature) bool {
 	if !s.ok {
 		return false
 	}
-	var keys [sigBands]uint64
-	for b := range keys {
-		h := uint64(b) + 1
-		for _, v := range s.v[b*sigRows : (b+1)*sigRows] {
-			h = splitmix(h ^ uint64(v))
-		}
-		keys[b] = h
-		for _, m := range [2]map[uint64]uint64{d.cur[b], d.old[b]} {
-			if k, ok := m[h]; ok && k+uint64(len(d.ring)) >= d.next && d.similar(s, &d.ring[k%uint64(len(d.ring))]) {
-				return true
+	keys := s.Bands()
+	for b, h := range keys {
+		for _, m := range [2]map[uint64][]uint64{d.cur[b], d.old[b]} {
+			for _, k := range m[h] {
+				if k+uint64(len(d.ring)) >= d.next && s.Similar(&d.ring[k%uint64(len(d.ring))], d.threshold) {
+					return true
+				}
 			}
 		}
 	}
@@ -142,32 +204,20 @@ func (d *nearDup) seen(s *signature) bool {
 	d.next++
 	for b, h := range keys {
 		if len(d.cur[b]) >= max(len(d.ring)/2, 1) {
-			d.old[b], d.cur[b] = d.cur[b], make(map[uint64]uint64, len(d.ring)/4)
+			d.old[b], d.cur[b] = d.cur[b], make(map[uint64][]uint64, len(d.ring)/4)
 		}
-		d.cur[b][h] = k
+		d.cur[b][h] = append(d.cur[b][h], k)
 	}
 	return false
 }
 
 // bytes is about the memory d holds when full: the ring, and two
 // generations of band maps of up to half a window of entries each (some
-// 40 bytes an entry).
+// 64 bytes an entry, its list of pages included).
 func (d *nearDup) bytes() int64 { return nearDupBytes(len(d.ring)) }
 
 // nearDupBytes is the memory of a near-duplicate window of n pages (see
 // nearDup.bytes).
 func nearDupBytes(n int) int64 {
-	return int64(n)*int64(unsafe.Sizeof(signature{})) + sigBands*int64(n)*40
-}
-
-// similar reports whether two signatures agree on at least the threshold
-// share of their positions.
-func (d *nearDup) similar(a, b *signature) bool {
-	same := 0
-	for i := range a.v {
-		if a.v[i] == b.v[i] {
-			same++
-		}
-	}
-	return float64(same) >= d.threshold*sigSize
+	return int64(n)*int64(unsafe.Sizeof(Signature{})) + sigBands*int64(n)*64
 }

@@ -107,8 +107,8 @@ func TestNearDuplicates(t *testing.T) {
 // too short to compare is never a near duplicate.
 func TestNearDupWindow(t *testing.T) {
 	d := newNearDup(0.8, 4)
-	sig := func(seed uint32) *signature {
-		s := &signature{ok: true}
+	sig := func(seed uint32) *Signature {
+		s := &Signature{ok: true}
 		for i := range s.v {
 			s.v[i] = seed*1000 + uint32(i)
 		}
@@ -123,7 +123,7 @@ func TestNearDupWindow(t *testing.T) {
 	if d.seen(sig(1)) {
 		t.Error("a signature older than the window is still recognised")
 	}
-	short := &signature{}
+	short := &Signature{}
 	if d.seen(short) || d.seen(short) {
 		t.Error("a page too short to compare was a near duplicate")
 	}
@@ -143,5 +143,31 @@ func TestNearDupWindowMemory(t *testing.T) {
 	o = Options{NearDuplicateWindow: 1 << 24}
 	if err := o.withDefaults(); err != nil {
 		t.Errorf("a window without --near-dup: %v", err)
+	}
+}
+
+// TestNearDupEveryPageOfABand: a page is compared with every earlier page
+// written that shares one of its bands, not only with the latest (as
+// sluice-beam compares the pages of a bucket): C resembles A; B, written
+// between them, shares C's bands but does not resemble it.
+func TestNearDupEveryPageOfABand(t *testing.T) {
+	const shared = 25 // bands A, B and C share: 100 of 128 positions
+	var a, b, c Signature
+	a.ok, b.ok, c.ok = true, true, true
+	for i := range a.v {
+		a.v[i], b.v[i], c.v[i] = uint32(i), uint32(i), uint32(i)
+		if i >= shared*sigRows {
+			b.v[i] = 1000 + uint32(i) // B differs from A past the shared bands
+			if i%sigRows == 0 {
+				c.v[i] = 2000 + uint32(i) // C in one position a band
+			}
+		}
+	}
+	d := newNearDup(0.8, 16)
+	if d.seen(&a) || d.seen(&b) {
+		t.Fatal("A or B taken for a near duplicate")
+	}
+	if !d.seen(&c) {
+		t.Error("C, which resembles A, was not taken for a near duplicate of it")
 	}
 }

@@ -81,7 +81,7 @@ func newRenderer(format string, sigs bool) *renderer {
 // getOut (to be given back with putOut).
 func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 	if r.sigs {
-		sig := signatureOf(p)
+		sig := SignatureOf(p)
 		it.sig = &sig
 	}
 	out, err := r.renderPlain(it, p)
@@ -105,21 +105,7 @@ func (r *renderer) renderPlain(it *item, p *page.Page) ([]byte, error) {
 			return nil, err
 		}
 	case FormatJSONL:
-		d := &r.doc
-		r.json.Fill(d, p)
-		d.Date = ""
-		if !it.date.IsZero() {
-			d.Date = it.date.UTC().Format(time.RFC3339)
-		}
-		d.Source, d.Site = &it.src, it.site
-		// The text appears three times: whole, by block and by segment;
-		// a block takes some 100 bytes more, a segment 50.
-		out := d.AppendJSON(getOut(3*len(d.Text) + 128*len(d.Blocks) + 64*len(d.Segments) + 512))
-		// Not to keep the page alive.
-		clear(d.Blocks)
-		clear(d.Segments)
-		*d = render.JSONDocument{Blocks: d.Blocks[:0], Segments: d.Segments[:0]}
-		return out, nil
+		return appendJSONLine(&r.json, &r.doc, nil, p, FormatDate(it.date), &it.src, it.site), nil
 	case FormatWARC:
 		src := &warc.Record{TargetURI: it.url(p), Date: it.date}
 		if it.src.RecordID != "" {
@@ -135,6 +121,41 @@ func (r *renderer) renderPlain(it *item, p *page.Page) ([]byte, error) {
 		}
 	}
 	return append(getOut(r.buf.Len()), r.buf.Bytes()...), nil
+}
+
+// FormatDate is a capture date as the jsonl documents give it: RFC 3339
+// in UTC, "" for the zero time.
+func FormatDate(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// AppendJSONLine appends to dst the line FormatJSONL writes for page p, a
+// render.JSONDocument ending in a newline, with the record's capture date
+// (see FormatDate), where it is (src) and what the site model of its host
+// did (site, nil for nothing).
+func AppendJSONLine(dst []byte, p *page.Page, date string, src *render.JSONSource, site *render.JSONSite) []byte {
+	return appendJSONLine(&render.JSON{}, &render.JSONDocument{}, dst, p, date, src, site)
+}
+
+// appendJSONLine is AppendJSONLine with the memory of j and d reused; dst
+// nil takes a buffer from getOut.
+func appendJSONLine(j *render.JSON, d *render.JSONDocument, dst []byte, p *page.Page, date string, src *render.JSONSource, site *render.JSONSite) []byte {
+	j.Fill(d, p)
+	d.Date, d.Source, d.Site = date, src, site
+	if dst == nil {
+		// The text appears three times: whole, by block and by segment;
+		// a block takes some 100 bytes more, a segment 50.
+		dst = getOut(3*len(d.Text) + 128*len(d.Blocks) + 64*len(d.Segments) + 512)
+	}
+	out := d.AppendJSON(dst)
+	// Not to keep the page alive.
+	clear(d.Blocks)
+	clear(d.Segments)
+	*d = render.JSONDocument{Blocks: d.Blocks[:0], Segments: d.Segments[:0]}
+	return out
 }
 
 // outBufs recycles the buffers of rendered pages: a worker renders into

@@ -42,22 +42,14 @@ func newParaDedup(after, window int) *paraDedup {
 func (d *paraDedup) apply(p *page.Page) int {
 	clear(d.seen)
 	dropped := 0
-	for i := range p.Blocks {
-		b := &p.Blocks[i]
-		if !b.Label.Kept() || b.Words < minParagraphWords {
-			continue
-		}
-		h, ok := paragraphKey(b.Text)
-		if !ok {
-			continue
-		}
+	eachParagraph(p, func(b *page.Block, h uint64) {
 		if d.count(h) >= d.after {
 			b.Label = page.Other
 			dropped++
-			continue
+			return
 		}
 		d.seen[h] = true
-	}
+	})
 	for h := range d.seen {
 		n := d.count(h) + 1
 		if len(d.cur) >= d.window {
@@ -65,6 +57,51 @@ func (d *paraDedup) apply(p *page.Page) int {
 		}
 		d.cur[h] = n
 	}
+	return dropped
+}
+
+// eachParagraph calls fn for each block of p that paragraph deduplication
+// compares: kept, of minParagraphWords or more, with letters or digits.
+func eachParagraph(p *page.Page, fn func(b *page.Block, key uint64)) {
+	for i := range p.Blocks {
+		b := &p.Blocks[i]
+		if !b.Label.Kept() || b.Words < minParagraphWords {
+			continue
+		}
+		if h, ok := paragraphKey(b.Text); ok {
+			fn(b, h)
+		}
+	}
+}
+
+// ParagraphKeys returns the keys of the paragraphs of p that
+// Options.ParagraphDedup counts, each once, in the order of the blocks:
+// the hashes of the kept blocks of five words or more, normalised (letters
+// in lower case, every run of digits as one 0). A paragraph is dropped from
+// a page when Options.ParagraphDedup earlier pages held its key (see
+// DropParagraphs); a page holds the keys it was not dropped for.
+func ParagraphKeys(p *page.Page) []uint64 {
+	var keys []uint64
+	seen := map[uint64]bool{}
+	eachParagraph(p, func(_ *page.Block, h uint64) {
+		if !seen[h] {
+			seen[h] = true
+			keys = append(keys, h)
+		}
+	})
+	return keys
+}
+
+// DropParagraphs drops from p the paragraphs whose key (see ParagraphKeys)
+// drop holds, and returns how many blocks it dropped.
+func DropParagraphs(p *page.Page, drop map[uint64]bool) int {
+	dropped := 0
+	eachParagraph(p, func(b *page.Block, h uint64) {
+		if drop[h] {
+			b.Label = page.Other
+			dropped++
+		}
+	})
 	return dropped
 }
 

@@ -81,12 +81,7 @@ func (r *reader) archive(ctx context.Context, in *input) (ok bool, err error) {
 			}
 			continue
 		}
-		it := r.record(in, rec)
-		if rec.Unverified {
-			// Nothing vouches for it whole: never cleaned.
-			it.body, it.weight, it.skipped, it.failed, it.reason, it.detail = nil, itemOverhead, false, true, reasonUnverified, ""
-		}
-		if !r.send(it) {
+		if !r.send(r.record(in, rec)) {
 			return false, nil
 		}
 	}
@@ -109,63 +104,16 @@ func (r *reader) record(in *input, rec *warc.Record) (it *item) {
 			it.failed, it.skipped, it.reason, it.detail = true, false, "internal: panic", fmt.Sprint(p)
 		}
 	}()
-	skip := func(reason, detail string) *item {
-		it.skipped, it.reason, it.detail = true, reason, detail
+	v := SelectRecord(rec, r.maxRecord)
+	if !v.Skipped && !v.Failed && r.dd != nil && r.dd.seen(v.Body) {
+		v = Verdict{Skipped: true, Reason: ReasonDuplicate}
+	}
+	if v.Skipped || v.Failed {
+		it.skipped, it.failed, it.reason, it.detail = v.Skipped, v.Failed, v.Reason, v.Detail
 		return it
 	}
-	typ := strings.ToLower(rec.Type)
-	switch typ {
-	case warc.TypeResponse, warc.TypeResource:
-	case warc.TypeRevisit:
-		return skip(ReasonRevisit, "")
-	default:
-		return skip(ReasonNotResponse, rec.Type+" record")
-	}
-	if rec.Truncated {
-		return skip(ReasonTooLarge, fmt.Sprintf("record block longer than %d bytes", r.maxRecord))
-	}
-	var body []byte
-	var ctype string
-	status := 0
-	if typ == warc.TypeResource {
-		body, ctype = rec.Content, rec.ContentType()
-	} else {
-		resp, err := warc.ParseHTTPResponseLimit(rec.Content, r.maxRecord)
-		status = resp.Status
-		if err != nil {
-			switch {
-			case errors.Is(err, warc.ErrBodyTooLarge):
-				return skip(ReasonTooLarge, err.Error())
-			case status != 0 && (status < 200 || status > 299):
-				return skip(statusReason(status), "")
-			}
-			it.failed, it.reason, it.detail = true, httpReason(err), err.Error()
-			return it
-		}
-		body, ctype = resp.Body, resp.Header.Get("Content-Type")
-		if rct := rec.ContentType(); ctype == "" && !strings.HasPrefix(strings.ToLower(rct), "application/http") {
-			// The record's own type: an ARC URL line's, or a WARC
-			// response that is not HTTP (dns:, ftp:).
-			ctype = rct
-		}
-	}
-	if status != 0 && (status < 200 || status > 299) {
-		return skip(statusReason(status), "")
-	}
-	isHTML, known := htmlType(ctype)
-	if known && !isHTML {
-		return skip(ReasonNotHTML, ctype)
-	}
-	if isBlank(body) {
-		return skip(ReasonEmpty, "")
-	}
-	if !known && !sniffHTML(body) {
-		return skip(ReasonNotHTML, "no Content-Type, and the payload does not look like HTML")
-	}
-	if r.dd != nil && r.dd.seen(body) {
-		return skip(ReasonDuplicate, "")
-	}
-	it.body, it.ctype = body, ctype
+	body := v.Body
+	it.body, it.ctype = body, v.ContentType
 	it.weight += int64(len(rec.Content))
 	if n := len(rec.Content) - len(body); n < 0 || &rec.Content[n] != &body[0] {
 		it.weight += int64(len(body)) // decoded into a buffer of its own
@@ -271,7 +219,7 @@ func (r *reader) htmlFile(in *input, path string) *item {
 func damageItem(in *input, re *warc.RecordError) *item {
 	it := &item{kind: kRecord, in: in, weight: itemOverhead, pos: re.Offset,
 		src:    render.JSONSource{File: in.path, Offset: re.Offset, Length: -1},
-		failed: true, reason: archiveReason(re), detail: recordErrorDetail(re)}
+		failed: true, reason: DamageReason(re), detail: recordErrorDetail(re)}
 	switch {
 	case re.InMember < 0:
 		it.src.Length = re.Length

@@ -35,7 +35,7 @@ func newSiteStage(o *Options, counts *SiteCounts) *siteStage {
 func (s *siteStage) add(it *item, emit func(*item) error) error {
 	it.held = pageBytes(it.page)
 	s.held += it.held
-	bs := s.g.Add(siteKey(it.page.Meta.Host()), it, it.page)
+	bs := s.g.Add(SiteKey(it.page.Meta.Host()), it, it.page)
 	for _, b := range bs {
 		s.unhold(b)
 	}
@@ -68,9 +68,8 @@ func (s *siteStage) unhold(b site.Batch[*item]) {
 // emit corrects, renders and emits the pages of the batches, in order.
 func (s *siteStage) emit(bs []site.Batch[*item], emit func(*item) error) error {
 	for _, b := range bs {
-		use := usable(b.Model)
 		for i, it := range b.Items {
-			s.finish(&b, i, it, use)
+			s.finish(&b, i, it)
 			b.Pages[i] = nil
 			if err := emit(it); err != nil {
 				return err
@@ -80,10 +79,10 @@ func (s *siteStage) emit(bs []site.Batch[*item], emit func(*item) error) error {
 	return nil
 }
 
-// siteKey returns the host a page is grouped under: the host of its
-// address (page.Meta.Host) without a leading "www.", which names the same
-// site.
-func siteKey(h string) string {
+// SiteKey returns the host a page is grouped under with Options.Site: the
+// host of its address (page.Meta.Host) without a leading "www.", which
+// names the same site.
+func SiteKey(h string) string {
 	if k, ok := strings.CutPrefix(h, "www."); ok && k != "" {
 		return k
 	}
@@ -99,9 +98,9 @@ func usable(m *site.Model) bool {
 	return m != nil && m.Len() > 0 && m.Need(true) <= m.Pages()-1
 }
 
-// finish corrects page i of the batch with its model (when use) and renders
-// it; a page left without text is skipped as "no text".
-func (s *siteStage) finish(b *site.Batch[*item], i int, it *item, use bool) {
+// finish corrects page i of the batch with its model (SiteCorrect) and
+// renders it; a page left without text is skipped as "no text".
+func (s *siteStage) finish(b *site.Batch[*item], i int, it *item) {
 	p := it.page
 	it.page = nil
 	defer func() {
@@ -110,17 +109,16 @@ func (s *siteStage) finish(b *site.Batch[*item], i int, it *item, use bool) {
 			it.failed, it.skipped, it.reason, it.detail = true, false, "clean: panic", fmt.Sprint(r)
 		}
 	}()
-	if use {
-		dropped, rescued := b.Apply(i)
-		it.site = &render.JSONSite{Pages: b.Model.Pages(), Dropped: dropped, Rescued: rescued}
+	var v Verdict
+	it.site, v = SiteCorrect(b, i)
+	if it.site != nil {
 		s.counts.Pages++
-		s.counts.Dropped += int64(dropped)
-		s.counts.Rescued += int64(rescued)
-		if !keptText(p) {
-			it.skipped, it.reason = true, ReasonNoText
-			it.detail = fmt.Sprintf("every kept block is template of %s (the site model of %d of its pages)", b.Host, b.Model.Pages())
-			return
-		}
+		s.counts.Dropped += int64(it.site.Dropped)
+		s.counts.Rescued += int64(it.site.Rescued)
+	}
+	if !v.Written() {
+		it.skipped, it.reason, it.detail = true, v.Reason, v.Detail
+		return
 	}
 	out, err := s.r.render(it, p)
 	if err != nil {
@@ -128,6 +126,23 @@ func (s *siteStage) finish(b *site.Batch[*item], i int, it *item, use bool) {
 		return
 	}
 	it.out = out
+}
+
+// SiteCorrect corrects page i of a batch with the batch's site model, as
+// Run does with Options.Site, and returns what the model did (nil when it
+// cannot judge the batch's pages: the page stays as cleaned). A page the
+// model leaves without text is skipped as "no text".
+func SiteCorrect[T any](b *site.Batch[T], i int) (*render.JSONSite, Verdict) {
+	if !usable(b.Model) {
+		return nil, Verdict{}
+	}
+	p := b.Pages[i]
+	dropped, rescued := b.Apply(i)
+	js := &render.JSONSite{Pages: b.Model.Pages(), Dropped: dropped, Rescued: rescued}
+	if !KeptText(p) {
+		return js, skip(ReasonNoText, fmt.Sprintf("every kept block is template of %s (the site model of %d of its pages)", b.Host, b.Model.Pages()))
+	}
+	return js, Verdict{}
 }
 
 // pageBytes estimates the memory a cleaned page takes: its blocks and

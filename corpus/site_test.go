@@ -152,7 +152,7 @@ func TestSite(t *testing.T) {
 	mill := 0
 	for _, d := range readDocs(t, out) {
 		alone := byURL(docs)[d.URL]
-		switch siteKey(d.Host) { // www.mill.example is the same site
+		switch SiteKey(d.Host) { // www.mill.example is the same site
 		case "mill.example":
 			mill++
 			if strings.Contains(d.Text, siteAbout) || strings.Contains(d.Text, siteFooter) {

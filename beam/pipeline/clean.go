@@ -3,143 +3,161 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/corpus"
+	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/render"
 )
 
-// Doc is one line of the output: a cleaned page, as a JSON object with
-// these field names.
-type Doc struct {
-	URL  string `json:"url"`
-	Host string `json:"host"` // of URL, lower case, without port
-	Date string `json:"date"` // capture date, RFC 3339 UTC; "" if unknown
-	// Title is the page's <title>.
-	Title string `json:"title"`
-	// Text is the kept text in the "text" format of package render: one
-	// paragraph per segment (heading, paragraph, list item), a blank line
-	// between segments.
-	Text string `json:"text"`
-	// WARCFile and WARCOffset point back to the record (see Page).
-	WARCFile   string `json:"warc_file"`
-	WARCOffset int64  `json:"warc_offset"`
+// Cleaned is a page cleaned, on its way to the output.
+type Cleaned struct {
+	Order order
+	// Rec is the page's record, without its body.
+	Rec Page
+	// Page is the cleaned page (encoding/gob) while the paragraph
+	// deduplication has yet to correct it, and Paragraphs the keys of its
+	// paragraphs (corpus.ParagraphKeys); both nil once it is rendered.
+	Page       []byte
+	Paragraphs []uint64
+	// Line is the page's line of output, without the newline: its JSON
+	// document as sluice corpus writes it (corpus.AppendJSONLine).
+	Line string
+	// Sig is its near-duplicate signature (corpus.Signature, binary),
+	// with Options.NearDuplicate.
+	Sig []byte
 }
 
-var (
-	cleaned   = beam.NewCounter(Namespace, CounterCleaned)
-	emptyText = beam.NewCounter(Namespace, CounterEmptyText)
-	failClean = beam.NewCounter(Namespace, FailClean)
-)
+// finishing says what becomes of a page once cleaned (and corrected by
+// its site model): kept whole for the paragraph deduplication (Keep), or
+// rendered, and signed for the near-duplicate check (Sign).
+type finishing struct {
+	Keep, Sign bool
+}
+
+// finish renders p into c, or keeps it (see finishing).
+func (f finishing) finish(c *Cleaned, p *page.Page, site *render.JSONSite) error {
+	if f.Keep {
+		var b bytes.Buffer
+		if err := gob.NewEncoder(&b).Encode(p); err != nil {
+			return fmt.Errorf("%s: encoding the cleaned page: %w", c.Rec.URL, err)
+		}
+		c.Page, c.Paragraphs = b.Bytes(), corpus.ParagraphKeys(p)
+		return nil
+	}
+	c.Line = strings.TrimSuffix(string(corpus.AppendJSONLine(nil, p, c.Rec.Date, c.Rec.source(), site)), "\n")
+	c.Page, c.Paragraphs = nil, nil
+	if f.Sign {
+		sig := corpus.SignatureOf(p)
+		b, err := sig.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		c.Sig = b
+	}
+	return nil
+}
 
 func init() {
-	register.DoFn3x1[context.Context, Page, func(string), error](&cleanFn{})
+	register.DoFn3x1[context.Context, Page, func(Cleaned), error](&cleanFn{})
+	register.Emitter1[Cleaned]()
+	register.DoFn3x0[context.Context, Cleaned, func(string)](&writtenFn{})
 	register.Emitter1[string]()
 }
 
-// cleanFn cleans pages into JSON lines. Its Cleaner is built in Setup,
-// once per DoFn instance, and shared by every bundle that instance
-// processes (a Cleaner is safe for concurrent use and holds only
-// configuration; the embedded model is parsed once per process by sluice).
-type cleanFn struct {
+// cleaner is the part of the DoFns that clean: the cleaner's options, and
+// the Cleaner built from them in Setup, once per DoFn instance, and shared
+// by every bundle that instance processes (a Cleaner is safe for
+// concurrent use and holds only configuration; the embedded model is
+// parsed once per process by sluice).
+type cleaner struct {
 	// Options are the sluice.Options, JSON-encoded: they hold a field
 	// (Pipeline, a ready filter) that Beam cannot encode, which must be
 	// nil here (Build checks it).
-	Options []byte
+	Options  []byte
+	NoTables bool
 
-	cleaner *sluice.Cleaner
-	text    render.Renderer
+	c *sluice.Cleaner
 }
 
-// newCleanFn returns the DoFn cleaning with o.
-func newCleanFn(o sluice.Options) (*cleanFn, error) {
+// newCleaner returns the cleaner of options o.
+func newCleaner(o sluice.Options, noTables bool) (cleaner, error) {
 	if o.Pipeline != nil {
-		return nil, errors.New("pipeline: cleaner options: a ready Pipeline cannot travel to the workers; give the filter as an expression (Filter)")
+		return cleaner{}, errors.New("pipeline: cleaner options: a ready Pipeline cannot travel to the workers; give the filter as an expression (Filter)")
 	}
 	data, err := json.Marshal(o)
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: cleaner options: %w", err)
+		return cleaner{}, fmt.Errorf("pipeline: cleaner options: %w", err)
 	}
-	return &cleanFn{Options: data}, nil
+	return cleaner{Options: data, NoTables: noTables}, nil
 }
 
-func (fn *cleanFn) Setup() error {
+func (c *cleaner) setup() error {
 	var o sluice.Options
-	if err := json.Unmarshal(fn.Options, &o); err != nil {
+	if err := json.Unmarshal(c.Options, &o); err != nil {
 		return fmt.Errorf("pipeline: cleaner options: %w", err)
 	}
-	c, err := sluice.New(o)
-	if err != nil {
-		return err
-	}
-	r, err := render.Lookup("text", render.Options{})
-	if err != nil {
-		return err
-	}
-	fn.cleaner, fn.text = c, r
-	return nil
+	var err error
+	c.c, err = sluice.New(o)
+	return err
 }
 
-func (fn *cleanFn) ProcessElement(ctx context.Context, p Page, emit func(string)) error {
-	res, err := fn.cleaner.Clean(ctx, sluice.Input{Data: p.Body, ContentType: p.ContentType, URL: p.URL})
-	if err != nil {
-		if ctx.Err() != nil {
-			return err
+// clean cleans the page of p as sluice corpus does (corpus.CleanPage); a
+// page not written is counted by its reason, and nil returned.
+func (c *cleaner) clean(ctx context.Context, p *Page) (pg *page.Page) {
+	v := func() (v corpus.Verdict) {
+		defer func() {
+			if r := recover(); r != nil {
+				pg, v = nil, corpus.Verdict{Failed: true, Reason: "clean: panic", Detail: fmt.Sprint(r)}
+			}
+		}()
+		pg, v = corpus.CleanPage(c.c, sluice.Input{Data: p.Body, ContentType: p.ContentType, URL: p.URL}, c.NoTables)
+		return v
+	}()
+	p.Body = nil
+	if !v.Written() {
+		countVerdict(ctx, v)
+		if v.Failed {
+			log.Warnf(ctx, "%s (%s at offset %d): %s: %s", p.URL, p.File, p.Offset, v.Reason, v.Detail)
 		}
-		failClean.Inc(ctx, 1)
-		log.Warnf(ctx, "%s (%s at offset %d): %v", p.URL, p.File, p.Offset, err)
 		return nil
 	}
-	var text bytes.Buffer
-	if err := fn.text.Render(&text, res.Page); err != nil {
+	return pg
+}
+
+// cleanFn cleans pages one by one (without Options.Site).
+type cleanFn struct {
+	Cleaner   cleaner
+	Finishing finishing
+}
+
+func (fn *cleanFn) Setup() error { return fn.Cleaner.setup() }
+
+func (fn *cleanFn) ProcessElement(ctx context.Context, p Page, emit func(Cleaned)) error {
+	pg := fn.Cleaner.clean(ctx, &p)
+	if pg == nil {
+		return nil
+	}
+	c := Cleaned{Order: p.order(), Rec: p}
+	if err := fn.Finishing.finish(&c, pg, nil); err != nil {
 		return err
 	}
-	doc := Doc{
-		URL:        p.URL,
-		Host:       host(p.URL),
-		Date:       p.Date,
-		Title:      res.Page.Meta.Title,
-		Text:       strings.TrimRight(text.String(), "\n"),
-		WARCFile:   p.File,
-		WARCOffset: p.Offset,
-	}
-	line, err := marshal(doc)
-	if err != nil {
-		return err
-	}
-	if doc.Text == "" {
-		emptyText.Inc(ctx, 1)
-	}
-	cleaned.Inc(ctx, 1)
-	emit(line)
+	emit(c)
 	return nil
 }
 
-// marshal writes d as one line of JSON, leaving <, > and & as they are.
-func marshal(d Doc) (string, error) {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(d); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
-}
+// writtenFn counts the pages written and passes their lines on.
+type writtenFn struct{}
 
-// host returns the host name of rawURL in lower case, without port or
-// brackets; "" if rawURL has none.
-func host(rawURL string) string {
-	u, err := url.Parse(strings.TrimSpace(rawURL))
-	if err != nil {
-		return ""
-	}
-	return strings.ToLower(u.Hostname())
+func (fn *writtenFn) ProcessElement(ctx context.Context, c Cleaned, emit func(string)) {
+	count(ctx, CounterCleaned, 1)
+	emit(c.Line)
 }

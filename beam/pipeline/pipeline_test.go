@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -16,10 +15,10 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/corpus"
 	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/warc"
 )
@@ -28,9 +27,9 @@ import (
 // pipelines must do before the tests.
 func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
 
-// page is an HTML page the archives of the test hold and the pipeline must
+// htmlPage is an HTML page the archives of the test hold and the pipeline must
 // clean.
-type page struct {
+type htmlPage struct {
 	url, contentType string
 	body             []byte // the HTTP body as decoded (the cleaner's input)
 	title, mustKeep  string
@@ -118,8 +117,8 @@ func gzipped(b []byte) []byte {
 // writeArchives writes two small archives into dir: one compressed record
 // by record, one plain with damaged bytes between two records. It returns
 // the HTML pages they hold, which the pipeline must clean, each once.
-func writeArchives(t *testing.T, dir string) []page {
-	var pages []page
+func writeArchives(t *testing.T, dir string) []htmlPage {
+	var pages []htmlPage
 
 	a := newArchive(t, filepath.Join(dir, "a.warc.gz"), true)
 	if _, err := a.w.WriteWarcinfo("a.warc.gz", warc.Header{{Name: "software", Value: "sluice beam test"}}); err != nil {
@@ -129,13 +128,13 @@ func writeArchives(t *testing.T, dir string) []page {
 		[]byte("GET /a1 HTTP/1.1\r\nHost: example.com\r\n\r\n"))
 	a1 := article("Stone walls", "The walls of the valley", para1, para2, para3)
 	a.response("http://example.com/a1", 200, "Content-Type: text/html; charset=utf-8\r\n", []byte(a1))
-	pages = append(pages, page{"http://example.com/a1", "text/html; charset=utf-8", []byte(a1), "Stone walls", para2})
+	pages = append(pages, htmlPage{"http://example.com/a1", "text/html; charset=utf-8", []byte(a1), "Stone walls", para2})
 
 	// windows-1252 and gzip content coding: the cleaner must get the
 	// decoded body and the charset.
 	a2 := []byte(article("Caf\xe9 society", "Caf\xe9 society", "The caf\xe9 on the square opened at six, before the market, and the first customers were always the traders who had driven in from the farms.", para2))
 	a.response("http://Example.com:8080/a2?x=1", 200, "Content-Type: text/html; charset=windows-1252\r\nContent-Encoding: gzip\r\n", gzipped(a2))
-	pages = append(pages, page{"http://Example.com:8080/a2?x=1", "text/html; charset=windows-1252", a2, "Café society", "The café on the square opened at six"})
+	pages = append(pages, htmlPage{"http://Example.com:8080/a2?x=1", "text/html; charset=windows-1252", a2, "Café society", "The café on the square opened at six"})
 
 	a.response("http://example.com/missing", 404, "Content-Type: text/html\r\n", []byte(article("Not found", "Not found", "This page does not exist. Try the home page or the search box above.")))
 	a.response("http://example.com/logo.png", 200, "Content-Type: image/png\r\n", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
@@ -145,7 +144,7 @@ func writeArchives(t *testing.T, dir string) []page {
 	b := newArchive(t, filepath.Join(dir, "b.warc"), false)
 	b1 := article("Letters", "Letters from the archive", para3, para1)
 	b.response("http://www.example.org/b1", 200, "Content-Type: application/xhtml+xml\r\n", []byte(b1))
-	pages = append(pages, page{"http://www.example.org/b1", "application/xhtml+xml", []byte(b1), "Letters", para3})
+	pages = append(pages, htmlPage{"http://www.example.org/b1", "application/xhtml+xml", []byte(b1), "Letters", para3})
 	if _, err := b.f.WriteString("this line is not a WARC record\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -156,18 +155,18 @@ func writeArchives(t *testing.T, dir string) []page {
 		warc.Field{Name: "WARC-Refers-To-Target-URI", Value: "http://example.com/a1"})
 	b2 := article("Resource", "A page stored as a resource", para2, para3)
 	b.record(warc.TypeResource, "http://www.example.org/b2", "text/html", []byte(b2))
-	pages = append(pages, page{"http://www.example.org/b2", "text/html", []byte(b2), "Resource", para2})
+	pages = append(pages, htmlPage{"http://www.example.org/b2", "text/html", []byte(b2), "Resource", para2})
 	b.response("http://www.example.org/old", 301, "Location: http://www.example.org/b1\r\nContent-Type: text/html\r\n", []byte("<html><body><p>Moved <a href=\"/b1\">here</a>.</p></body></html>"))
 	b3 := article("Sniffed", "No Content-Type", para1, para3)
 	b.response("http://www.example.org/b3", 200, "Server: test\r\n", []byte(b3))
-	pages = append(pages, page{"http://www.example.org/b3", "", []byte(b3), "Sniffed", para1})
+	pages = append(pages, htmlPage{"http://www.example.org/b3", "", []byte(b3), "Sniffed", para1})
 	b.response("http://www.example.org/empty", 200, "Content-Type: text/html\r\n", nil)
 	b.close()
 	return pages
 }
 
 // expectedDoc cleans p directly, as the pipeline must.
-func expectedDoc(t *testing.T, c *sluice.Cleaner, p page) Doc {
+func expectedDoc(t *testing.T, c *sluice.Cleaner, p htmlPage) render.JSONDocument {
 	t.Helper()
 	res, err := c.Clean(context.Background(), sluice.Input{Data: p.body, ContentType: p.contentType, URL: p.url})
 	if err != nil {
@@ -178,7 +177,7 @@ func expectedDoc(t *testing.T, c *sluice.Cleaner, p page) Doc {
 	if err := r.Render(&text, res.Page); err != nil {
 		t.Fatal(err)
 	}
-	return Doc{URL: p.url, Title: res.Page.Meta.Title, Text: strings.TrimRight(text.String(), "\n")}
+	return render.JSONDocument{URL: p.url, Title: res.Page.Meta.Title, Text: strings.TrimRight(text.String(), "\n")}
 }
 
 // readShards reads the lines of the shard files and checks that there are
@@ -236,33 +235,15 @@ func TestPipelineOnPrism(t *testing.T) {
 			o := tc.o
 			o.Input = filepath.Join(dir, "*.warc*")
 			o.Output = filepath.Join(dir, tc.name, "pages")
-			p, s := beam.NewPipelineWithRoot()
-			if err := Build(s, o); err != nil {
+			lines, counters := runBeam(t, o)
+			c, err := sluice.New(o.Cleaner)
+			if err != nil {
 				t.Fatal(err)
 			}
-			start := time.Now()
-			res, err := prism.Execute(context.Background(), p)
-			if err != nil {
-				t.Fatalf("pipeline failed: %v", err)
-			}
-			t.Logf("Prism ran the pipeline in %v", time.Since(start).Round(time.Millisecond))
-
-			suffix := o.Suffix
-			if suffix == "" {
-				suffix = ".jsonl"
-			}
-			lines := readShards(t, o.Output, suffix, o.Shards)
-			got := map[string]Doc{}
-			for _, line := range lines {
-				var d Doc
-				if err := json.Unmarshal([]byte(line), &d); err != nil {
-					t.Fatalf("bad JSON line %q: %v", line, err)
-				}
-				if _, dup := got[d.URL]; dup {
-					t.Errorf("%s written twice", d.URL)
-				}
-				got[d.URL] = d
-			}
+			matches, _ := filepath.Glob(o.Input)
+			clines, sum := runCorpus(t, filepath.Join(dir, tc.name, "corpus"), matches,
+				corpus.Options{Cleaner: c, Jobs: 2, DedupWindow: -1})
+			got := compareRuns(t, lines, counters, clines, sum)
 			if len(got) != len(pages) {
 				var urls []string
 				for u := range got {
@@ -272,10 +253,6 @@ func TestPipelineOnPrism(t *testing.T) {
 				t.Errorf("%d pages written, want %d: %v", len(got), len(pages), urls)
 			}
 
-			c, err := sluice.New(o.Cleaner)
-			if err != nil {
-				t.Fatal(err)
-			}
 			for _, p := range pages {
 				d, ok := got[p.url]
 				if !ok {
@@ -295,45 +272,34 @@ func TestPipelineOnPrism(t *testing.T) {
 				if d.Date != "2024-05-06T07:08:09Z" {
 					t.Errorf("%s: date %q", p.url, d.Date)
 				}
-				if d.Host != host(p.url) || d.Host == "" || strings.ContainsAny(d.Host, ":/") {
+				if d.Host != hostOf(p.url) || d.Host == "" || strings.ContainsAny(d.Host, ":/") {
 					t.Errorf("%s: host %q", p.url, d.Host)
 				}
-				if filepath.Dir(d.WARCFile) != dir {
-					t.Errorf("%s: warc_file %q", p.url, d.WARCFile)
+				if d.Source == nil || filepath.Dir(d.Source.File) != dir {
+					t.Errorf("%s: source %+v", p.url, d.Source)
 				}
 			}
 			if d := got["http://Example.com:8080/a2?x=1"]; d.Host != "example.com" {
 				t.Errorf("host of http://Example.com:8080/a2?x=1: %q, want example.com", d.Host)
 			}
 
-			counters := map[string]int64{}
-			for _, c := range res.Metrics().AllMetrics().Counters() {
-				if c.Namespace() == Namespace {
-					counters[c.Name()] += c.Result()
-				}
-			}
-			t.Logf("counters: %v", counters)
 			want := map[string]int64{
-				CounterFiles:     2,
-				CounterRecords:   14,
-				CounterPages:     5,
-				CounterCleaned:   5,
-				SkipNotResponse:  3, // warcinfo, request, metadata
-				SkipRevisit:      1,
-				SkipStatus:       2, // 404, 301
-				SkipNotHTML:      2, // image/png, application/json
-				SkipEmptyBody:    1,
-				FailClean:        0,
-				FailHTTP:         0,
-				CounterEmptyText: 0,
+				CounterRecords:                           15, // 14 records and the damaged bytes
+				CounterCleaned:                           5,
+				SkippedPrefix + corpus.ReasonNotResponse: 3, // warcinfo, request, metadata
+				SkippedPrefix + corpus.ReasonRevisit:     1,
+				SkippedPrefix + "status 404":             1,
+				SkippedPrefix + "status 301":             1,
+				SkippedPrefix + corpus.ReasonNotHTML:     2, // image/png, application/json
+				SkippedPrefix + corpus.ReasonEmpty:       1,
 			}
 			for name, n := range want {
 				if counters[name] != n {
 					t.Errorf("counter %s = %d, want %d", name, counters[name], n)
 				}
 			}
-			if counters[FailDamaged] < 1 {
-				t.Errorf("counter %s = %d, want at least 1 (the line between two records of b.warc)", FailDamaged, counters[FailDamaged])
+			if counters[FailedPrefix+"archive: garbage between records"] < 1 {
+				t.Errorf("no damage counted (the line between two records of b.warc): %v", counters)
 			}
 		})
 	}
@@ -346,6 +312,8 @@ func TestBuildErrors(t *testing.T) {
 		{Input: "/tmp/*.warc", Output: "/tmp/x", Shards: -1},
 		{Input: "/tmp/*.warc", Output: "/tmp/x", Cleaner: sluice.Options{Filter: "no-such-filter"}},
 		{Input: "nosuch://bucket/*.warc", Output: "/tmp/x"},
+		{Input: "/tmp/*.warc", Output: "/tmp/x", NearDuplicate: 1.5},
+		{Input: "/tmp/*.warc", Output: "/tmp/x", Site: true, ParagraphDedup: 1},
 	} {
 		_, s := beam.NewPipelineWithRoot()
 		if err := Build(s, o); err == nil {

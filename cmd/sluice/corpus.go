@@ -47,12 +47,12 @@ Output formats (--format):
 
 Every record read is accounted for, in the summary printed at the end and in
 DIR/summary.json: cleaned; skipped (not a response, not HTML, status NNN,
-revisit, empty, too large, duplicate, no text); or failed (archive: damage in
-the archive, such as a truncated gzip member, garbage between records or a
-wrong Content-Length; http: a response that cannot be parsed; read: an HTML
-file that cannot be read; clean: a page that cannot be cleaned). Each failure
-is reported on standard error with its input and offset (-v: the skipped
-records too; -q: neither).
+revisit, empty, too large, no text, duplicate: all but the first copy in
+input order); or failed (archive: damage in the archive, such as a truncated
+gzip member, garbage between records or a wrong Content-Length; http: a
+response that cannot be parsed; read: an HTML file that cannot be read;
+clean: a page that cannot be cleaned). Each failure is reported on standard
+error with its input and offset (-v: the skipped records too; -q: neither).
 The files a directory's walk leaves out (links leading out of it or to
 directories, links to nothing, special files) are named on standard error
 and listed in summary.json, "skipped_files" with path and reason (the first
@@ -122,8 +122,8 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.images, "images", false, "jsonl: each block's images (address and alt text), as sluice clean --images")
 	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too")
 	fs.IntVar(&c.dedupParas, "dedup-paragraphs", 0, "drop from each page the paragraphs that `N` earlier pages held (1: keep only the first copy; 0: off), as CCNet does; not with --site")
-	fs.Float64Var(&c.nearDup, "near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (`similarity` 0 to 1, Jaccard of word shingles by MinHash; 0.8 catches syndicated copies; 0: off)")
-	fs.IntVar(&c.nearWindow, "near-dup-window", corpus.DefaultNearDuplicateWindow, "with --near-dup: compare a page with the last `N` pages written (about 1.8 KB each, from --memory); raise it for input sorted by host, where copies on other hosts are far apart")
+	fs.Float64Var(&c.nearDup, "near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (`similarity` 0 to 1, Jaccard of word shingles by MinHash; 0.8 catches syndicated copies; 0: off); the first page of a group, in the order written, is kept")
+	fs.IntVar(&c.nearWindow, "near-dup-window", corpus.DefaultNearDuplicateWindow, "with --near-dup: compare a page with the last `N` pages written (about 2.6 KB each, from --memory); raise it for input sorted by host, where copies on other hosts are far apart")
 	fs.StringVar(&c.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
 	fs.IntVar(&c.partRecords, "part-records", corpus.DefaultPartRecords, "start a new part after `N` pages (jsonl, warc)")
 	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)

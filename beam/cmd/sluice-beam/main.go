@@ -11,9 +11,11 @@
 //	    --input 'gs://my-bucket/crawl/*.warc.gz' --output gs://my-bucket/clean/pages --shards 256
 //
 // The output is shards named PREFIX-00000-of-00004.jsonl, one JSON object
-// per HTML page: {"url", "host", "date", "title", "text", "warc_file",
-// "warc_offset"}. Beam's own flags (--runner, --endpoint, --project, ...)
-// are accepted too.
+// per HTML page, the document sluice corpus writes (url, host, date, title,
+// encoding, metadata, text, blocks, segments, tables, source, site). The
+// flags --dedup, --site, --near-dup, --dedup-paragraphs... do what sluice
+// corpus's do. Beam's own flags (--runner, --endpoint, --project, ...) are
+// accepted too.
 package main
 
 import (
@@ -33,6 +35,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/beam/pipeline"
+	"github.com/sluice-project/sluice/site"
 )
 
 var (
@@ -42,8 +45,17 @@ var (
 	shards    = flag.Int("shards", 1, "number of output files")
 	filter    = flag.String("filter", "", "clean with this filter pipeline instead of the embedded model (as sluice clean --filter), e.g. "+sluice.DefaultFilter)
 	model     = flag.String("model", "", "model file written by \"sluice train\" (read here, shipped to the workers with the pipeline)")
+	style     = flag.String("style", "", "what counts as content, for the model: main (the default) or cleaneval (as sluice corpus --style)")
+	links     = flag.Bool("links", false, "each block's links in the documents (as sluice corpus --links)")
+	images    = flag.Bool("images", false, "each block's images in the documents (as sluice corpus --images)")
+	noTables  = flag.Bool("no-tables", false, "leave the data tables out, their cells' text too")
 	rebalance = flag.Bool("rebalance", false, "shuffle the pages between reading and cleaning (when there are fewer files than worker cores)")
-	maxRecord = flag.Int64("max_record_bytes", 0, "cap on the bytes of a record read; 0 means the warc package's default (64 MiB)")
+	maxRecord = flag.Int64("max_record_bytes", 0, "skip records larger than this as \"too large\"; 0 means sluice corpus's default (16 MiB)")
+	dedup     = flag.Bool("dedup", true, "skip a page whose payload an earlier page had, keeping the one of lowest file and offset, as sluice corpus always does (a shuffle of every payload)")
+	siteModel = flag.Bool("site", false, "clean the pages of one host (in one archive) against each other: drop what recurs on many of them, as sluice corpus --site")
+	siteBatch = flag.Int("site-batch", site.DefaultBatchSize, "with --site: correct a host's pages N at a time")
+	nearDup   = flag.Float64("near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (similarity 0 to 1; 0.8 catches syndicated copies; 0: off)")
+	dedupPara = flag.Int("dedup-paragraphs", 0, "drop from each page the paragraphs that N earlier pages held (1: keep only the first copy; 0: off); not with --site")
 )
 
 func main() {
@@ -70,7 +82,13 @@ func run(ctx context.Context) error {
 		Shards:         *shards,
 		Rebalance:      *rebalance,
 		MaxRecordBytes: *maxRecord,
-		Cleaner:        sluice.Options{Filter: *filter},
+		Cleaner:        sluice.Options{Filter: *filter, Style: *style, Links: *links, Images: *images},
+		NoTables:       *noTables,
+		Dedup:          *dedup,
+		Site:           *siteModel,
+		SiteGroup:      site.GroupOptions{BatchSize: *siteBatch},
+		NearDuplicate:  *nearDup,
+		ParagraphDedup: *dedupPara,
 	}
 	if *model != "" {
 		b, err := os.ReadFile(*model)
@@ -102,16 +120,21 @@ func run(ctx context.Context) error {
 }
 
 // ownFlags are the flags of sluice-beam, as opposed to Beam's.
-var ownFlags = []string{"input", "output", "suffix", "shards", "filter", "model", "rebalance", "max_record_bytes"}
+var ownFlags = []string{"input", "output", "suffix", "shards", "filter", "model", "style", "links", "images", "no-tables",
+	"dedup", "site", "site-batch", "near-dup", "dedup-paragraphs", "rebalance", "max_record_bytes"}
 
 func usage() {
 	fmt.Fprint(os.Stderr, `usage: sluice-beam --input GLOB --output PREFIX [flags] [Beam flags]
 
-Cleans the HTML pages of WARC files with Apache Beam and writes one JSON
-object per page to PREFIX-00000-of-NNNNN.jsonl.
+Cleans the HTML pages of WARC files with Apache Beam as sluice corpus does
+and writes one JSON object per page, the document sluice corpus writes, to
+PREFIX-00000-of-NNNNN.jsonl. On the same archives and options (corpus's
+inputs in lexical order), the documents are the same, and the counters count
+what corpus's summary.json does: see beam/README.md and docs/beam.md.
 
 Examples:
   sluice-beam --input '/data/crawl/*.warc.gz' --output /tmp/out/pages --shards 4
+  sluice-beam --input '/data/crawl/*.warc.gz' --output /tmp/out/pages --site --near-dup 0.8
   sluice-beam --runner dataflow --project P --region R \
       --staging_location gs://B/staging \
       --input 'gs://B/crawl/*.warc.gz' --output gs://B/clean/pages --shards 256
