@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/warc"
 )
 
@@ -17,7 +17,7 @@ import (
 // blocks, each as its words (quotes removed), with the line they are on:
 // comments are cut off, and a line is split at |, && and ; into the
 // commands it runs. "go run ./cmd/sluice" counts as "sluice".
-func readmeCommands(t *testing.T, readme string) (cmds [][]string, lines []string, alone []bool) {
+func readmeCommands(t *testing.T, readme string) (cmds [][]string, lines []string) {
 	t.Helper()
 	in := false
 	for _, line := range strings.Split(readme, "\n") {
@@ -37,16 +37,13 @@ func readmeCommands(t *testing.T, readme string) (cmds [][]string, lines []strin
 			continue
 		}
 		var cur []string
-		others := false // a command before this one in the line is not sluice's
 		flush := func() {
 			if len(cur) >= 3 && cur[0] == "go" && cur[1] == "run" && cur[2] == "./cmd/sluice" {
 				cur = append([]string{"sluice"}, cur[3:]...)
 			}
 			switch {
 			case len(cur) > 1 && cur[0] == "sluice":
-				cmds, lines, alone = append(cmds, cur[1:]), append(lines, line), append(alone, !others)
-			case len(cur) > 0 && cur[0] != "redirect":
-				others = true
+				cmds, lines = append(cmds, cur[1:]), append(lines, line)
 			}
 			cur = nil
 		}
@@ -63,7 +60,7 @@ func readmeCommands(t *testing.T, readme string) (cmds [][]string, lines []strin
 		}
 		flush()
 	}
-	return cmds, lines, alone
+	return cmds, lines
 }
 
 // shellWords splits a line as sh would, for the README's simple lines:
@@ -114,128 +111,51 @@ func shellWords(line string) ([]string, error) {
 
 // TestREADMEExamples: every sluice command line in the README names a
 // command and flags that exist (run with --help appended: the flags are
-// parsed, and nothing is done), and the examples that need no data set,
-// network, server or long training run as written, each in a directory
-// of its own holding the files they name (readmeFixtures), and succeed.
+// parsed, and nothing is done). TestREADMERunsAsWritten runs them.
 func TestREADMEExamples(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmds, lines, alone := readmeCommands(t, string(readme))
-	repo, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmds, lines := readmeCommands(t, string(readme))
 	if len(cmds) < 30 {
 		t.Fatalf("%d sluice commands found in the README; the parser lost some", len(cmds))
 	}
-	haveData := false
-	if root, err := dataset.Root(); err == nil {
-		if abs, err := filepath.Abs(root); err == nil {
-			t.Setenv(dataset.EnvData, abs) // the examples run in a folder of their own
-			haveData = true
-		}
-	}
-	ran := 0
-	dir, dirLine := "", ""
 	for i, args := range cmds {
 		var out, errOut bytes.Buffer
 		if code := run(append(append([]string(nil), args...), "--help"), strings.NewReader(""), &out, &errOut); code != exitOK {
 			t.Errorf("README: %s\n  sluice %s --help: exit %d: %s", lines[i], strings.Join(args, " "), code, errOut.String())
-			continue
-		}
-		if !alone[i] {
-			continue
-		}
-		if dir == "" || lines[i] != dirLine {
-			// The commands of one line share a folder: "sluice sort -o
-			// sorted/ crawls/ && sluice corpus ... sorted/".
-			dir, dirLine = readmeFixtures(t, repo), lines[i]
-		}
-		args = expandGlobs(dir, args)
-		if !runnable(dir, args, haveData) {
-			continue
-		}
-		out.Reset()
-		errOut.Reset()
-		t.Chdir(dir)
-		code := run(args, strings.NewReader(""), &out, &errOut)
-		t.Chdir(repo)
-		if code != exitOK {
-			t.Errorf("README: %s\n  exit %d: %s", lines[i], code, errOut.String())
-		}
-		t.Logf("ran as written: sluice %s", strings.Join(args, " "))
-		ran++
-	}
-	t.Logf("%d README commands parse; %d ran as written", len(cmds), ran)
-	if ran < 10 {
-		t.Errorf("only %d README examples ran as written", ran)
-	}
-}
-
-// runnable reports whether a README command can run as written in dir
-// (see readmeFixtures): every file it names is there, and it needs no
-// network, server, standard input or long training, nor a data set
-// unless haveData (the table-label commands read the shared pages).
-func runnable(dir string, args []string, haveData bool) bool {
-	switch args[0] {
-	case "clean", "filters", "version", "annotate", "corpus", "normalize", "sort":
-	case "train":
-		return len(args) == 2 && args[1] == "--print-template"
-	case "tables":
-		if !haveData {
-			return false
-		}
-	default:
-		return false // eval and bench score output written from ../shared/data; train takes minutes; serve runs until stopped
-	}
-	for k, a := range args[1:] {
-		switch {
-		case a == "-" || strings.HasPrefix(a, "http"):
-			return false
-		case k > 0 && (args[k] == "-o" || args[k] == "--json"):
-			// an output, made by the command
-		case !strings.HasPrefix(a, "-") && (strings.Contains(a, "/") || fileEnding(a)):
-			if _, err := os.Stat(filepath.Join(dir, a)); err != nil {
-				return false
-			}
 		}
 	}
-	return true
-}
-
-// fileEnding reports whether a word ends like a file the examples name.
-func fileEnding(a string) bool {
-	for _, e := range []string{".html", ".htm", ".gz", ".toml", ".tsv", ".model", ".slm", ".tmpl"} {
-		if strings.HasSuffix(a, e) {
-			return true
-		}
-	}
-	return false
 }
 
 // exampleGold is a CleanEval gold file for testdata/example.html: its
 // heading and first paragraph.
 const exampleGold = "<h>The mills of the valley\n\n<p>Walk from the upper mill by the bridge to the lower mill by the weir, and you pass seven wheels turning in the race & the sluice.\n"
 
-// readmeFixtures makes a directory holding the files the README's
-// examples name: page.html and pages/ (the example page), myset/, the
-// filter set, the table labels, ce/ (a page and its CleanEval gold), and
-// crawl.warc.gz, crawl-1.warc.gz and crawls/a.warc.gz with the example
-// page as two responses.
-func readmeFixtures(t *testing.T, repo string) string {
+// readmeFixtures writes into dir the files the README's examples name:
+// page.html and pages/ (the example page, six times), myset/ (html/ and an
+// empty ann/), site/ (three
+// pages of one site), the filter set, the table labels, ce/ (a page and its
+// CleanEval gold), crawl.warc.gz, crawl-1.warc.gz and crawls/a.warc.gz
+// with the example page as two responses, and old-crawl.arc.gz, the same
+// in the ARC format.
+func readmeFixtures(t *testing.T, repo, dir string) {
 	t.Helper()
-	dir := t.TempDir()
 	example, err := os.ReadFile(filepath.Join(repo, "testdata", "example.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{
-		"page.html": example, "pages/a.html": example, "pages/b/c.html": example,
-		"myset/a.html": example, "testdata/example.html": example,
+		"page.html": example, "myset/html/a.html": example, "testdata/example.html": example,
 		"ce/html/a.html": example, "ce/gold/a.txt": []byte(exampleGold),
+	}
+	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
+		files["pages/"+name+".html"] = example
+	}
+	for i, topic := range []string{"the upper mill and its wheel", "the weir and the salmon ladder", "the lower mill, now a bakery"} {
+		files[fmt.Sprintf("site/%d.html", i+1)] = []byte(sitePage(i+1, topic))
 	}
 	for _, f := range []string{"docs/filter-sets/news-strict.toml", "tableset/labels/tables.tsv", "tableset/labels/cells.tsv"} {
 		if files[f], err = os.ReadFile(filepath.Join(repo, f)); err != nil {
@@ -253,6 +173,10 @@ func readmeFixtures(t *testing.T, repo string) string {
 		}
 	}
 	files["crawl.warc.gz"], files["crawl-1.warc.gz"], files["crawls/a.warc.gz"] = crawl.Bytes(), crawl.Bytes(), crawl.Bytes()
+	files["old-crawl.arc.gz"] = arcFile(t, example)
+	if err := os.MkdirAll(filepath.Join(dir, "myset", "ann"), 0o755); err != nil { // an annotated set, not yet annotated
+		t.Fatal(err)
+	}
 	for name, data := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -262,26 +186,39 @@ func readmeFixtures(t *testing.T, repo string) string {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
-// expandGlobs replaces the words with * in them by the files of dir they
-// match, as the shell would.
-func expandGlobs(dir string, args []string) []string {
-	var out []string
-	for _, a := range args {
-		if !strings.Contains(a, "*") {
-			out = append(out, a)
-			continue
+// sitePage is page n of a small site: the same navigation, sidebar and
+// footer on every page, and an article of its own on topic.
+func sitePage(n int, topic string) string {
+	return fmt.Sprintf(`<html><head><title>Valley mills: %[2]s</title></head><body>
+<div id="nav"><a href="/">Home</a> | <a href="/mills">Mills</a> | <a href="/walks">Walks</a> | <a href="/about">About us</a></div>
+<div id="main"><h1>Walk %[1]d: %[2]s</h1>
+<p>This walk, number %[1]d of the series, takes you to %[2]s. The path follows the river for most of the way, and the stones of the old race still show where the water was led off to turn the wheel.</p>
+<p>Allow about %[1]d hours with stops; the ground is wet after rain, and the last stretch to %[2]s is steep in places, so good shoes are worth the trouble.</p></div>
+<div id="side"><h3>More walks</h3><ul><li><a href="/w/1">The upper mill</a></li><li><a href="/w/2">The weir</a></li><li><a href="/w/3">The lower mill</a></li></ul></div>
+<div id="foot">Copyright the Valley Mills Society. <a href="/privacy">Privacy</a> <a href="/contact">Contact</a></div>
+</body></html>`, n, topic)
+}
+
+// arcFile is an ARC (version 1) file, gzip-compressed a record a member,
+// holding page as one response.
+func arcFile(t *testing.T, page []byte) []byte {
+	t.Helper()
+	vb := "1 0 sluice\nURL IP-address Archive-date Content-type Archive-length\n"
+	body := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n%s", page)
+	var out bytes.Buffer
+	for _, rec := range []string{
+		fmt.Sprintf("filedesc://old-crawl.arc 0.0.0.0 20080102030405 text/plain %d\n%s\n", len(vb), vb),
+		fmt.Sprintf("http://old.example/mills 198.51.100.7 20080102030406 text/html %d\n%s\n", len(body), body),
+	} {
+		zw := gzip.NewWriter(&out)
+		if _, err := zw.Write([]byte(rec)); err != nil {
+			t.Fatal(err)
 		}
-		m, _ := filepath.Glob(filepath.Join(dir, a))
-		if len(m) == 0 {
-			out = append(out, a)
-		}
-		for _, f := range m {
-			rel, _ := filepath.Rel(dir, f)
-			out = append(out, rel)
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
 		}
 	}
-	return out
+	return out.Bytes()
 }

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -162,6 +163,14 @@ func (c *trainCmd) validate(args []string) error {
 	}
 	if err := c.checkSettings(); err != nil {
 		return err
+	}
+	if c.out != "" { // a model's folder is made, or a bad -o said, before minutes of training
+		if st, err := os.Stat(c.out); err == nil && st.IsDir() {
+			return fmt.Errorf("-o %s is a directory; name the model file", c.out)
+		}
+		if err := os.MkdirAll(filepath.Dir(c.out), 0o755); err != nil {
+			return fmt.Errorf("-o: %w", err)
+		}
 	}
 	c.fc = label.DefaultFeatureConfig()
 	c.fc.Smooth, c.fc.Region, c.fc.Blend = c.smooth, c.region, c.blend
