@@ -97,6 +97,7 @@ type builder struct {
 	tables []*tableState // the tables open around the current element
 	refs   refs          // the open block's links and images, when recorded
 	keep   keeper        // copies of the tree's strings the page keeps
+	texts  keeper        // the blocks' texts
 }
 
 func (b *builder) element(n dom.Node, parent int32, depth int32) {
@@ -354,7 +355,7 @@ func (b *builder) flush() {
 		TdGroup:       -1,
 	}
 	b.scratch, blk.Chars = normalize(b.scratch[:0], b.buf, blk.Pre)
-	blk.Text = string(b.scratch)
+	blk.Text = keepCopy(&b.texts, b.scratch)
 	if b.opts.Links || b.opts.Images {
 		b.flushRefs(&blk, b.blocks.len())
 	}
