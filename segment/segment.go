@@ -410,6 +410,18 @@ func (b *builder) lca(x, y int32) int32 {
 func normalize(out, buf []byte, pre bool) (text []byte, chars int32) {
 	space, lead := false, pre
 	for i := 0; i < len(buf); {
+		if j := asciiWord(buf, i); j > i {
+			// A run of ASCII characters that are no space, at once.
+			lead = false
+			if space {
+				out = append(out, ' ')
+				space = false
+			}
+			out = append(out, buf[i:j]...)
+			chars += int32(j - i)
+			i = j
+			continue
+		}
 		r, size := rune(buf[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRune(buf[i:])
@@ -436,6 +448,15 @@ func normalize(out, buf []byte, pre bool) (text []byte, chars int32) {
 		out = out[:0]
 	}
 	return out, chars
+}
+
+// asciiWord returns the end of the run of ASCII bytes from buf[i] that
+// isSpace does not count as space (i when buf[i] is none).
+func asciiWord(buf []byte, i int) int {
+	for i < len(buf) && buf[i] > ' ' && buf[i] < 0x7F {
+		i++
+	}
+	return i
 }
 
 func isSpace(r rune) bool {
