@@ -122,15 +122,21 @@ func (m *Model) walkChunk(h heapTree, x []float32, width, r int, at []uint32, ou
 	s := m.splits[h.splits : h.splits+1<<h.depth-1]
 	clear(at)
 	for range h.depth {
-		off := r * width
-		for k := range at {
-			at[k] = next(s, at[k], x, off)
-			off += width
-		}
+		stepRows(s, at, x, r*width, width)
 	}
 	leaves, n := m.leaves[h.leaves:], uint32(len(s))
 	out = out[r : r+len(at)]
 	for k, i := range at {
 		out[k] += leaves[i-n]
+	}
+}
+
+// stepRows takes one step of the walks at, rows of width values from
+// x[off]. A function of its own, so that its loop keeps its few values in
+// registers.
+func stepRows(s []heapSplit, at []uint32, x []float32, off, width int) {
+	for k := range at {
+		at[k] = next(s, at[k], x, off)
+		off += width
 	}
 }
