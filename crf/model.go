@@ -1,7 +1,6 @@
 package crf
 
 import (
-	"fmt"
 	"iter"
 	"slices"
 
@@ -135,14 +134,10 @@ func (m *Model) Span() (before, after int) { return m.fs.before, m.fs.after }
 // before and after are the model's Span; EmitWindow panics otherwise. The
 // rows are the same, to the bit, as Score computes for the whole sequence.
 func (m *Model) EmitWindow(win [][]Attr, lo, n, from, to int, emit []float64) {
-	L := len(m.labels)
-	if from < 0 || to > n || from > to || lo > max(from-m.fs.before, 0) || lo+len(win) < min(to+m.fs.after, n) || len(emit) != n*L {
-		panic(fmt.Sprintf("crf: EmitWindow: window [%d,%d) does not cover positions [%d,%d) of %d with their span, or %d emission values", lo, lo+len(win), from, to, n, len(emit)))
-	}
 	sc := m.getScratch()
 	m.fs.resolve(win, &sc.r)
 	sc.r.lo = lo
-	m.fs.emitRows(&sc.r, n, from, to, m.w, emit[from*L:to*L])
+	m.emitResolved(&sc.r, n, from, to, emit)
 	m.putScratch(sc)
 }
 

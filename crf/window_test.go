@@ -1,6 +1,7 @@
 package crf
 
 import (
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -9,7 +10,8 @@ import (
 // TestEmitWindowMatchesScore checks that a sequence scored window by
 // window, each window holding only the attributes its positions' span
 // reaches, gets the same emissions to the bit as scored whole, for windows
-// of every size from one position up.
+// of every size from one position up; and so do windows whose attributes
+// the caller looked up in the model's dictionary (EmitResolved).
 func TestEmitWindowMatchesScore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	const L = 5
@@ -19,18 +21,21 @@ func TestEmitWindowMatchesScore(t *testing.T) {
 	if before != 2 || after != 2 {
 		t.Fatalf("Span = %d, %d; the template reaches 2 and 2", before, after)
 	}
+	ids := maps.Collect(m.Attrs())
 	for _, s := range data {
 		n := len(s.Attrs)
+		s.Attrs[n/2] = append(s.Attrs[n/2], Attr{Name: "no such attribute"})
 		want := m.Score(s.Attrs).emit
 		for _, size := range []int{1, 2, 5, 16, n} {
-			emit := make([]float64, n*L)
+			emit, resolved := make([]float64, n*L), make([]float64, n*L)
 			for from := 0; from < n; from += size {
 				to := min(from+size, n)
 				lo, hi := max(from-before, 0), min(to+after, n)
 				m.EmitWindow(s.Attrs[lo:hi], lo, n, from, to, emit)
+				m.EmitResolved(resolve(ids, s.Attrs[lo:hi], lo), n, from, to, resolved)
 			}
-			if !slices.Equal(emit, want) {
-				t.Fatalf("windows of %d: emissions differ from Score's", size)
+			if !slices.Equal(emit, want) || !slices.Equal(resolved, want) {
+				t.Fatalf("windows of %d: emissions differ from Score's (EmitWindow %v, EmitResolved %v)", size, slices.Equal(emit, want), slices.Equal(resolved, want))
 			}
 			got, wantM := m.LatticeOf(emit).Marginals(), m.Score(s.Attrs).Marginals()
 			for i := range got {
@@ -40,6 +45,21 @@ func TestEmitWindowMatchesScore(t *testing.T) {
 			}
 		}
 	}
+}
+
+// resolve looks the attributes of positions lo to lo+len(win)-1 up in ids,
+// a model's dictionary, as a caller of EmitResolved does.
+func resolve(ids map[string]int32, win [][]Attr, lo int) *Resolved {
+	r := &Resolved{Start: []int32{0}, Lo: lo}
+	for _, attrs := range win {
+		for _, a := range attrs {
+			if id, ok := ids[a.Name]; ok {
+				r.IDs, r.Vals = append(r.IDs, id), append(r.Vals, a.value())
+			}
+		}
+		r.Start = append(r.Start, int32(len(r.IDs)))
+	}
+	return r
 }
 
 // TestEmitWindowChecksCover checks that a window short of its positions'

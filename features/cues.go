@@ -114,7 +114,7 @@ func (s *scratch) classCues(p *page.Page, n int32) (all, inner uint64) {
 		memo := &s.nodes[m]
 		if memo.done&doneCues == 0 {
 			nd := &p.Nodes[m]
-			memo.cues = cues(nd.Class) | cues(nd.ID)
+			memo.cues = cues(nd.Class, &s.tok) | cues(nd.ID, &s.tok)
 			memo.done |= doneCues
 		}
 		if inner == 0 {
@@ -126,20 +126,24 @@ func (s *scratch) classCues(p *page.Page, n int32) (all, inner uint64) {
 }
 
 // cues returns the set of cues that the tokens of a class or id value
-// match (classTokens).
-func cues(v string) uint64 {
+// match (classTokens, buf its buffer).
+func cues(v string, buf *tokenBuf) uint64 {
 	var set uint64
-	classTokens(v, func(tok []byte) { set |= matchCue(tok) })
+	classTokens(v, buf, func(tok []byte) { set |= matchCue(tok) })
 	return set
 }
+
+// tokenBuf holds a class or id token while classTokens passes it on: the
+// caller's, so that a call allocates nothing (a buffer of classTokens' own
+// would escape to the heap through fn).
+type tokenBuf [24]byte
 
 // classTokens calls fn with each token of a class or id value: the value
 // split into lower-case runs of ASCII letters at anything else (digits
 // included) and at lower-to-upper case changes ("mainContent",
-// "post-body_2"); runs longer than 24 letters are skipped. tok is only
-// valid during the call.
-func classTokens(v string, fn func(tok []byte)) {
-	var buf [24]byte
+// "post-body_2"); runs longer than 24 letters are skipped. tok is buf's,
+// only valid during the call.
+func classTokens(v string, buf *tokenBuf, fn func(tok []byte)) {
 	n, long := 0, false
 	flush := func() {
 		if n > 0 && !long {

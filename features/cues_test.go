@@ -8,7 +8,7 @@ import (
 func TestCues(t *testing.T) {
 	cue := func(v string) []string {
 		var s []string
-		m := cues(v)
+		m := cues(v, new(tokenBuf))
 		for i := range cueTable {
 			if m&(1<<i) != 0 {
 				s = append(s, cueTable[i].cue)
@@ -43,5 +43,18 @@ func TestCues(t *testing.T) {
 func TestCueTableFits(t *testing.T) {
 	if len(cueTable) > 64 {
 		t.Fatalf("%d cues do not fit a uint64", len(cueTable))
+	}
+}
+
+// TestCuesDoNotAllocate: the token buffer is the caller's, so that the
+// cues of a node cost no allocation (they were one a class or id value).
+func TestCuesDoNotAllocate(t *testing.T) {
+	var buf tokenBuf
+	table := map[string]float32{"content": 1}
+	if n := testing.AllocsPerRun(100, func() {
+		cues("mainContent post-body", &buf)
+		nodeCues(table, "mainContent", "post-body", &buf)
+	}); n != 0 {
+		t.Errorf("cues and nodeCues allocate %v times a call", n)
 	}
 }

@@ -314,6 +314,7 @@ type scratch struct {
 	scores []float64 // len(filters) × blocks
 	path   []int32
 	key    []byte
+	tok    tokenBuf // classTokens' buffer
 	// repeated items (repeat.go)
 	sig    []uint64
 	prefix []int32

@@ -57,7 +57,7 @@ func (s *scratch) learnedCues(e *Extractor, p *page.Page, n int32) (mx, mn, in f
 		memo := &s.nodes[m]
 		if memo.done&doneLearned == 0 {
 			nd := &p.Nodes[m]
-			memo.lc = nodeCues(e.cues, nd.Class, nd.ID)
+			memo.lc = nodeCues(e.cues, nd.Class, nd.ID, &s.tok)
 			memo.done |= doneLearned
 		}
 		if lc := memo.lc; lc.n > 0 {
@@ -77,8 +77,9 @@ type cueValues struct {
 	n             uint8
 }
 
-// nodeCues returns the learned values of the tokens of class and id.
-func nodeCues(table map[string]float32, class, id string) cueValues {
+// nodeCues returns the learned values of the tokens of class and id (buf
+// is classTokens').
+func nodeCues(table map[string]float32, class, id string, buf *tokenBuf) cueValues {
 	var v cueValues
 	add := func(tok []byte) {
 		if len(tok) < 2 {
@@ -95,8 +96,8 @@ func nodeCues(table map[string]float32, class, id string) cueValues {
 		v.min, v.max = min(v.min, x), max(v.max, x)
 		v.n = min(v.n+1, 255)
 	}
-	classTokens(class, add)
-	classTokens(id, add)
+	classTokens(class, buf, add)
+	classTokens(id, buf, add)
 	return v
 }
 
@@ -250,9 +251,10 @@ func blockTokens(p *page.Page, n int32, dst []string) []string {
 			dst = append(dst, string(tok))
 		}
 	}
+	var buf tokenBuf
 	for m := range classNodes(p, n) {
-		classTokens(p.Nodes[m].Class, add)
-		classTokens(p.Nodes[m].ID, add)
+		classTokens(p.Nodes[m].Class, &buf, add)
+		classTokens(p.Nodes[m].ID, &buf, add)
 	}
 	return dst
 }

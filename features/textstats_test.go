@@ -52,6 +52,6 @@ func FuzzScanText(f *testing.F) {
 		}
 		patterns(s, &st, int32(len(strings.Fields(s))))
 		bullet(s)
-		cues(s)
+		cues(s, new(tokenBuf))
 	})
 }

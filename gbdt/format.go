@@ -79,7 +79,8 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 
 // Unmarshal decodes a model written by MarshalBinary. It checks everything
 // (magic, version, checksum, lengths, feature indices, that children follow
-// their parents within a tree, finite values) and returns an error naming
+// their parents within a tree, trees at most MaxDepth deep, finite values)
+// and returns an error naming
 // what is wrong; it never panics on corrupt or truncated data.
 func Unmarshal(data []byte) (*Model, error) {
 	if len(data) < len(magic) || string(data[:len(magic)]) != magic {
@@ -207,6 +208,9 @@ func (d *decoder) tree(m *Model, t int) error {
 		if parents[i] == 0 {
 			return fmt.Errorf("gbdt: model file tree %d node %d is nobody's child", t, i)
 		}
+	}
+	if d := depthOf(nodes); d > MaxDepth {
+		return fmt.Errorf("gbdt: model file tree %d is %d deep, want at most %d", t, d, MaxDepth)
 	}
 	m.addTree(nodes)
 	return nil

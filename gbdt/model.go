@@ -9,14 +9,16 @@ type Model struct {
 	features int
 	base     float64
 	roots    []int32 // index in nodes of each tree's root; a tree's nodes run to the next root
-	depths   []int32 // the depth of each tree, the most splits from its root to a leaf
-	nodes    []node
+	nodes    []node  // the trees as trained and encoded
+
+	// The trees as scored (flat.go).
+	heap   []heapTree
+	splits []heapSplit
+	leaves []float64
 }
 
 // node is a node of a Model: a split (feature >= 0) sending values <=
-// threshold left, or a leaf (feature −1), whose children are itself so
-// that a walk of a tree's depth from its root ends at the right leaf
-// without testing for leaves.
+// threshold left, or a leaf (feature −1).
 type node struct {
 	value       float64 // leaf value, with the learning rate applied
 	threshold   float32
@@ -37,82 +39,37 @@ func (m *Model) NumTrees() int { return len(m.roots) }
 // not allocate.
 func (m *Model) Margin(row []float32) float64 {
 	s := m.base
-	nodes := m.nodes
-	for t, i := range m.roots {
-		// A walk takes the tree's depth in steps, leaves stepping to
-		// themselves, so the processor can start the next tree's walk
-		// before this one ends; and each step selects a child rather than
-		// branching, which way a row goes being unpredictable.
-		for range m.depths[t] {
-			i = step(nodes, i, row)
-		}
-		s += nodes[i].value
+	for _, h := range m.heap {
+		s += m.leaf(h, row)
 	}
 	return s
 }
 
 // Margins sets out[r] to Margin of row r of x, rows of width values laid
-// end to end, for the len(out) rows. It walks the trees one at a time over
-// all the rows, so that a tree's nodes stay in the processor's nearest
-// cache while it scores them (a model of 150 trees of depth 5 is some
-// 300 KB of nodes, more than that cache holds); each row's trees are
-// summed in the same order as Margin's, so the results are the same to the
-// bit. It does not allocate; x must hold len(out) rows.
+// end to end, for the len(out) rows. It takes the rows chunkRows at a
+// time and walks each tree over a chunk's rows level by level (walkChunk);
+// each row's trees are summed in the same order as Margin's, so the
+// results are the same to the bit. It does not allocate; x must hold
+// len(out) rows.
 func (m *Model) Margins(x []float32, width int, out []float64) {
 	for r := range out {
 		out[r] = m.base
 	}
-	for t, root := range m.roots {
-		depth := int(m.depths[t])
-		r := 0
-		for ; r+4 <= len(out); r += 4 {
-			m.walk4(root, depth, x, width, r, out)
-		}
-		for ; r < len(out); r++ {
-			i := root
-			row := x[r*width : (r+1)*width]
-			for range depth {
-				i = step(m.nodes, i, row)
+	if width < m.features {
+		for _, h := range m.heap {
+			for r := range out {
+				out[r] += m.leaf(h, x[r*width:(r+1)*width])
 			}
-			out[r] += m.nodes[i].value
+		}
+		return
+	}
+	var at [chunkRows]uint32
+	for r := 0; r < len(out); r += chunkRows {
+		k := min(chunkRows, len(out)-r)
+		for _, h := range m.heap {
+			m.walkChunk(h, x, width, r, at[:k], out)
 		}
 	}
-}
-
-// walk4 adds the leaf values of one tree (root, depth) for rows r to r+3,
-// their four walks interleaved: four independent chains of loads that the
-// processor runs side by side, where one walk waits on each node's load.
-func (m *Model) walk4(root int32, depth int, x []float32, width, r int, out []float64) {
-	a, b, c, d := root, root, root, root
-	ra, rb := x[r*width:(r+1)*width], x[(r+1)*width:(r+2)*width]
-	rc, rd := x[(r+2)*width:(r+3)*width], x[(r+3)*width:(r+4)*width]
-	nodes := m.nodes
-	for range depth {
-		a, b, c, d = step(nodes, a, ra), step(nodes, b, rb), step(nodes, c, rc), step(nodes, d, rd)
-	}
-	out[r] += nodes[a].value
-	out[r+1] += nodes[b].value
-	out[r+2] += nodes[c].value
-	out[r+3] += nodes[d].value
-}
-
-// step returns the child of node i of nodes that row goes to (a leaf
-// returns itself).
-func step(nodes []node, i int32, row []float32) int32 {
-	n := &nodes[i]
-	v := float32(math.NaN())
-	if uint(n.feature) < uint(len(row)) {
-		v = row[n.feature]
-	}
-	left := v <= n.threshold
-	if v != v {
-		left = n.defLeft
-	}
-	var l int32
-	if left {
-		l = 1
-	}
-	return n.right + (n.left-n.right)*l
 }
 
 // Probs sets out[r] to Prob of row r of x, as Margins lays them out.
@@ -151,22 +108,33 @@ func (m *Model) appendTree(t []treeNode, data *binned) {
 }
 
 // addTree adds a tree whose nodes, the root first, have children at later
-// indices in the tree, and finds its depth.
+// indices in the tree, and lays it out for scoring (addHeap). The tree
+// must be at most MaxDepth deep.
 func (m *Model) addTree(t []node) {
 	off := int32(len(m.nodes))
+	for _, n := range t {
+		if n.feature >= 0 {
+			n.left += off
+			n.right += off
+		}
+		m.nodes = append(m.nodes, n)
+	}
+	m.roots = append(m.roots, off)
+	m.addHeap(t, depthOf(t))
+}
+
+// depthOf returns the depth of a tree whose nodes, the root first, have
+// children at later indices in the tree: the most splits from its root to
+// a leaf.
+func depthOf(t []node) int32 {
 	depth := make([]int32, len(t))
 	var most int32
 	for i, n := range t {
 		if n.feature < 0 {
-			n.left, n.right = int32(i), int32(i)
 			most = max(most, depth[i])
 		} else {
 			depth[n.left], depth[n.right] = depth[i]+1, depth[i]+1
 		}
-		n.left += off
-		n.right += off
-		m.nodes = append(m.nodes, n)
 	}
-	m.roots = append(m.roots, off)
-	m.depths = append(m.depths, most)
+	return most
 }

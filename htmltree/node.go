@@ -177,6 +177,18 @@ func (t *Tree) Is(n NodeID, a atom.Atom) bool {
 // Len returns the number of nodes.
 func (t *Tree) Len() int { return len(t.Nodes) }
 
+// Count returns the number of nodes of type typ, those removed from the
+// tree (Remove) included: a bound for a slice of them.
+func (t *Tree) Count(typ NodeType) int {
+	n := 0
+	for i := range t.Nodes {
+		if t.Nodes[i].Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
 // Sizes returns the sizes of the tree's arenas: nodes, attributes, and
 // bytes of the side buffer (decoded strings that are not spans of the
 // input).

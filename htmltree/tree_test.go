@@ -3,6 +3,8 @@ package htmltree_test
 import (
 	"testing"
 
+	"golang.org/x/net/html/atom"
+
 	"github.com/sluice-project/sluice/htmltree"
 )
 
@@ -55,5 +57,22 @@ func TestSmallPages(t *testing.T) {
 		"<font color=red><p>a<p>b</font>c",
 	} {
 		sameAsParse(t, src)
+	}
+}
+
+// TestCount: Count counts the nodes of a type, removed ones included.
+func TestCount(t *testing.T) {
+	tr := htmltree.Build([]byte("<p>a<b>b</b>c</p><!-- x -->"))
+	if n := tr.Count(htmltree.TextNode); n != 3 {
+		t.Errorf("Count(TextNode) = %d, want 3", n)
+	}
+	for n := range tr.All(tr.Root()) {
+		if tr.Is(n, atom.B) {
+			tr.Remove(n)
+			break
+		}
+	}
+	if n, c := tr.Count(htmltree.TextNode), tr.Count(htmltree.CommentNode); n != 3 || c != 1 {
+		t.Errorf("after Remove: Count(TextNode), Count(CommentNode) = %d, %d; want 3, 1", n, c)
 	}
 }

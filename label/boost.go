@@ -63,17 +63,11 @@ type TreesStage struct {
 	spec  TreeSpec
 	model *gbdt.Model
 
-	own   int                 // len(spec.Columns)
-	width int                 // own + 2·len(Neighbours)
-	names map[string]colValue // attribute name → column and value (num and bin)
-	keys  map[string]int32    // key → column (num and real)
-	kinds []string            // kind of each own column
-	init  []float32           // a block's own columns before its attributes
-}
-
-type colValue struct {
-	col int32
-	val float32
+	own   int       // len(spec.Columns)
+	width int       // own + 2·len(Neighbours)
+	dict  attrDict  // attribute name → column and value (num and bin); key → column (num and real)
+	kinds []string  // kind of each own column
+	init  []float32 // a block's own columns before its attributes
 }
 
 // Vocabulary limits: a categorical attribute becomes a column when at least
@@ -161,22 +155,24 @@ func isBoostAttr(name string) bool {
 // run.
 func NewTreesStage(e *features.Extractor, spec TreeSpec, model *gbdt.Model) (*TreesStage, error) {
 	b := &TreesStage{spec: spec, model: model, own: len(spec.Columns),
-		names: map[string]colValue{}, keys: map[string]int32{}, kinds: make([]string, len(spec.Columns))}
+		dict: attrDict{}, kinds: make([]string, len(spec.Columns))}
 	b.width = b.own + 2*len(spec.Neighbours)
 	b.init = make([]float32, b.own)
 	for i, c := range spec.Columns {
 		col := int32(i)
+		e := b.dict.at(c.Name)
 		switch c.Kind {
 		case colNum:
-			b.keys[c.Name] = col
+			e.real = col
 			b.init[i] = float32(math.NaN())
 		case colReal:
-			b.keys[c.Name] = col
+			e.real = col
 		case colBin:
-			b.names[c.Name] = colValue{col, 1}
+			e.bin, e.val = col, 1
 		default:
 			return nil, fmt.Errorf("label: boosted trees: column %d (%q) has unknown kind %q", i, c.Name, c.Kind)
 		}
+		b.dict[c.Name] = e
 		b.kinds[i] = c.Kind
 	}
 	for _, n := range spec.Neighbours {
@@ -199,7 +195,9 @@ func (b *TreesStage) Width() int { return b.width }
 // Rows writes the rows of the blocks whose attributes are attrs into x
 // (grown as needed) and returns it: len(attrs) rows of Width values, what
 // the trees read.
-func (b *TreesStage) Rows(attrs [][]crf.Attr, x []float32) []float32 { return b.vector(attrs, x) }
+func (b *TreesStage) Rows(attrs [][]crf.Attr, x []float32) []float32 {
+	return b.vector(attrs, x, b.dict, nil)
+}
 
 // AppendTreeVerdict appends to dst the Boost group's attributes of a block
 // the trees give content probability p.
@@ -208,37 +206,35 @@ func AppendTreeVerdict(e *features.Extractor, dst []crf.Attr, p float64) []crf.A
 }
 
 // vector writes the vectors of a page's blocks into x (grown as needed) and
-// returns it: len(attrs) rows of b.width values.
-func (b *TreesStage) vector(attrs [][]crf.Attr, x []float32) []float32 {
+// returns it: len(attrs) rows of b.width values, the attributes looked up
+// in d (b.dict, or a labeller's with the CRF's ids too). Unless r is nil,
+// it also appends to r, a block at a time, the CRF's ids and values of the
+// attributes (see attrDict.resolveInto): one lookup an attribute for both.
+func (b *TreesStage) vector(attrs [][]crf.Attr, x []float32, d attrDict, r *crf.Resolved) []float32 {
 	n := len(attrs)
 	x = grow.Slice(x, n*b.width)
 	for i, as := range attrs {
 		row := x[i*b.width : i*b.width+b.own]
 		copy(row, b.init)
 		for _, a := range as {
-			if a.Value != 0 {
-				if c, ok := b.keys[a.Name]; ok {
-					row[c] = float32(a.Value)
+			e := d.at(a.Name)
+			if r != nil && e.crf >= 0 {
+				r.IDs = append(r.IDs, e.crf)
+				r.Vals = append(r.Vals, crfValue(a))
+			}
+			switch {
+			case a.Value != 0:
+				if e.real >= 0 {
+					row[e.real] = float32(a.Value)
 				}
-				continue
+			case e.bin >= 0:
+				row[e.bin] = e.val
+			default:
+				b.parsed(row, a.Name, d)
 			}
-			if cv, ok := b.names[a.Name]; ok {
-				row[cv.col] = cv.val
-				continue
-			}
-			k, v, ok := strings.Cut(a.Name, "=")
-			if !ok {
-				continue
-			}
-			c, ok := b.keys[k]
-			if !ok || b.kinds[c] != colNum {
-				continue
-			}
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				continue
-			}
-			row[c] = float32(f)
+		}
+		if r != nil {
+			r.Start = append(r.Start, int32(len(r.IDs)))
 		}
 	}
 	nb := len(b.spec.Neighbours)
@@ -259,17 +255,37 @@ func (b *TreesStage) vector(attrs [][]crf.Attr, x []float32) []float32 {
 	return x
 }
 
+// parsed sets, in row, the num column of an attribute "key=v" that the
+// dictionary d does not hold (a bound no bucket has) to v.
+func (b *TreesStage) parsed(row []float32, name string, d attrDict) {
+	k, v, ok := strings.Cut(name, "=")
+	if !ok {
+		return
+	}
+	c := d.at(k).real
+	if c < 0 || b.kinds[c] != colNum {
+		return
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return
+	}
+	row[c] = float32(f)
+}
+
 // learnBuckets caches the names of e's numeric attributes, so that
 // labelling looks each up once instead of parsing it.
 func (b *TreesStage) learnBuckets(e *features.Extractor) {
 	e.EachBucket(func(bk *features.Bucket) {
-		c, ok := b.keys[bk.Key()]
-		if !ok || b.kinds[c] != colNum {
+		c := b.dict.at(bk.Key()).real
+		if c < 0 || b.kinds[c] != colNum {
 			return
 		}
 		bounds := bk.Bounds()
 		for i, name := range bk.Names() {
-			b.names[name] = colValue{c, float32(bounds[i])}
+			en := b.dict.at(name)
+			en.bin, en.val = c, float32(bounds[i])
+			b.dict[name] = en
 		}
 	})
 }
@@ -283,9 +299,10 @@ type boostScratch struct {
 // probs sets tp[i] to the trees' content probability of block i, for the
 // blocks i in [from, to), from the attributes win of blocks lo to
 // lo+len(win)-1, which must hold the blocks next to them too (where the
-// page has them).
-func (b *TreesStage) probs(win [][]crf.Attr, lo, from, to int, tp []float64, bs *boostScratch) {
-	bs.x = b.vector(win, bs.x)
+// page has them), looked up in d; unless r is nil, it appends their CRF
+// ids to r (see vector).
+func (b *TreesStage) probs(win [][]crf.Attr, lo, from, to int, tp []float64, bs *boostScratch, d attrDict, r *crf.Resolved) {
+	bs.x = b.vector(win, bs.x, d, r)
 	if from < to {
 		b.model.Probs(bs.x[(from-lo)*b.width:(to-lo)*b.width], b.width, tp[from:to])
 	}

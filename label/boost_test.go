@@ -47,7 +47,7 @@ func TestBoostSpecAndVector(t *testing.T) {
 		append(block("words=13", "cls=rare"), crf.Attr{Name: "r.link", Value: 0.5}),
 		block("words=99.5", "container=p"), // a bound no bucket has: parsed
 	}
-	x := b.vector(page, nil)
+	x := b.Rows(page, nil)
 	nan := float32(math.NaN())
 	wantX := [][]float32{
 		{3, 8, 0, 1 /* prev */, nan, nan /* next */, nan, 0.5},

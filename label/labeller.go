@@ -21,6 +21,7 @@ type Labeller struct {
 	crf    *crf.Model // the crf stage's model, whose labels the marginals have
 	ext    *features.Extractor
 	cfg    FeatureConfig
+	dict   attrDict     // the trees' dictionary with the CRF's ids, when there are trees
 	labels []page.Label // CRF label index → page label
 	other  int          // CRF index of page.Other, -1 if absent
 	para   int          // CRF index of page.Paragraph, else of the first content label
@@ -55,6 +56,11 @@ func New(cfg FeatureConfig, stages ...Stage) (*Labeller, error) {
 	}
 	if err := l.setLabels(); err != nil {
 		return nil, err
+	}
+	for _, st := range l.stages {
+		if t, ok := st.(*TreesStage); ok {
+			l.dict = t.dict.withCRF(l.crf)
+		}
 	}
 	return l, nil
 }

@@ -29,6 +29,9 @@ type windowScratch struct {
 	emit  []float64 // the page's emission rows, until they become its marginals
 	style extended  // the window's attributes with the style's
 	boost extended  // and the trees' (the stack's are in stackScratch)
+	// The window's attributes as the CRF's ids (crfPass's one lookup):
+	// as the trees read them, then with the trees' attributes.
+	ids, withTrees crf.Resolved
 }
 
 // extended is a window of attribute lists, each a list of another window
@@ -80,6 +83,9 @@ func (l *Labeller) crfPass(s *state, m *crf.Model, add func(lo int, win [][]crf.
 		s.tp = grow.Slice(s.ab.boost.p, n)
 		s.ab.boost.p = s.tp
 	}
+	// One lookup an attribute for the trees and the CRF, when the trees
+	// run in this pass and the CRF is the labeller's (l.dict).
+	fused := trees != nil && !s.tpDone && add == nil && m == l.crf && l.dict != nil
 	L := len(m.Labels())
 	ws := &s.ab.win
 	ws.emit = grow.Slice(ws.emit, n*L)
@@ -88,10 +94,18 @@ func (l *Labeller) crfPass(s *state, m *crf.Model, add func(lo int, win [][]crf.
 		lo, hi := max(from-before-reach, 0), min(to+after+reach, n)
 		win := s.prep.AttrsInto(lo, hi, &s.ab.attrs)
 		win = withStyle(win, s.style, &ws.style)
+		if fused {
+			tlo, thi := max(from-before, 0), min(to+after, n)
+			resetResolved(&ws.ids, lo)
+			trees.probs(win, lo, tlo, thi, s.tp, &s.ab.boost, l.dict, &ws.ids)
+			l.withTrees(&ws.ids, tlo, thi, s.tp, &ws.withTrees)
+			m.EmitResolved(&ws.withTrees, n, from, to, ws.emit[:n*L])
+			continue
+		}
 		if trees != nil {
 			tlo, thi := max(from-before, 0), min(to+after, n)
 			if !s.tpDone {
-				trees.probs(win, lo, tlo, thi, s.tp, &s.ab.boost)
+				trees.probs(win, lo, tlo, thi, s.tp, &s.ab.boost, trees.dict, nil)
 			}
 			win, lo = win[tlo-lo:thi-lo], tlo
 			bk := l.ext.Bucket(features.Boost, "b.p")
@@ -113,4 +127,26 @@ func (l *Labeller) crfPass(s *state, m *crf.Model, add func(lo int, win [][]crf.
 	emit := ws.emit[:n*L]
 	ws.emit = nil
 	return m.LatticeOf(emit).Consume()
+}
+
+// resetResolved empties r for a window starting at block lo.
+func resetResolved(r *crf.Resolved, lo int) {
+	r.Start = append(r.Start[:0], 0)
+	r.IDs, r.Vals, r.Lo = r.IDs[:0], r.Vals[:0], lo
+}
+
+// withTrees writes into out the CRF's attributes of blocks from to to-1:
+// those ids holds (from block ids.Lo), each block's followed by the Boost
+// group's attributes of its trees' probability tp[i], as crfPass appends
+// them to the block's attribute list (appendBoostAttrs).
+func (l *Labeller) withTrees(ids *crf.Resolved, from, to int, tp []float64, out *crf.Resolved) {
+	bk := l.ext.Bucket(features.Boost, "b.p")
+	resetResolved(out, from)
+	var buf [2]crf.Attr
+	for i := from; i < to; i++ {
+		a, b := ids.Start[i-ids.Lo], ids.Start[i-ids.Lo+1]
+		out.IDs = append(out.IDs, ids.IDs[a:b]...)
+		out.Vals = append(out.Vals, ids.Vals[a:b]...)
+		l.dict.resolveInto(out, appendBoostAttrs(buf[:0], tp[i], bk))
+	}
 }

@@ -42,7 +42,9 @@ func readModel(t *testing.T, path string) *Labeller {
 // the embedded model (trees, crf, context, smooth, region) and a model with
 // the stack stage, in both styles, with windows small enough that every
 // window boundary and the trees' and template's reach across it are
-// exercised many times.
+// exercised many times; and that the pass looking each attribute up once
+// for the trees and the CRF (Labeller.dict) gives the marginals of the one
+// that gives them the attribute lists to look up in their own maps.
 func TestWindowsMatchWholePage(t *testing.T) {
 	models := map[string]struct{ path, stage string }{
 		"embedded": {"../model/default.slm", StageContext},
@@ -55,24 +57,28 @@ func TestWindowsMatchWholePage(t *testing.T) {
 	defer func(w int) { windowBlocks = w }(windowBlocks)
 	for name, m := range models {
 		lab := readModel(t, m.path)
-		if names := lab.StageNames(); !slices.Contains(names, m.stage) || !slices.Contains(names, StageTrees) {
-			t.Fatalf("%s: stages %v, want trees and %s", name, names, m.stage)
+		if names := lab.StageNames(); !slices.Contains(names, m.stage) || !slices.Contains(names, StageTrees) || lab.dict == nil {
+			t.Fatalf("%s: stages %v, want trees and %s, and a dictionary", name, names, m.stage)
 		}
+		twoLookups := *lab
+		twoLookups.dict = nil
 		for _, style := range lab.Styles() {
 			windowBlocks = 1 << 30
 			want, err := lab.Marginals(p, style)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, w := range []int{1, 3, 64} {
+			for _, w := range []int{1, 3, 64, 1 << 30} {
 				windowBlocks = w
-				got, err := lab.Marginals(p, style)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i := range want {
-					if !slices.Equal(got[i], want[i]) {
-						t.Fatalf("%s, style %s, windows of %d: block %d: marginals %v, want %v", name, style, w, i, got[i], want[i])
+				for _, l := range []*Labeller{lab, &twoLookups} {
+					got, err := l.Marginals(p, style)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i := range want {
+						if !slices.Equal(got[i], want[i]) {
+							t.Fatalf("%s, style %s, windows of %d, one lookup %v: block %d: marginals %v, want %v", name, style, w, l.dict != nil, i, got[i], want[i])
+						}
 					}
 				}
 			}

@@ -2,6 +2,8 @@ package metadata
 
 import (
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -170,13 +172,34 @@ func dateMarked(c dom.Node, m marks) bool {
 	if !markable(c) {
 		return false
 	}
+	var buf [64]byte
 	for _, v := range [...]string{m.class, m.id} {
-		v = strings.ToLower(v)
+		v = lowerInto(buf[:], v)
 		if strings.Contains(v, "date") && !strings.Contains(v, "candidate") || strings.Contains(v, "publish") || strings.Contains(v, "posted") || strings.Contains(v, "timestamp") {
 			return true
 		}
 	}
 	return false
+}
+
+// lowerInto returns strings.ToLower(v): for ASCII v that fits buf, written
+// into buf (valid until buf is written again), so that the class and id
+// checks of every element allocate nothing.
+func lowerInto(buf []byte, v string) string {
+	if len(v) > len(buf) {
+		return strings.ToLower(v)
+	}
+	for i := range len(v) {
+		c := v[i]
+		if c >= utf8.RuneSelf {
+			return strings.ToLower(v)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(v))
 }
 
 // itemprop reads a microdata property: its content, datetime or href
@@ -209,8 +232,9 @@ func bylineMarked(c dom.Node, m marks) bool {
 	if strings.EqualFold(m.rel, "author") {
 		return true
 	}
+	var buf [64]byte
 	for _, v := range [...]string{m.class, m.id} {
-		v = strings.ToLower(v)
+		v = lowerInto(buf[:], v)
 		if strings.Contains(v, "byline") || strings.Contains(v, "author") && !strings.Contains(v, "authori") {
 			return true
 		}

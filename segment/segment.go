@@ -97,6 +97,7 @@ type builder struct {
 	tables []*tableState // the tables open around the current element
 	refs   refs          // the open block's links and images, when recorded
 	keep   keeper        // copies of the tree's strings the page keeps
+	texts  keeper        // the blocks' texts
 }
 
 func (b *builder) element(n dom.Node, parent int32, depth int32) {
@@ -354,7 +355,7 @@ func (b *builder) flush() {
 		TdGroup:       -1,
 	}
 	b.scratch, blk.Chars = normalize(b.scratch[:0], b.buf, blk.Pre)
-	blk.Text = string(b.scratch)
+	blk.Text = keepCopy(&b.texts, b.scratch)
 	if b.opts.Links || b.opts.Images {
 		b.flushRefs(&blk, b.blocks.len())
 	}
@@ -409,6 +410,18 @@ func (b *builder) lca(x, y int32) int32 {
 func normalize(out, buf []byte, pre bool) (text []byte, chars int32) {
 	space, lead := false, pre
 	for i := 0; i < len(buf); {
+		if j := asciiWord(buf, i); j > i {
+			// A run of ASCII characters that are no space, at once.
+			lead = false
+			if space {
+				out = append(out, ' ')
+				space = false
+			}
+			out = append(out, buf[i:j]...)
+			chars += int32(j - i)
+			i = j
+			continue
+		}
 		r, size := rune(buf[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRune(buf[i:])
@@ -435,6 +448,15 @@ func normalize(out, buf []byte, pre bool) (text []byte, chars int32) {
 		out = out[:0]
 	}
 	return out, chars
+}
+
+// asciiWord returns the end of the run of ASCII bytes from buf[i] that
+// isSpace does not count as space (i when buf[i] is none).
+func asciiWord(buf []byte, i int) int {
+	for i < len(buf) && buf[i] > ' ' && buf[i] < 0x7F {
+		i++
+	}
+	return i
 }
 
 func isSpace(r rune) bool {

@@ -1,0 +1,65 @@
+package label
+
+import "github.com/sluice-project/sluice/crf"
+
+// attrDict maps an attribute name to what the stages read of it: its
+// column in the trees' vector and its id in the CRF's dictionary. A
+// labeller's (Labeller.dict) has both, so that the CRF pass looks each of a
+// block's attributes up once for the trees and the CRF, where each looked
+// it up in a map of its own; a trees stage's own has the columns only.
+type attrDict map[string]dictEntry
+
+// dictEntry is what the stages read of one attribute name.
+type dictEntry struct {
+	crf  int32   // the CRF's attribute id; -1 when the CRF does not know it
+	bin  int32   // the column set to val when the attribute has no value; -1 for none
+	real int32   // the column set to the attribute's value when it has one (num and real keys); -1 for none
+	val  float32 // see bin
+}
+
+// noEntry is the entry of a name no stage reads.
+var noEntry = dictEntry{crf: -1, bin: -1, real: -1}
+
+// at returns d's entry for name, noEntry when it has none.
+func (d attrDict) at(name string) dictEntry {
+	if e, ok := d[name]; ok {
+		return e
+	}
+	return noEntry
+}
+
+// withCRF returns a copy of the trees' dictionary d with the ids of the
+// CRF m's attributes.
+func (d attrDict) withCRF(m *crf.Model) attrDict {
+	out := make(attrDict, len(d))
+	for name, e := range d {
+		out[name] = e
+	}
+	for name, id := range m.Attrs() {
+		e := out.at(name)
+		e.crf = id
+		out[name] = e
+	}
+	return out
+}
+
+// crfValue is the value the CRF gives attribute a: Value, 1 for none.
+func crfValue(a crf.Attr) float64 {
+	if a.Value == 0 {
+		return 1
+	}
+	return a.Value
+}
+
+// resolveInto appends to r the CRF ids and values of attrs, the
+// attributes of one block, in order; attributes the CRF does not know are
+// left out, as crf.Model.EmitWindow leaves them.
+func (d attrDict) resolveInto(r *crf.Resolved, attrs []crf.Attr) {
+	for _, a := range attrs {
+		if e := d.at(a.Name); e.crf >= 0 {
+			r.IDs = append(r.IDs, e.crf)
+			r.Vals = append(r.Vals, crfValue(a))
+		}
+	}
+	r.Start = append(r.Start, int32(len(r.IDs)))
+}
