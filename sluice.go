@@ -123,9 +123,10 @@ type Options struct {
 	// tree sluice has always cleaned) or "arena" (package htmltree: the
 	// same tree in an arena built from the tokenizer, faster; see
 	// docs/htmltree.md for how its pages compare). Default: the
-	// environment's SLUICE_PARSER when set, else "html". New refuses
-	// another name. "html" is kept for a release after "arena" becomes
-	// the default, for pages the new tree gets wrong.
+	// environment's SLUICE_PARSER when set, else "arena". New refuses
+	// another name. "html" is kept for a release, for pages the new tree
+	// gets wrong: it gives the same blocks, labels and text on every
+	// shared page, with less exact byte spans (Block.Source).
 	Parser string
 }
 
@@ -276,7 +277,7 @@ func ingestOptions(opts Options) (ingest.Options, error) {
 		o.DropPattern = re
 	}
 	o.DropHidden = !opts.KeepHidden
-	if o.Parser = cmp.Or(opts.Parser, os.Getenv(ParserEnv), ingest.ParserHTML); o.Parser != ingest.ParserHTML && o.Parser != ingest.ParserArena {
+	if o.Parser = cmp.Or(opts.Parser, os.Getenv(ParserEnv), ingest.ParserArena); o.Parser != ingest.ParserHTML && o.Parser != ingest.ParserArena {
 		return o, fmt.Errorf("sluice: parser %q: want %q or %q (Options.Parser, $%s)", o.Parser, ingest.ParserHTML, ingest.ParserArena, ParserEnv)
 	}
 	o.Inspect = metadata.ExtractNode
