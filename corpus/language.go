@@ -21,7 +21,7 @@ func normalizeLanguages(codes []string) ([]string, error) {
 	for _, c := range codes {
 		l := langid.Declared(c)
 		if l == "" {
-			return nil, fmt.Errorf("corpus: language %q: give ISO 639-1 codes such as en, fr, zh (or 639-3 ones for languages without one)", c)
+			return nil, fmt.Errorf("corpus: language %q: give ISO 639-1 codes such as en, fr, zh", c)
 		}
 		if !slices.Contains(out, l) {
 			out = append(out, l)

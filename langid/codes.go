@@ -59,9 +59,10 @@ var renamed = map[string]string{"iw": "he", "in": "id", "ji": "yi", "jw": "jv", 
 // gives: the primary subtag of a BCP 47 tag ("en-US", "zh-Hant-TW"), of a
 // POSIX locale ("pt_BR", Open Graph's og:locale), or a withdrawn code
 // ("iw" is "he"), in lower case; an ISO 639-3 code of a language Detect
-// knows as its two-letter code ("deu" is "de"). It returns "" for what
-// names no language: "", "und", "mul", "zxx", "x-default", or anything
-// that is not two or three letters.
+// knows as Detect names it ("deu" is "de", "ceb" stays "ceb"). It returns
+// "" for what names no language Detect knows: "", "und", "x-default",
+// another three-letter code ("utf", of pages that declare their charset
+// there), or anything that is not two or three letters.
 func Declared(tag string) string {
 	tag = strings.TrimSpace(tag)
 	if i := strings.IndexAny(tag, "-_ ,;"); i >= 0 {
@@ -82,14 +83,8 @@ func Declared(tag string) string {
 		}
 		return tag
 	}
-	switch tag {
-	case "und", "mul", "zxx", "mis":
-		return ""
-	}
 	if l := whatlanggo.CodeToLang(tag); l >= 0 {
-		if c, ok := codes[l]; ok {
-			return c
-		}
+		return codes[l]
 	}
-	return tag
+	return ""
 }

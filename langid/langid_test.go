@@ -112,7 +112,7 @@ func TestDetectBounded(t *testing.T) {
 func TestDeclared(t *testing.T) {
 	for in, want := range map[string]string{
 		"en": "en", "en-US": "en", "EN_gb": "en", "zh-Hant-TW": "zh", "pt_BR": "pt", " fr ": "fr",
-		"iw": "he", "in": "id", "deu": "de", "cmn": "zh", "fil": "fil",
+		"iw": "he", "in": "id", "deu": "de", "cmn": "zh", "ceb": "ceb", "fil": "", "utf-8": "",
 		"": "", "und": "", "x-default": "", "english": "", "e1": "", "mul": "",
 	} {
 		if got := Declared(in); got != want {

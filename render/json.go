@@ -28,7 +28,7 @@ type JSON struct {
 	// "tables" out.
 	Tables Tables
 	// BlockLanguages gives each kept block in another language than the
-	// document's its "lang" (langid.Block). It costs some 0.2 ms a block
+	// document's its "lang" (langid.Block). It costs some 0.1 ms a block
 	// of 40 letters or more, several times what cleaning the page took
 	// on a long page (docs/langid.md), so it is off unless asked for.
 	BlockLanguages bool
