@@ -39,25 +39,29 @@ func Blocks(p *page.Page) []string {
 }
 
 // keptSample returns the kept blocks' text, joined by spaces, as far as
-// SampleBytes (Detect cuts the rest).
+// SampleBytes (Detect cuts the rest): the blocks of MinBlockLetters
+// characters or more first, in order, then the shorter ones, so that a
+// page's prose speaks before its headings, names and captions.
 func keptSample(p *page.Page) string {
 	var b strings.Builder
-	for i := range p.Blocks {
-		blk := &p.Blocks[i]
-		if !blk.Label.Kept() || blk.Text == "" {
-			continue
-		}
-		if b.Len() == 0 && len(blk.Text) >= SampleBytes {
-			return blk.Text // no copy
-		}
-		if b.Len() == 0 {
-			b.Grow(SampleBytes + 64)
-		} else {
-			b.WriteByte(' ')
-		}
-		b.WriteString(blk.Text)
-		if b.Len() >= SampleBytes {
-			break
+	for _, long := range []bool{true, false} {
+		for i := range p.Blocks {
+			blk := &p.Blocks[i]
+			if !blk.Label.Kept() || blk.Text == "" || (blk.Chars >= MinBlockLetters) != long {
+				continue
+			}
+			if b.Len() == 0 && len(blk.Text) >= SampleBytes {
+				return blk.Text // no copy
+			}
+			if b.Len() == 0 {
+				b.Grow(SampleBytes + 64)
+			} else {
+				b.WriteByte(' ')
+			}
+			b.WriteString(blk.Text)
+			if b.Len() >= SampleBytes {
+				return b.String()
+			}
 		}
 	}
 	return b.String()

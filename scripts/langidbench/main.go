@@ -42,6 +42,9 @@ type detector struct {
 // sample is a text whose language is known.
 type sample struct {
 	set, id, lang, declared, text string
+	// page is langid.Page's answer on the cleaned page: its own sample
+	// (longer blocks first), the declaration as evidence.
+	page string
 }
 
 func main() {
@@ -99,6 +102,16 @@ func run(data, sentencesPath, labelsPath, dump string, sampleBytes int, withLing
 		bySet[k] = perSet(d, docs)
 	}
 	printSets(dets, bySet)
+	right := 0
+	for _, d := range docs {
+		if d.page == d.lang {
+			right++
+		} else if verbose {
+			fmt.Fprintf(os.Stderr, "  langid.Page %s/%s: want %s, got %q (declared %q)\n", d.set, d.id, d.lang, d.page, d.declared)
+		}
+	}
+	fmt.Printf("\nlangid.Page (what sluice answers: its own sample of the page, longer blocks first): %d/%d (%.1f%%)\n",
+		right, len(docs), pct(right, len(docs)))
 	return nil
 }
 
@@ -255,7 +268,8 @@ func documents(data string, labels []sample, sampleBytes int) ([]sample, error) 
 				continue
 			}
 			text = cut(text, sampleBytes)
-			out = append(out, sample{set: name, id: p.ID, lang: lang, declared: res.Page.Meta.Lang, text: text})
+			out = append(out, sample{set: name, id: p.ID, lang: lang, declared: res.Page.Meta.Lang, text: text,
+				page: langid.Page(res.Page)})
 		}
 	}
 	return out, nil
