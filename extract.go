@@ -20,13 +20,17 @@ type Document struct {
 	// Title is the page's headline without the site's name, else its
 	// <title> (see package metadata).
 	Title string
+	// Language is the language of the text (ISO 639-1, "en"), with the
+	// declared one as evidence (see package langid); DeclaredLanguage is
+	// the one the markup declares, as written ("en-US"), empty when none.
+	// Result.BlockLanguages gives the blocks in another language.
+	Language, DeclaredLanguage string
 	// Author (several joined with ", "), Published and Modified
-	// (YYYY-MM-DD), SiteName, Description, Language, Canonical (the
-	// canonical address), Image (the main image's address), License,
-	// Categories and Tags are what the markup says; empty when it says
-	// nothing.
+	// (YYYY-MM-DD), SiteName, Description, Canonical (the canonical
+	// address), Image (the main image's address), License, Categories and
+	// Tags are what the markup says; empty when it says nothing.
 	Author, Published, Modified, SiteName string
-	Description, Language, Canonical      string
+	Description, Canonical                string
 	Image, License                        string
 	Categories, Tags                      []string
 	// URL is the CleanEval wrapper's id, when the page has one.
@@ -73,11 +77,12 @@ func Extract(r io.Reader, opts Options) (*Document, error) {
 	if err := (render.Text{}).Render(&buf, res.Page); err != nil {
 		return nil, err
 	}
+	res.Language()
 	m := &res.Page.Meta
 	d := &Document{
 		Text: string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), Title: m.Headline,
 		Author: m.Author, Published: m.Published, Modified: m.Modified, SiteName: m.SiteName,
-		Description: m.Description, Language: m.Lang, Canonical: m.Canonical, Image: m.Image,
+		Description: m.Description, Language: m.Language, DeclaredLanguage: m.Lang, Canonical: m.Canonical, Image: m.Image,
 		License: m.License, Categories: m.Categories, Tags: m.Tags, URL: m.URL, Result: res,
 	}
 	if d.Title == "" {

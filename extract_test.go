@@ -31,9 +31,9 @@ the launder, recast the broken cogs and re-dressed the stones by hand.</p>
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%s, by %s, %s\n\n%s\n", doc.Title, doc.Author, doc.Published, doc.Text)
+	fmt.Printf("%s, by %s, %s, in %s\n\n%s\n", doc.Title, doc.Author, doc.Published, doc.Language, doc.Text)
 	// Output:
-	// The mill wheel turns again, by Ann Miller, 2024-05-06
+	// The mill wheel turns again, by Ann Miller, 2024-05-06, in en
 	//
 	// The mill wheel turns again
 	//

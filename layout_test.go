@@ -30,7 +30,7 @@ const (
 // goes through them, evaluation, training and the tools last.
 var packageRank = map[string]int{
 	"htmltree": -1, "page": 0, "dom": 0, "textunit": 0, "internal/atomicfile": 0, "internal/freelist": 0, "internal/grow": 0, "internal/progress": 0, "parallel": 0, "gbdt": 0, "warc": 0, "crf/lbfgs": 0,
-	"crf": 1, "ingest": 1, "inputs": 1, "store": 1,
+	"crf": 1, "langid": 1, "ingest": 1, "inputs": 1, "store": 1,
 	"segment": 2, "internal/outdir": 2, "crawlsort": 2, "metadata": 2, "filter": 2, "structure": 2, "jobs": 2, "xhtml": 2,
 	"features": 3, "site": 3, "internal/pagetest": 3, "internal/annotation": 3, "tables": 3,
 	"label": 4, "parsertext": 4,
@@ -39,7 +39,7 @@ var packageRank = map[string]int{
 	"evaluate": 7, "corpus": 7, "filterset": 7, "proxy": 7, "tableset": 7,
 	"train": 8, "server": 8,
 	"projects": 9, "workbench": 9,
-	"cmd/sluice": 10, "scripts/linkgrammar/lgbench": 10, "scripts/pagetypes": 10, "scripts/metabench": 10, "scripts/crawlbench": 10,
+	"cmd/sluice": 10, "scripts/linkgrammar/lgbench": 10, "scripts/pagetypes": 10, "scripts/metabench": 10, "scripts/langidbench": 10, "scripts/crawlbench": 10,
 }
 
 // modulePath is the import path of the module.

@@ -451,7 +451,7 @@ func BenchmarkRender(b *testing.B) {
 	}
 	for _, format := range Formats() {
 		b.Run(format, func(b *testing.B) {
-			r := newRenderer(format, false)
+			r := newRenderer(&Options{Format: format})
 			var out int64
 			b.ReportAllocs()
 			cpu0 := cpuTime()

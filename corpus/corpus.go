@@ -115,6 +115,18 @@ type Options struct {
 	// NoTables leaves the data tables out of every page, their cells'
 	// text too (tables.DropData; sluice corpus --no-tables).
 	NoTables bool
+	// Languages, when not empty, keeps only the pages in these languages
+	// (ISO 639-1 codes, "en"; a tag such as "en-US" counts as its
+	// language): a page whose language (page.Meta.Language, told from its
+	// kept text with its declared language as evidence, package langid)
+	// is another is skipped as "language" (ReasonLanguage), before it is
+	// rendered. Run refuses a code that names no language.
+	Languages []string
+	// BlockLanguages gives each kept block in another language than its
+	// page's its "lang" in the jsonl formats (render.JSON.BlockLanguages).
+	// Off by default: on long pages it takes several times what cleaning
+	// does (docs/langid.md).
+	BlockLanguages bool
 	// NearDuplicate, between 0 and 1, skips a page as a "near duplicate"
 	// when its kept text resembles that of a page written before it, with
 	// which it shares an LSH band, at least this much (the Jaccard
@@ -276,6 +288,11 @@ func (o *Options) withDefaults() error {
 	if o.ParagraphDedup > 0 && o.Site {
 		return errors.New("corpus: ParagraphDedup and Site cannot be used together yet")
 	}
+	langs, err := normalizeLanguages(o.Languages)
+	if err != nil {
+		return err
+	}
+	o.Languages = langs
 	if o.NearDuplicate < 0 || o.NearDuplicate > 1 || math.IsNaN(o.NearDuplicate) {
 		return fmt.Errorf("corpus: NearDuplicate %v: give a similarity between 0 (off) and 1", o.NearDuplicate)
 	}
@@ -407,7 +424,7 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 	}
 	if opts.ParagraphDedup > 0 {
 		p.para = newParaDedup(opts.ParagraphDedup, opts.ParagraphWindow)
-		p.r = newRenderer(opts.Format, opts.NearDuplicate > 0)
+		p.r = newRenderer(&opts)
 	}
 	if opts.Site {
 		p.site = newSiteStage(&opts, sum.Site)
@@ -513,7 +530,8 @@ func (p *pipeline) worker(budget *parallel.Budget) func(context.Context, *item) 
 		defer mem.Release(cost)
 		w := workers.Get()
 		if w.r == nil {
-			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(p.opts.Format, p.opts.NearDuplicate > 0), noTables: p.opts.NoTables}
+			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(&p.opts), noTables: p.opts.NoTables,
+				langs: p.opts.Languages}
 			if p.site != nil || p.para != nil {
 				w.hold = budget.Grow
 			}
@@ -711,7 +729,8 @@ func (p *pipeline) progress() Progress {
 type worker struct {
 	cleaner  *sluice.Cleaner
 	r        *renderer
-	noTables bool // Options.NoTables
+	noTables bool     // Options.NoTables
+	langs    []string // Options.Languages
 	// hold, set with Options.Site, makes the worker keep the cleaned
 	// pages of hosts for the site stage instead of rendering them; it
 	// adds to the in-flight budget what a page takes beyond its item's
@@ -732,6 +751,11 @@ func (w *worker) clean(it *item) {
 	body := it.body
 	it.body = nil
 	p, v := CleanPage(w.cleaner, sluice.Input{Data: body, ContentType: it.ctype, URL: it.uri}, w.noTables)
+	if v.Written() {
+		if lv, skipped := languageVerdict(p, w.langs); skipped {
+			v = lv
+		}
+	}
 	if !v.Written() {
 		it.skipped, it.failed, it.reason, it.detail = v.Skipped, v.Failed, v.Reason, v.Detail
 		return

@@ -64,8 +64,11 @@ type renderer struct {
 	ww *warc.Writer
 }
 
-func newRenderer(format string, sigs bool) *renderer {
-	r := &renderer{format: format, sigs: sigs}
+// newRenderer returns a renderer of o's format, signing pages for the
+// near-duplicate check when o asks for it.
+func newRenderer(o *Options) *renderer {
+	format := o.Format
+	r := &renderer{format: format, sigs: o.NearDuplicate > 0, json: render.JSON{BlockLanguages: o.BlockLanguages}}
 	switch format {
 	case FormatJSONLGzip, FormatJSONLZstd:
 		r.format, r.pack = FormatJSONL, newPacker(format)

@@ -25,7 +25,7 @@ type siteStage struct {
 
 func newSiteStage(o *Options, counts *SiteCounts) *siteStage {
 	return &siteStage{g: site.NewGrouper[*item](o.SiteGroup), maxBytes: o.SiteBytes,
-		r: newRenderer(o.Format, o.NearDuplicate > 0), counts: counts}
+		r: newRenderer(o), counts: counts}
 }
 
 // add holds a cleaned page under its host and emits the batches that are

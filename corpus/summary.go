@@ -55,7 +55,7 @@ type Counts struct {
 	Cleaned int64 `json:"cleaned"`
 	// Skipped counts the records left out on purpose, by reason: "not a
 	// response", "not HTML", "status NNN", "revisit", "empty", "too
-	// large", "duplicate", "near duplicate", "no text".
+	// large", "duplicate", "near duplicate", "no text", "language".
 	Skipped Reasons `json:"skipped"`
 	// Failed counts the records that could not be read or cleaned, by
 	// reason: "archive: ..." (damage in the archive, reported by package

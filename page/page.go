@@ -50,7 +50,15 @@ type Meta struct {
 	// EncodingSource says how the charset was found: "bom", "http",
 	// "wrapper", "meta", "utf8", "detected" or "default".
 	EncodingSource string
-	Lang           string // the lang attribute of <html>, when present
+	// Lang is the language the page declares, as written: the lang
+	// attribute of <html>, else its metadata's (package metadata).
+	Lang string
+	// Language is the language of the page's kept text (ISO 639-1, as
+	// package langid gives it) with Lang as evidence (langid.Document),
+	// once told: cleaning leaves it empty, langid.SetPage (and
+	// sluice.Result.Language, sluice.Extract, sluice corpus) sets it.
+	// Empty too when the page keeps no letter and declares nothing.
+	Language string
 	// Description is the page's own summary: <meta name="description">,
 	// else og:description or twitter:description.
 	Description string
@@ -77,7 +85,7 @@ type Meta struct {
 // Clone returns m with every string copied: for metadata read from a
 // tree whose memory is reused (an htmltree.Builder's).
 func (m Meta) Clone() Meta {
-	for _, s := range []*string{&m.URL, &m.Title, &m.Encoding, &m.EncodingSource, &m.Lang, &m.Description,
+	for _, s := range []*string{&m.URL, &m.Title, &m.Encoding, &m.EncodingSource, &m.Lang, &m.Language, &m.Description,
 		&m.Headline, &m.Author, &m.Published, &m.Modified, &m.SiteName, &m.Canonical, &m.Image, &m.License, &m.File} {
 		*s = strings.Clone(*s)
 	}

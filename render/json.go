@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sluice-project/sluice/langid"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/tables"
 )
@@ -26,6 +27,11 @@ type JSON struct {
 	// the text and segments instead of their cells; TablesBlocks leaves
 	// "tables" out.
 	Tables Tables
+	// BlockLanguages gives each kept block in another language than the
+	// document's its "lang" (langid.Block). It costs some 0.1 ms a block
+	// of 40 letters or more, several times what cleaning the page took
+	// on a long page (docs/langid.md), so it is off unless asked for.
+	BlockLanguages bool
 }
 
 // JSONDocument is a cleaned page as JSON; decode the output into it to
@@ -37,6 +43,8 @@ type JSON struct {
 //	  "date": "2024-05-06T07:08:02Z", the capture date (WARC-Date), RFC 3339; only for archive records
 //	  "title": "Example",             Meta.Title
 //	  "encoding": "windows-1252",     Meta.Encoding: the charset the page was decoded from
+//	  "language": "fr",               the language of the kept text (langid.Page); left out when unknown
+//	  "declared_language": "en",      the language the page declares, when another (left out otherwise)
 //	  "metadata": {                   what the markup says of the page (package metadata); each field left out when unknown
 //	    "title": "...", "author": "...", "published": "2024-05-06", "modified": "2024-05-07",
 //	    "site_name": "...", "description": "...", "language": "en", "canonical": "https://...",
@@ -46,6 +54,7 @@ type JSON struct {
 //	  "blocks": [                     the kept blocks, or all with IncludeDropped
 //	    {"index": 3, "label": "paragraph", "text": "...",
 //	     "score": 0.92, "start": 812, "end": 1030,
+//	     "lang": "de",                                      with BlockLanguages, when the block is in another language than the document's
 //	     "links": [{"text": "...", "href": "/a"}],          only when the page records links (sluice clean --links)
 //	     "images": [{"src": "/a.png", "alt": "..."}]}      only when the page records images (--images)
 //	  ],
@@ -90,19 +99,25 @@ type JSON struct {
 // its kept blocks ("" for a cell the cleaner dropped) and those blocks'
 // indices.
 type JSONDocument struct {
-	URL      string        `json:"url"`
-	Host     string        `json:"host"`
-	Date     string        `json:"date,omitempty"`
-	File     string        `json:"file,omitempty"`
-	Title    string        `json:"title"`
-	Encoding string        `json:"encoding"`
-	Metadata *JSONMetadata `json:"metadata,omitempty"`
-	Text     string        `json:"text"`
-	Blocks   []JSONBlock   `json:"blocks"`
-	Segments []JSONSegment `json:"segments"`
-	Tables   []JSONTable   `json:"tables,omitempty"`
-	Source   *JSONSource   `json:"source,omitempty"`
-	Site     *JSONSite     `json:"site,omitempty"`
+	URL      string `json:"url"`
+	Host     string `json:"host"`
+	Date     string `json:"date,omitempty"`
+	File     string `json:"file,omitempty"`
+	Title    string `json:"title"`
+	Encoding string `json:"encoding"`
+	// Language is the language of the kept text (langid.Page:
+	// page.Meta.Language, told from the text when not yet set);
+	// DeclaredLanguage the one the page declares (langid.Declared of
+	// page.Meta.Lang) when that is another.
+	Language         string        `json:"language,omitempty"`
+	DeclaredLanguage string        `json:"declared_language,omitempty"`
+	Metadata         *JSONMetadata `json:"metadata,omitempty"`
+	Text             string        `json:"text"`
+	Blocks           []JSONBlock   `json:"blocks"`
+	Segments         []JSONSegment `json:"segments"`
+	Tables           []JSONTable   `json:"tables,omitempty"`
+	Source           *JSONSource   `json:"source,omitempty"`
+	Site             *JSONSite     `json:"site,omitempty"`
 }
 
 // JSONMetadata is what the page's markup says of it (page.Meta, package
@@ -143,6 +158,10 @@ type JSONBlock struct {
 	Score float64 `json:"score"` // the content score, rounded to 3 decimals; 0 when not a number
 	Start int     `json:"start"` // byte span in the original input
 	End   int     `json:"end"`
+	// Lang is the block's language when it is not the document's
+	// (langid.Block: a kept block of at least langid.MinBlockLetters
+	// letters, told reliably); left out otherwise.
+	Lang string `json:"lang,omitempty"`
 	// Links and Images are the block's links and images, when the page
 	// records them (page.Page.Links, Images); left out when none.
 	Links  []JSONLink  `json:"links,omitempty"`
@@ -230,6 +249,10 @@ func (j *JSON) Document(p *page.Page) *JSONDocument {
 func (j *JSON) Fill(d *JSONDocument, p *page.Page) {
 	d.URL, d.Host, d.Title, d.Encoding = p.Meta.URL, p.Meta.Host(), p.Meta.Title, p.Meta.Encoding
 	d.File = p.Meta.File
+	d.Language, d.DeclaredLanguage = langid.Page(p), ""
+	if decl := langid.Declared(p.Meta.Lang); decl != d.Language {
+		d.DeclaredLanguage = decl
+	}
 	d.Metadata = metadataOf(&p.Meta)
 	n := 0
 	for i := range p.Blocks {
@@ -250,10 +273,14 @@ func (j *JSON) Fill(d *JSONDocument, p *page.Page) {
 		if math.IsNaN(score) || math.IsInf(score, 0) {
 			score = 0
 		}
-		d.Blocks = append(d.Blocks, JSONBlock{
+		jb := JSONBlock{
 			Index: i, Label: b.Label.String(), Text: b.Text, Score: math.Round(score*1000) / 1000,
 			Start: b.Source.Start, End: b.Source.End,
-		})
+		}
+		if j.BlockLanguages && b.Label.Kept() {
+			jb.Lang = langid.Block(b.Text, d.Language)
+		}
+		d.Blocks = append(d.Blocks, jb)
 	}
 	if len(p.Links) > 0 || len(p.Images) > 0 {
 		fillRefs(d.Blocks, p)

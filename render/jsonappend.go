@@ -28,6 +28,12 @@ func (d *JSONDocument) AppendJSON(b []byte) []byte {
 	b = appendJSONString(b, d.Title)
 	b = append(b, `,"encoding":`...)
 	b = appendJSONString(b, d.Encoding)
+	if d.Language != "" {
+		b = appendJSONString(append(b, `,"language":`...), d.Language)
+	}
+	if d.DeclaredLanguage != "" {
+		b = appendJSONString(append(b, `,"declared_language":`...), d.DeclaredLanguage)
+	}
 	if d.Metadata != nil {
 		b = d.Metadata.appendJSON(append(b, `,"metadata":`...))
 	}
@@ -92,6 +98,9 @@ func (bl *JSONBlock) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(bl.Start), 10)
 	b = append(b, `,"end":`...)
 	b = strconv.AppendInt(b, int64(bl.End), 10)
+	if bl.Lang != "" {
+		b = appendJSONString(append(b, `,"lang":`...), bl.Lang)
+	}
 	if len(bl.Links) > 0 {
 		b = appendJSONArray(append(b, `,"links":`...), bl.Links, func(l *JSONLink, b []byte) []byte {
 			b = appendJSONString(append(b, `{"text":`...), l.Text)

@@ -34,6 +34,8 @@ func TestAppendJSON(t *testing.T) {
 		{Blocks: []JSONBlock{}, Segments: []JSONSegment{}, Source: &JSONSource{File: "f.html"}},
 		{Blocks: []JSONBlock{{Score: 0.0005}, {Score: 1e-7}, {Score: 0.5}, {Score: 123456}}},
 		{Tables: []JSONTable{}},
+		{Language: "fr", DeclaredLanguage: "en", Blocks: []JSONBlock{{Index: 1, Text: "Ein Satz", Lang: "de"}, {Lang: ""}}},
+		{DeclaredLanguage: "zh"},
 		{Metadata: &JSONMetadata{Title: "T \"q\"", Published: "2024-01-02", Tags: []string{"a", "<b>"}}},
 		{Metadata: &JSONMetadata{Categories: []string{"x"}}},
 		{Metadata: &JSONMetadata{Title: "t", Author: "a", Published: "p", Modified: "m", SiteName: "s", Description: "d",

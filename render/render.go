@@ -68,6 +68,9 @@ type Options struct {
 	// and text, a pipe table in markdown, a <table> in html, a "tables"
 	// array beside the blocks in json, one clause a line in parser.
 	Tables Tables
+	// BlockLanguages makes the json format give the language of each kept
+	// block in another language than the page's (JSON.BlockLanguages).
+	BlockLanguages bool
 	// Metadata makes the text and markdown formats start each document
 	// with its metadata as YAML front matter (sluice clean
 	// --with-metadata); the json format has fields of its own.
@@ -247,7 +250,9 @@ var formats = [...]format{
 	}},
 	{"text", []string{"txt", "plain"}, "plain text, a blank line between segments", ".txt", func(o Options) Renderer { return Text{Tables: o.Tables, Metadata: o.Metadata} }},
 	{"markdown", []string{"md"}, "CommonMark", ".md", func(o Options) Renderer { return Markdown{Tables: o.Tables, Metadata: o.Metadata} }},
-	{"json", nil, "one JSON object per document", ".json", func(o Options) Renderer { return &JSON{IncludeDropped: o.IncludeDropped, Tables: o.Tables} }},
+	{"json", nil, "one JSON object per document", ".json", func(o Options) Renderer {
+		return &JSON{IncludeDropped: o.IncludeDropped, Tables: o.Tables, BlockLanguages: o.BlockLanguages}
+	}},
 	{"html", []string{"htm"}, "minimal HTML document", ".html", func(o Options) Renderer { return HTML{Tables: o.Tables} }},
 	{"parser", nil, "one sentence a line, lists flattened, for parsers", ".txt", func(o Options) Renderer { return Parser{Options: o.Parser, Tables: o.Tables} }},
 	{"xml", nil, "trafilatura's XML: <doc> with metadata, <main>", ".xml", func(o Options) Renderer { return XML{Tables: o.Tables} }},

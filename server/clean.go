@@ -221,7 +221,7 @@ func (s *Server) renderer(req *cleanRequest) (rendererFor, *APIError) {
 	if name == "" {
 		name = s.cfg.Defaults.Format
 	}
-	r, err := render.Lookup(name, render.Options{IncludeDropped: req.Dropped, Tables: req.Tables})
+	r, err := render.Lookup(name, render.Options{IncludeDropped: req.Dropped, Tables: req.Tables, BlockLanguages: true})
 	if err != nil {
 		return rendererFor{}, newError(http.StatusBadRequest, "unknown_format", fmt.Sprintf("unknown format %q", name), WithValid(render.Formats()))
 	}

@@ -203,7 +203,7 @@ func (c *cleanCmd) validate(args []string) error {
 	if err := c.readReference(); err != nil {
 		return err
 	}
-	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped, Tables: c.tables, Metadata: c.withMetadata}
+	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped, Tables: c.tables, Metadata: c.withMetadata, BlockLanguages: true}
 	if c.logRemoved != "" {
 		if c.removed, err = newRemovalLog(c.logRemoved, c.format); err != nil {
 			return err

@@ -33,7 +33,7 @@ HTML files, or "-" for a list of inputs on standard input, one per line.
 Output formats (--format):
   jsonl      DIR/part-NNNNN.jsonl, one JSON object per page, as sluice clean
              --format json writes it: url, host, date, title, encoding,
-             text, blocks (index, label, text, score, start, end), segments,
+             language, text, blocks (index, label, text, score, start, end), segments,
              source (file, offset, length, record_id: where the record is in
              its archive)
   jsonl.gz, jsonl.zst
@@ -47,8 +47,8 @@ Output formats (--format):
 
 Every record read is accounted for, in the summary printed at the end and in
 DIR/summary.json: cleaned; skipped (not a response, not HTML, status NNN,
-revisit, empty, too large, no text, duplicate: all but the first copy in
-input order); or failed (archive: damage in the archive, such as a truncated
+revisit, empty, too large, no text, language: not one --language keeps,
+duplicate: all but the first copy in input order); or failed (archive: damage in the archive, such as a truncated
 gzip member, garbage between records or a wrong Content-Length; http: a
 response that cannot be parsed; read: an HTML file that cannot be read;
 clean: a page that cannot be cleaned). Each failure is reported on standard
@@ -97,11 +97,11 @@ type corpusCmd struct {
 	args []string
 
 	out, format, filter, model, maxRecord, partSize, siteMemory, memory string
-	style, filterSet                                                    string
+	style, filterSet, languages                                         string
 	jobs, partRecords, siteBatch, dedupParas, nearWindow                int
 	force, resume, quiet, verbose, jsonSummary                          bool
 	site                                                                corpusSite
-	links, images, noTables                                             bool
+	links, images, noTables, blockLangs                                 bool
 	nearDup                                                             float64
 
 	maxRecordBytes, partBytes, siteBytes, memoryBytes int64
@@ -121,6 +121,8 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.links, "links", false, "jsonl: each block's links (anchor text and address), as sluice clean --links")
 	fs.BoolVar(&c.images, "images", false, "jsonl: each block's images (address and alt text), as sluice clean --images")
 	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too")
+	fs.StringVar(&c.languages, "language", "", "keep only the pages in these `languages` (ISO 639-1 codes, comma-separated: en,fr), as told from their text; the others are skipped as \"language\"")
+	fs.BoolVar(&c.blockLangs, "block-languages", false, "jsonl: the language of each block in another than its page's (costly: see docs/langid.md)")
 	fs.IntVar(&c.dedupParas, "dedup-paragraphs", 0, "drop from each page the paragraphs that `N` earlier pages held (1: keep only the first copy; 0: off), as CCNet does; not with --site")
 	fs.Float64Var(&c.nearDup, "near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (`similarity` 0 to 1, Jaccard of word shingles by MinHash; 0.8 catches syndicated copies; 0: off); the first page of a group, in the order written, is kept")
 	fs.IntVar(&c.nearWindow, "near-dup-window", corpus.DefaultNearDuplicateWindow, "with --near-dup: compare a page with the last `N` pages written (about 2.6 KB each, from --memory); raise it for input sorted by host, where copies on other hosts are far apart")
@@ -274,6 +276,8 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 		Force:               c.force || !c.resume,
 		Site:                bool(c.site),
 		NoTables:            c.noTables,
+		Languages:           splitList(c.languages),
+		BlockLanguages:      c.blockLangs,
 		NearDuplicate:       c.nearDup,
 		NearDuplicateWindow: c.nearWindow,
 		ParagraphDedup:      c.dedupParas,
