@@ -16,7 +16,11 @@ const MinBlockLetters = 40
 // way to the declaration when the declared language is written in the
 // text's script (a short Latin text declared "fr" is French, one declared
 // "ru" is not Russian); a text without letters takes the declaration, as
-// nothing contradicts it; otherwise the unreliable guess is the answer.
+// nothing contradicts it; otherwise the unreliable guess is the answer when
+// the text has MinGuessLetters letters or more, and "" (unknown) below
+// that: a sentence or two is too little to name a language on a guess
+// ("Orphan continuation opens a paragraph." reads as French to the
+// trigrams).
 func Document(text, declared string) (lang string, detected bool) {
 	d := Declared(declared)
 	text = sample(text)
@@ -28,9 +32,15 @@ func Document(text, declared string) (lang string, detected bool) {
 		return guess, true
 	case d != "" && d != guess && writes(d, dominantScript(text)):
 		return d, false
+	case d != guess && letters(text) < MinGuessLetters:
+		return "", false // a declaration in another script, or none
 	}
 	return guess, true
 }
+
+// MinGuessLetters is the fewest letters of a text for Document to answer
+// with an unreliable guess that nothing declared supports.
+const MinGuessLetters = 120
 
 // Block returns the language of a block of a document in language doc
 // when the block tells it reliably and it is not doc's; "" when the block
