@@ -112,6 +112,19 @@ type Options struct {
 	// pages in its batch and the host's earlier batches, or nothing seen
 	// on two of them), is written as cleaned page by page.
 	Site bool
+	// SiteWhole (which implies Site) learns every host's model from the
+	// whole input first, then cleans: a first pass reads every input
+	// (those an earlier run finished too, so that a resumed run learns the
+	// same models), segments each page Run would clean and adds it to its
+	// host's site.Learner (SiteLearn: the first MaxPages pages of a host,
+	// default 1,000, the later ones not even parsed; the tables of every
+	// host within MaxBytes, default a quarter of Memory). The second pass
+	// cleans the pages as without Site, corrects each with its host's
+	// model, and writes them in input order; SiteGroup and SiteBytes are
+	// not used. A host's pages may be anywhere in the input: sorted by
+	// host or not, the output is the same.
+	SiteWhole bool
+	SiteLearn site.LearnOptions
 	// NoTables leaves the data tables out of every page, their cells'
 	// text too (tables.DropData; sluice corpus --no-tables).
 	NoTables bool
@@ -279,12 +292,19 @@ func (o *Options) withDefaults() error {
 	orDefault(&o.PartRecords, DefaultPartRecords)
 	orDefault(&o.PartBytes, DefaultPartBytes)
 	orDefault(&o.InFlightBytes, DefaultInFlightBytes)
+	orDefault(&o.Memory, DefaultMemory)
 	if o.DedupWindow == 0 {
 		o.DedupWindow = DefaultDedupWindow
 	}
 	orDefault(&o.SiteBytes, DefaultSiteBytes)
 	orDefault(&o.NearDuplicateWindow, DefaultNearDuplicateWindow)
 	orDefault(&o.ParagraphWindow, DefaultParagraphWindow)
+	if o.SiteWhole {
+		o.Site = true
+		if o.SiteLearn.MaxBytes <= 0 {
+			o.SiteLearn.MaxBytes = o.Memory / 4
+		}
+	}
 	if o.ParagraphDedup > 0 && o.Site {
 		return errors.New("corpus: ParagraphDedup and Site cannot be used together yet")
 	}
@@ -296,7 +316,6 @@ func (o *Options) withDefaults() error {
 	if o.NearDuplicate < 0 || o.NearDuplicate > 1 || math.IsNaN(o.NearDuplicate) {
 		return fmt.Errorf("corpus: NearDuplicate %v: give a similarity between 0 (off) and 1", o.NearDuplicate)
 	}
-	orDefault(&o.Memory, DefaultMemory)
 	if o.NearDuplicate > 0 && nearDupBytes(o.NearDuplicateWindow) > o.Memory/2 {
 		return fmt.Errorf("corpus: NearDuplicateWindow %d: its signatures take about %d MiB, more than half of Memory (%d MiB); give a smaller window or more memory",
 			o.NearDuplicateWindow, nearDupBytes(o.NearDuplicateWindow)>>20, o.Memory>>20)
@@ -323,10 +342,11 @@ const (
 type item struct {
 	kind   int
 	in     *input
-	weight int64 // held in the in-flight budget
-	pos    int64 // how far into the input this record ends, for progress
-	err    error // kEnd: the input-level error, if any
-	damage error // kRecord: the HTML file was damaged (a gzip file cut short); body is what came before the damage
+	seq    uint64 // kRecord: the input's ord and the record's number in it (numbered)
+	weight int64  // held in the in-flight budget
+	pos    int64  // how far into the input this record ends, for progress
+	err    error  // kEnd: the input-level error, if any
+	damage error  // kRecord: the HTML file was damaged (a gzip file cut short); body is what came before the damage
 
 	src   render.JSONSource
 	uri   string
@@ -398,7 +418,11 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 		return nil, err
 	}
 	cleaner := opts.Cleaner.Filter()
-	m, notices, err := prepare(out, opts.Format, cleaner, opts.Site, opts.Force)
+	mode := ""
+	if opts.SiteWhole {
+		mode = siteWhole
+	}
+	m, notices, err := prepare(out, opts.Format, cleaner, opts.Site, mode, opts.Force)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: output directory: %w", err)
 	}
@@ -414,11 +438,11 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 	if opts.Site {
 		sum.Site = &SiteCounts{}
 	}
-	todo, total := plan(paths, outAbs, m, sum, opts.skippedFilesCap(), notice)
+	todo, learn, total := plan(paths, outAbs, m, sum, opts.skippedFilesCap(), notice)
 	sum.Inputs = len(todo)
 
 	p := &pipeline{opts: opts, m: m, sum: sum, start: start, total: total, inputsTotal: len(todo),
-		sink: newSink(out, opts.Format, m, &opts)}
+		sink: newSink(out, opts.Format, m, &opts), learnFrom: learn, notice: notice}
 	if opts.NearDuplicate > 0 {
 		p.near = newNearDup(opts.NearDuplicate, opts.NearDuplicateWindow)
 	}
@@ -426,8 +450,8 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 		p.para = newParaDedup(opts.ParagraphDedup, opts.ParagraphWindow)
 		p.r = newRenderer(&opts)
 	}
-	if opts.Site {
-		p.site = newSiteStage(&opts, sum.Site)
+	if opts.Site && !opts.SiteWhole {
+		p.site = newSiteStage(&opts)
 	}
 	runErr := p.run(ctx, todo, outAbs)
 
@@ -466,7 +490,10 @@ type pipeline struct {
 	m           *manifest
 	sum         *Summary
 	sink        *sink
-	site        *siteStage // nil without Options.Site
+	site        *siteStage   // nil without Options.Site, or with SiteWhole
+	learnFrom   []*input     // with SiteWhole: the inputs of the first pass
+	models      *site.Models // with SiteWhole: what the first pass learned
+	notice      func(string)
 	near        *nearDup   // nil without Options.NearDuplicate
 	para        *paraDedup // nil without Options.ParagraphDedup
 	r           *renderer  // the writer's own, with para
@@ -494,17 +521,18 @@ func (p *pipeline) run(ctx context.Context, todo []*input, outAbs string) error 
 	if p.opts.DedupWindow > 0 {
 		dd = newDedup(p.opts.DedupWindow)
 	}
+	if p.opts.SiteWhole {
+		if err := p.learn(ctx, outAbs); err != nil {
+			return p.finish(ctx, err)
+		}
+	}
 	rd := &reader{maxRecord: p.opts.MaxRecordBytes, outAbs: outAbs, dd: dd}
 	items := func(yield func(*item) bool) {
-		rd.send = yield
+		rd.send = numbered(yield)
 		rd.run(ctx, todo)
 	}
-	// Every item weighs at least itemOverhead, but for the input
-	// boundaries: the budget bounds the items in flight, not the window.
-	window := int(min(max(p.opts.InFlightBytes/itemOverhead, int64(parallel.DefaultWindow(p.opts.Jobs))), 1<<16))
 	var werr error
-	for it := range parallel.Map(ctx, items, p.worker(budget), parallel.Options[*item]{
-		Jobs: p.opts.Jobs, Window: window, Budget: budget, Weight: func(it *item) int64 { return it.weight }}) {
+	for it := range parallel.Map(ctx, items, p.worker(budget), p.mapOptions(budget)) {
 		// After an error or a cancellation the items still in flight are
 		// dropped: the input they belong to stays unfinished.
 		if werr = p.write(it); werr != nil {
@@ -512,6 +540,15 @@ func (p *pipeline) run(ctx context.Context, todo []*input, outAbs string) error 
 		}
 	}
 	return p.finish(ctx, werr)
+}
+
+// mapOptions are the options of the parallel.Map of a pass over the
+// inputs, admitting items by budget.
+func (p *pipeline) mapOptions(budget *parallel.Budget) parallel.Options[*item] {
+	// Every item weighs at least itemOverhead, but for the input
+	// boundaries: the budget bounds the items in flight, not the window.
+	window := int(min(max(p.opts.InFlightBytes/itemOverhead, int64(parallel.DefaultWindow(p.opts.Jobs))), 1<<16))
+	return parallel.Options[*item]{Jobs: p.opts.Jobs, Window: window, Budget: budget, Weight: func(it *item) int64 { return it.weight }}
 }
 
 // worker returns the work of the workers: clean and render the page of a
@@ -531,7 +568,7 @@ func (p *pipeline) worker(budget *parallel.Budget) func(context.Context, *item) 
 		w := workers.Get()
 		if w.r == nil {
 			*w = worker{cleaner: p.opts.Cleaner, r: newRenderer(&p.opts), noTables: p.opts.NoTables,
-				langs: p.opts.Languages}
+				langs: p.opts.Languages, models: p.models}
 			if p.site != nil || p.para != nil {
 				w.hold = budget.Grow
 			}
@@ -550,8 +587,13 @@ func (p *pipeline) memoryBudget() *parallel.Budget {
 		return p.opts.MemoryBudget
 	}
 	held := p.opts.InFlightBytes + baseMemory
-	if p.opts.Site {
+	switch {
+	case p.site != nil:
 		held += p.opts.SiteBytes
+	case p.models != nil:
+		held += p.models.Bytes()
+	case p.opts.SiteWhole: // the first pass
+		held += p.opts.SiteLearn.MaxBytes
 	}
 	if p.near != nil {
 		held += p.near.bytes()
@@ -651,6 +693,12 @@ func (p *pipeline) emit(it *item) error {
 		it.out = nil
 	}
 	it.sig = nil
+	if it.site != nil && p.sum.Site != nil {
+		s := p.sum.Site
+		s.Pages++
+		s.Dropped += int64(it.site.Dropped)
+		s.Rescued += int64(it.site.Rescued)
+	}
 	switch {
 	case it.failed:
 		c.fail(it.reason)
@@ -739,18 +787,26 @@ type worker struct {
 	// holdAll, with Options.ParagraphDedup, keeps every page for the
 	// writer, which drops its repeated paragraphs before rendering it.
 	holdAll bool
+	// models, with Options.SiteWhole, correct every page before it is
+	// rendered.
+	models *site.Models
 }
 
 func (w *worker) clean(it *item) {
 	defer func() {
 		if p := recover(); p != nil {
-			it.out, it.page = nil, nil
+			it.out, it.page, it.site = nil, nil, nil
 			it.failed, it.skipped, it.reason, it.detail = true, false, "clean: panic", fmt.Sprint(p)
 		}
 	}()
 	body := it.body
 	it.body = nil
 	p, v := CleanPage(w.cleaner, sluice.Input{Data: body, ContentType: it.ctype, URL: it.uri}, w.noTables)
+	if v.Written() && w.models != nil { // the host's template out before the language is told
+		host := SiteKey(p.Meta.Host())
+		m, member := w.models.Lookup(host, it.seq)
+		it.site, v = correct(m, member, host, p)
+	}
 	if v.Written() {
 		if lv, skipped := languageVerdict(p, w.langs); skipped {
 			v = lv

@@ -28,6 +28,7 @@ type input struct {
 	size    int64     // bytes (a directory: of its HTML files)
 	modTime time.Time // a directory: of its newest HTML file
 	files   int       // a directory: its HTML files
+	ord     uint64    // its place among the inputs found (item.seq)
 
 	counts Counts // filled by the writer
 }
@@ -46,6 +47,7 @@ func discover(paths []string, outAbs string, skipped func(path, reason string)) 
 	add := func(in *input) {
 		if !seen[in.abs] {
 			seen[in.abs] = true
+			in.ord = uint64(len(ins))
 			ins = append(ins, in)
 		}
 	}
@@ -109,11 +111,12 @@ func discover(paths []string, outAbs string, skipped func(path, reason string)) 
 }
 
 // plan finds the inputs at paths (see discover) and returns those to read
-// and their size. The others go to sum: inputs an earlier run finished
+// and their size, and those to learn from with Options.SiteWhole: the
+// inputs to read and those an earlier run finished. The others go to sum: inputs an earlier run finished
 // (AlreadyDone), or changed since (InputErrors), paths that cannot be used
 // (InputErrors), and the files left out below directories (SkippedFiles,
 // limit listed at most), which are also told to notice.
-func plan(paths []string, outAbs string, m *manifest, sum *Summary, limit int, notice func(string)) (todo []*input, total int64) {
+func plan(paths []string, outAbs string, m *manifest, sum *Summary, limit int, notice func(string)) (todo, learn []*input, total int64) {
 	ins, ierrs := discover(paths, outAbs, func(path, reason string) {
 		notice(path + ": skipped: " + reason)
 		sum.skipFile(path, reason, limit)
@@ -123,6 +126,7 @@ func plan(paths []string, outAbs string, m *manifest, sum *Summary, limit int, n
 		if e := m.find(in.abs); e != nil {
 			if e.Size == in.size && e.ModTime.Equal(in.modTime) && e.Files == in.files && e.Kind == in.kind {
 				sum.AlreadyDone = append(sum.AlreadyDone, in.path)
+				learn = append(learn, in)
 				notice(fmt.Sprintf("%s: finished by run %d, skipped", in.path, e.Run))
 			} else {
 				sum.InputErrors = append(sum.InputErrors, InputError{in.path, fmt.Sprintf(
@@ -130,10 +134,10 @@ func plan(paths []string, outAbs string, m *manifest, sum *Summary, limit int, n
 			}
 			continue
 		}
-		todo = append(todo, in)
+		todo, learn = append(todo, in), append(learn, in)
 		total += in.size
 	}
-	return todo, total
+	return todo, learn, total
 }
 
 func hasArchiveBelow(ins []*input, dir string) bool {

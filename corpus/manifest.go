@@ -59,6 +59,10 @@ type manifest struct {
 	// their hosts (Options.Site): the output of runs with and without is
 	// not mixed either.
 	Site bool `json:"site,omitempty"`
+	// SiteMode is "whole" when the site models were learned from the
+	// whole input first (Options.SiteWhole); runs of the two modes are not
+	// mixed.
+	SiteMode string `json:"site_mode,omitempty"`
 	// Runs counts the runs on the directory, this one included.
 	Runs int `json:"runs"`
 	// Parts are the output files with their committed lengths: every byte
@@ -122,7 +126,7 @@ func (m *manifest) nextPart() int {
 
 // check reports an error unless the manifest read from dir is of this
 // version, and of the format, cleaner and site option of this run.
-func (m *manifest) check(dir, format, cleaner string, site bool) error {
+func (m *manifest) check(dir, format, cleaner string, site bool, mode string) error {
 	mpath := filepath.Join(dir, manifestName)
 	if m.Version != manifestVersion {
 		return fmt.Errorf("%s: version %d, this sluice writes version %d; use --force to start the output over, or another directory", mpath, m.Version, manifestVersion)
@@ -133,14 +137,21 @@ func (m *manifest) check(dir, format, cleaner string, site bool) error {
 	if m.Cleaner != cleaner {
 		return fmt.Errorf("%s holds output cleaned with %q, not %q; give the same --filter/--model to resume it, another directory, or --force to start it over", dir, m.Cleaner, cleaner)
 	}
-	if m.Site != site {
-		with, without := "with", "without"
-		if !m.Site {
-			with, without = without, with
-		}
-		return fmt.Errorf("%s holds output cleaned %s the site model (--site), not %s; give the same options to resume it, another directory, or --force to start it over", dir, with, without)
+	if m.Site != site || m.SiteMode != mode {
+		return fmt.Errorf("%s holds output cleaned %s, not %s; give the same options to resume it, another directory, or --force to start it over", dir, siteMode(m.Site, m.SiteMode), siteMode(site, mode))
 	}
 	return nil
+}
+
+// siteMode says how a run used the site model, for an error message.
+func siteMode(site bool, mode string) string {
+	switch {
+	case mode == siteWhole:
+		return "with the site models learned from the whole input (--site=whole)"
+	case site:
+		return "with the site model (--site)"
+	}
+	return "without the site model (--site)"
 }
 
 // cutBack cuts the parts in dir back to the lengths the manifest records
@@ -201,7 +212,7 @@ func writeAtomic(path string, data []byte) error { return atomicfile.WriteFile(p
 // cleaner, cuts the parts back to their committed lengths and removes the
 // output files the manifest does not list (the output of inputs an earlier
 // run did not finish). With force it removes every output file first.
-func prepare(dir, format, cleaner string, site, force bool) (*manifest, []string, error) {
+func prepare(dir, format, cleaner string, site bool, mode string, force bool) (*manifest, []string, error) {
 	var notices []string
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
@@ -222,7 +233,7 @@ func prepare(dir, format, cleaner string, site, force bool) (*manifest, []string
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, err
 	}
-	m := &manifest{Version: manifestVersion, Format: format, Cleaner: cleaner, Site: site}
+	m := &manifest{Version: manifestVersion, Format: format, Cleaner: cleaner, Site: site, SiteMode: mode}
 	switch {
 	case force:
 		for _, name := range append(ours, manifestName, summaryName) {
@@ -242,7 +253,7 @@ func prepare(dir, format, cleaner string, site, force bool) (*manifest, []string
 		if err := json.Unmarshal(data, m); err != nil {
 			return nil, nil, fmt.Errorf("%s: %v: the file is damaged; use --force to start the output over", mpath, err)
 		}
-		if err := m.check(dir, format, cleaner, site); err != nil {
+		if err := m.check(dir, format, cleaner, site, mode); err != nil {
 			return nil, nil, err
 		}
 		cut, err := m.cutBack(dir, ours)

@@ -20,12 +20,11 @@ type siteStage struct {
 	maxBytes int64
 	held     int64 // pageBytes of the pages held
 	r        *renderer
-	counts   *SiteCounts
 }
 
-func newSiteStage(o *Options, counts *SiteCounts) *siteStage {
+func newSiteStage(o *Options) *siteStage {
 	return &siteStage{g: site.NewGrouper[*item](o.SiteGroup), maxBytes: o.SiteBytes,
-		r: newRenderer(o), counts: counts}
+		r: newRenderer(o)}
 }
 
 // add holds a cleaned page under its host and emits the batches that are
@@ -89,13 +88,20 @@ func SiteKey(h string) string {
 	return h
 }
 
-// usable reports whether a model can judge one of its own pages by the
-// others: it has pages enough, and fingerprints seen on two of them or more
-// (a host whose pages came one at a time has none: the Grouper keeps only
-// those between batches). A batch whose model cannot is written as cleaned
-// page by page, without the rescue of prose either.
-func usable(m *site.Model) bool {
-	return m != nil && m.Len() > 0 && m.Need(true) <= m.Pages()-1
+// usable reports whether a model can judge a page (one of its own pages
+// when member) by the others: it has pages enough, and fingerprints seen on
+// two of them or more (a host whose pages came one at a time has none: the
+// Grouper keeps only those between batches). A page whose model cannot is
+// written as cleaned page by page, without the rescue of prose either.
+func usable(m *site.Model, member bool) bool {
+	if m == nil || m.Len() == 0 {
+		return false
+	}
+	others := m.Pages()
+	if member {
+		others--
+	}
+	return m.Need(member) <= others
 }
 
 // finish corrects page i of the batch with its model (SiteCorrect) and
@@ -111,11 +117,6 @@ func (s *siteStage) finish(b *site.Batch[*item], i int, it *item) {
 	}()
 	var v Verdict
 	it.site, v = SiteCorrect(b, i)
-	if it.site != nil {
-		s.counts.Pages++
-		s.counts.Dropped += int64(it.site.Dropped)
-		s.counts.Rescued += int64(it.site.Rescued)
-	}
 	if !v.Written() {
 		it.skipped, it.reason, it.detail = true, v.Reason, v.Detail
 		return
@@ -133,14 +134,19 @@ func (s *siteStage) finish(b *site.Batch[*item], i int, it *item) {
 // cannot judge the batch's pages: the page stays as cleaned). A page the
 // model leaves without text is skipped as "no text".
 func SiteCorrect[T any](b *site.Batch[T], i int) (*render.JSONSite, Verdict) {
-	if !usable(b.Model) {
+	return correct(b.Model, true, b.Host, b.Pages[i])
+}
+
+// correct corrects page p of host with the host's model m (see
+// site.Model.Apply for member), as SiteCorrect does.
+func correct(m *site.Model, member bool, host string, p *page.Page) (*render.JSONSite, Verdict) {
+	if !usable(m, member) {
 		return nil, Verdict{}
 	}
-	p := b.Pages[i]
-	dropped, rescued := b.Apply(i)
-	js := &render.JSONSite{Pages: b.Model.Pages(), Dropped: dropped, Rescued: rescued}
+	dropped, rescued := m.Apply(p, member)
+	js := &render.JSONSite{Pages: m.Pages(), Dropped: dropped, Rescued: rescued}
 	if !KeptText(p) {
-		return js, skip(ReasonNoText, fmt.Sprintf("every kept block is template of %s (the site model of %d of its pages)", b.Host, b.Model.Pages()))
+		return js, skip(ReasonNoText, fmt.Sprintf("every kept block is template of %s (the site model of %d of its pages)", host, m.Pages()))
 	}
 	return js, Verdict{}
 }

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/sluice-project/sluice/site"
 )
 
 // Skip reasons: a record that is not cleaned but is not damaged either.
@@ -221,6 +223,8 @@ type SiteCounts struct {
 	Pages   int64 `json:"pages"`
 	Dropped int64 `json:"dropped"`
 	Rescued int64 `json:"rescued"`
+	// Learned is what the first pass of Options.SiteWhole learned.
+	Learned *site.LearnStats `json:"learned,omitempty"`
 }
 
 // SkippedFile is a file below an input directory that the walk left out:
@@ -261,6 +265,10 @@ func (s *Summary) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "  cleaned  %d\n", s.Cleaned)
 	if s.Site != nil {
 		fmt.Fprintf(&b, "  site model: %d pages corrected by the other pages of their host, %d blocks dropped, %d rescued\n", s.Site.Pages, s.Site.Dropped, s.Site.Rescued)
+		if l := s.Site.Learned; l != nil {
+			fmt.Fprintf(&b, "  site models learned first (--site=whole): %d hosts from %d pages; %d hosts over the cap (%d pages not learned); %d hosts dropped for memory (%d pages)\n",
+				l.Hosts, l.Pages, l.HostsOverCap, l.PagesOverCap, l.HostsDropped, l.PagesDropped)
+		}
 	}
 	writeReasons(&b, "skipped", s.Skipped)
 	writeReasons(&b, "failed", s.Failed)

@@ -68,6 +68,10 @@ fewer than three pages held is cleaned page by page. jsonl documents say
 what the model did: "site": {"pages": N, "dropped": N, "rescued": N}.
 --site=model is the same; WC Cleaner's multiple-file mode (a page against
 a reference page of its site) is sluice clean --site multifile.
+--site=whole reads the inputs twice: first it learns every host's model
+from its pages wherever they are (its first --site-pages; the models within
+a quarter of --memory), then it cleans in input order: sorted or not, a
+crawl gives the same output (a resumed run reads every input again first).
 
 Running again with the same DIR resumes: the inputs finished before (listed
 in DIR/manifest.json) are skipped, and the output of an input left unfinished
@@ -83,6 +87,7 @@ Examples:
   sluice corpus -o out --filter 'lqf>targetnode' crawl.warc.gz   # a heuristic pipeline instead of the model
   sluice corpus -o out --filter-set news-strict.toml crawl.warc.gz  # a stored pipeline with its parameters
   sluice corpus -o out --site --site-memory 512M crawl.warc.gz     # pages of a host against each other
+  sluice corpus -o out --site=whole crawls/                         # hosts spread over many archives
   jq -r 'select(.host == "example.com") | .text' out/part-*.jsonl
 
 Exit status: 0 when every input was read to its end (records may still have
@@ -98,7 +103,7 @@ type corpusCmd struct {
 
 	out, format, filter, model, maxRecord, partSize, siteMemory, memory string
 	style, filterSet, languages                                         string
-	jobs, partRecords, siteBatch, dedupParas, nearWindow                int
+	jobs, partRecords, siteBatch, dedupParas, nearWindow, sitePages     int
 	force, resume, quiet, verbose, jsonSummary                          bool
 	site                                                                corpusSite
 	links, images, noTables, blockLangs                                 bool
@@ -134,7 +139,8 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.model, "model", "", "clean with the labeller model in `FILE` (written by sluice train) instead of the embedded one")
 	fs.StringVar(&c.style, "style", "", "what counts as content, for the model: main (the default: the main content) or cleaneval (all running text, as CleanEval kept it)")
 	fs.StringVar(&c.filterSet, "filter-set", "", "clean as the filter set in `FILE` (.toml or .json) says: a pipeline with its parameters, or a model with its style (see \"sluice filters --help\")")
-	fs.Var(&c.site, "site", "clean the pages of one host against each other with a model of what recurs on many of them (see above; --site=model is the same)")
+	fs.Var(&c.site, "site", "clean the pages of one host against each other with a model of what recurs on many of them (see above; --site=model is the same, --site=whole learns from the whole input first)")
+	fs.IntVar(&c.sitePages, "site-pages", site.DefaultLearnPages, "with --site=whole: learn a host's model from its first `N` pages")
 	fs.IntVar(&c.siteBatch, "site-batch", site.DefaultBatchSize, "with --site: correct a host's pages `N` at a time")
 	fs.StringVar(&c.siteMemory, "site-memory", "128M", "with --site: hold at most `SIZE` of cleaned pages (K, M, G)")
 	fs.BoolVar(&c.force, "force", false, "start the output over: remove the corpus files already in DIR")
@@ -181,7 +187,7 @@ func (c *corpusCmd) validate(args []string) error {
 			return fmt.Errorf("%s: no such input; --site takes no separate value (--site alone is the site model; WC Cleaner's multiple-file mode is sluice clean --site multifile)", a)
 		}
 	}
-	if c.dedupParas > 0 && bool(c.site) {
+	if c.dedupParas > 0 && c.site != "" {
 		return errors.New("--dedup-paragraphs and --site cannot be used together yet")
 	}
 	if c.nearDup < 0 || c.nearDup > 1 {
@@ -274,7 +280,9 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 		PartRecords:         c.partRecords,
 		PartBytes:           c.partBytes,
 		Force:               c.force || !c.resume,
-		Site:                bool(c.site),
+		Site:                c.site != "",
+		SiteWhole:           c.site == "whole",
+		SiteLearn:           site.LearnOptions{MaxPages: c.sitePages},
 		NoTables:            c.noTables,
 		Languages:           splitList(c.languages),
 		BlockLanguages:      c.blockLangs,
@@ -295,30 +303,33 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 }
 
 // corpusSite is corpus --site, a flag that may be given alone: --site or
-// --site=model is the site model, --site=false none. WC Cleaner's
-// multiple-file mode is sluice clean's (--site multifile); --site=multifile
-// is refused with a pointer to it.
-type corpusSite bool
+// --site=model is the site model, --site=whole the same learned from the
+// whole input first, --site=false none. WC Cleaner's multiple-file mode is
+// sluice clean's (--site multifile); --site=multifile is refused with a
+// pointer to it.
+type corpusSite string
 
 func (f *corpusSite) IsBoolFlag() bool { return true }
 
 func (f *corpusSite) String() string {
-	if f != nil && bool(*f) {
-		return "model"
+	if f == nil || *f == "" {
+		return "false"
 	}
-	return "false"
+	return string(*f)
 }
 
 func (f *corpusSite) Set(s string) error {
 	switch strings.ToLower(s) {
 	case "true", "model", "1":
-		*f = true
+		*f = "model"
+	case "whole":
+		*f = "whole"
 	case "false", "0":
-		*f = false
+		*f = ""
 	case "multifile":
 		return errors.New("WC Cleaner's multiple-file mode is not in sluice corpus; clean the pages of one site with sluice clean --site multifile (--site alone is the site model)")
 	default:
-		return errors.New("give --site (the site model) or --site=false")
+		return errors.New("give --site (the site model), --site=whole or --site=false")
 	}
 	return nil
 }
