@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/fingerprint"
 	"github.com/sluice-project/sluice/internal/freelist"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/parallel"
@@ -356,9 +357,9 @@ type item struct {
 
 	skipped, failed bool // neither: cleaned
 	reason, detail  string
-	where           *inMember  // damage inside a gzip member (failures.go)
-	out             []byte     // the rendered page
-	sig             *Signature // its MinHash signature, with Options.NearDuplicate
+	where           *inMember              // damage inside a gzip member (failures.go)
+	out             []byte                 // the rendered page
+	sig             *fingerprint.Signature // its MinHash signature, with Options.NearDuplicate
 
 	// With Options.Site: the cleaned page, held until its host's model
 	// corrects it (out is nil until then), the bytes it is reckoned to

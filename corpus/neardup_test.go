@@ -1,12 +1,15 @@
 package corpus
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sluice-project/sluice/fingerprint"
 )
 
 // madeUpWords returns n words of 3 to 9 random letters, seeded.
@@ -107,12 +110,8 @@ func TestNearDuplicates(t *testing.T) {
 // too short to compare is never a near duplicate.
 func TestNearDupWindow(t *testing.T) {
 	d := newNearDup(0.8, 4)
-	sig := func(seed uint32) *Signature {
-		s := &Signature{ok: true}
-		for i := range s.v {
-			s.v[i] = seed*1000 + uint32(i)
-		}
-		return s
+	sig := func(seed uint32) *fingerprint.Signature {
+		return signature(t, true, func(i int) uint32 { return seed*1000 + uint32(i) })
 	}
 	if d.seen(sig(1)) || !d.seen(sig(1)) {
 		t.Error("a signature is not recognised the second time")
@@ -123,7 +122,7 @@ func TestNearDupWindow(t *testing.T) {
 	if d.seen(sig(1)) {
 		t.Error("a signature older than the window is still recognised")
 	}
-	short := &Signature{}
+	short := signature(t, false, func(int) uint32 { return 0 })
 	if d.seen(short) || d.seen(short) {
 		t.Error("a page too short to compare was a near duplicate")
 	}
@@ -152,22 +151,45 @@ func TestNearDupWindowMemory(t *testing.T) {
 // between them, shares C's bands but does not resemble it.
 func TestNearDupEveryPageOfABand(t *testing.T) {
 	const shared = 25 // bands A, B and C share: 100 of 128 positions
-	var a, b, c Signature
-	a.ok, b.ok, c.ok = true, true, true
-	for i := range a.v {
-		a.v[i], b.v[i], c.v[i] = uint32(i), uint32(i), uint32(i)
-		if i >= shared*sigRows {
-			b.v[i] = 1000 + uint32(i) // B differs from A past the shared bands
-			if i%sigRows == 0 {
-				c.v[i] = 2000 + uint32(i) // C in one position a band
-			}
+	const rows = fingerprint.SignatureSize / fingerprint.SignatureBands
+	a := signature(t, true, func(i int) uint32 { return uint32(i) })
+	b := signature(t, true, func(i int) uint32 {
+		if i >= shared*rows {
+			return 1000 + uint32(i) // B differs from A past the shared bands
 		}
-	}
+		return uint32(i)
+	})
+	c := signature(t, true, func(i int) uint32 {
+		if i >= shared*rows && i%rows == 0 {
+			return 2000 + uint32(i) // C in one position a band
+		}
+		return uint32(i)
+	})
 	d := newNearDup(0.8, 16)
-	if d.seen(&a) || d.seen(&b) {
+	if d.seen(a) || d.seen(b) {
 		t.Fatal("A or B taken for a near duplicate")
 	}
-	if !d.seen(&c) {
+	if !d.seen(c) {
 		t.Error("C, which resembles A, was not taken for a near duplicate of it")
 	}
+}
+
+// signature builds a signature of the given values through its binary
+// form.
+func signature(t *testing.T, comparable bool, value func(i int) uint32) *fingerprint.Signature {
+	t.Helper()
+	var b []byte
+	for i := range fingerprint.SignatureSize {
+		b = binary.LittleEndian.AppendUint32(b, value(i))
+	}
+	if comparable {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	var s fingerprint.Signature
+	if err := s.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	return &s
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sluice-project/sluice/fingerprint"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/render"
 	"github.com/sluice-project/sluice/warc"
@@ -84,7 +85,7 @@ func newRenderer(o *Options) *renderer {
 // getOut (to be given back with putOut).
 func (r *renderer) render(it *item, p *page.Page) ([]byte, error) {
 	if r.sigs {
-		sig := SignatureOf(p)
+		sig := fingerprint.SignatureOf(p)
 		it.sig = &sig
 	}
 	out, err := r.renderPlain(it, p)

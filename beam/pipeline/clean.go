@@ -14,6 +14,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/corpus"
+	"github.com/sluice-project/sluice/fingerprint"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/render"
 )
@@ -25,13 +26,13 @@ type Cleaned struct {
 	Rec Page
 	// Page is the cleaned page (encoding/gob) while the paragraph
 	// deduplication has yet to correct it, and Paragraphs the keys of its
-	// paragraphs (corpus.ParagraphKeys); both nil once it is rendered.
+	// paragraphs (fingerprint.ParagraphKeys); both nil once it is rendered.
 	Page       []byte
 	Paragraphs []uint64
 	// Line is the page's line of output, without the newline: its JSON
 	// document as sluice corpus writes it (corpus.AppendJSONLine).
 	Line string
-	// Sig is its near-duplicate signature (corpus.Signature, binary),
+	// Sig is its near-duplicate signature (fingerprint.Signature, binary),
 	// with Options.NearDuplicate.
 	Sig []byte
 }
@@ -50,13 +51,13 @@ func (f finishing) finish(c *Cleaned, p *page.Page, site *render.JSONSite) error
 		if err := gob.NewEncoder(&b).Encode(p); err != nil {
 			return fmt.Errorf("%s: encoding the cleaned page: %w", c.Rec.URL, err)
 		}
-		c.Page, c.Paragraphs = b.Bytes(), corpus.ParagraphKeys(p)
+		c.Page, c.Paragraphs = b.Bytes(), fingerprint.ParagraphKeys(p)
 		return nil
 	}
 	c.Line = strings.TrimSuffix(string(corpus.AppendJSONLine(nil, p, c.Rec.Date, c.Rec.source(), site)), "\n")
 	c.Page, c.Paragraphs = nil, nil
 	if f.Sign {
-		sig := corpus.SignatureOf(p)
+		sig := fingerprint.SignatureOf(p)
 		b, err := sig.MarshalBinary()
 		if err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/sluice-project/sluice/corpus"
+	"github.com/sluice-project/sluice/fingerprint"
 )
 
 // A band entry: a page in one of its LSH buckets.
@@ -58,7 +59,7 @@ func dropNearDuplicates(s beam.Scope, threshold float64, docs beam.PCollection) 
 
 // bandsOf emits a comparable page under the key of each of its bands.
 func bandsOf(_ context.Context, c Cleaned, emit func(string, bandEntry)) error {
-	var sig corpus.Signature
+	var sig fingerprint.Signature
 	if err := sig.UnmarshalBinary(c.Sig); err != nil {
 		return fmt.Errorf("%s: %w", c.Rec.URL, err)
 	}
@@ -83,8 +84,8 @@ func (fn *similarPairsFn) ProcessElement(bucket string, entries func(*bandEntry)
 	}
 	type page struct {
 		o     order
-		sig   corpus.Signature
-		bands [corpus.SignatureBands]uint64
+		sig   fingerprint.Signature
+		bands [fingerprint.SignatureBands]uint64
 	}
 	var all []page
 	for e := (bandEntry{}); entries(&e); e = (bandEntry{}) {
@@ -109,7 +110,7 @@ func (fn *similarPairsFn) ProcessElement(bucket string, entries func(*bandEntry)
 
 // lowerBand reports whether a and b share a band below band: their pair
 // is then found in that band's bucket.
-func lowerBand(a, b *[corpus.SignatureBands]uint64, band int) bool {
+func lowerBand(a, b *[fingerprint.SignatureBands]uint64, band int) bool {
 	for k := range band {
 		if a[k] == b[k] {
 			return true

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/sluice-project/sluice/corpus"
+	"github.com/sluice-project/sluice/fingerprint"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -88,7 +89,7 @@ func (fn *dropParagraphsFn) ProcessElement(ctx context.Context, _ string, docs f
 		if err := gob.NewDecoder(bytes.NewReader(c.Page)).Decode(&p); err != nil {
 			return fmt.Errorf("%s: decoding the cleaned page: %w", c.Rec.URL, err)
 		}
-		count(ctx, CounterParagraphsDropped, int64(corpus.DropParagraphs(&p, drop)))
+		count(ctx, CounterParagraphsDropped, int64(fingerprint.DropParagraphs(&p, drop)))
 		if !corpus.KeptText(&p) {
 			countVerdict(ctx, corpus.Verdict{Skipped: true, Reason: corpus.ReasonNoText})
 			continue
