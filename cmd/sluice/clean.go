@@ -106,7 +106,7 @@ type cleanCmd struct {
 	precision, recall                                     bool
 	header, urlLine, dropped, keepHidden, noAlt, dropOnly bool
 	withMetadata, allowPrivate, noTables                  bool
-	abbr, quiet, links, images                            bool
+	abbr, quiet, links, images, blockLangs                bool
 	siteFlags                                             // --site multifile and its modes
 	jobs                                                  int
 	threshold                                             thresholdFlag
@@ -157,6 +157,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
 	fs.BoolVar(&c.quiet, "q", false, "do not print warnings")
 	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too (layout tables are read as text)")
+	fs.BoolVar(&c.blockLangs, "block-languages", false, "json: the language of each block in another than its page's (costly: see docs/langid.md)")
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "fetch addresses on private, loopback and link-local networks too (refused by default)")
 	c.siteFlags.register(fs)
 	return fs
@@ -203,7 +204,7 @@ func (c *cleanCmd) validate(args []string) error {
 	if err := c.readReference(); err != nil {
 		return err
 	}
-	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped, Tables: c.tables, Metadata: c.withMetadata, BlockLanguages: true}
+	ropts := render.Options{CleanEvalHeader: c.header || c.urlLine, CleanEvalWrapper: c.header, IncludeDropped: c.dropped, Tables: c.tables, Metadata: c.withMetadata, BlockLanguages: c.blockLangs}
 	if c.logRemoved != "" {
 		if c.removed, err = newRemovalLog(c.logRemoved, c.format); err != nil {
 			return err
