@@ -54,8 +54,11 @@ type InspectAnswer struct {
 	URL       string   `json:"url,omitempty"`
 	Title     string   `json:"title,omitempty"`
 	Encoding  string   `json:"encoding"`
-	Warnings  []string `json:"warnings"`
-	Kept      int      `json:"kept"`
+	// Language is the language of the kept text (Result.Language), when
+	// it can be told.
+	Language string   `json:"language,omitempty"`
+	Warnings []string `json:"warnings"`
+	Kept     int      `json:"kept"`
 	// Blocks are all the blocks in reading order.
 	Blocks []InspectBlock `json:"blocks"`
 	// Frame is the page in UTF-8 without scripts, its blocks' text wrapped
@@ -211,7 +214,7 @@ func (wb *workbench) inspectPage(ctx context.Context, cl *sluice.Cleaner, req *i
 	}
 	p := res.Page
 	ans := &InspectAnswer{Filter: cl.Filter(), URL: p.Meta.URL, Title: p.Meta.Title, Encoding: p.Meta.Encoding,
-		Warnings: res.Warnings, Blocks: make([]InspectBlock, len(p.Blocks))}
+		Language: res.Language(), Warnings: res.Warnings, Blocks: make([]InspectBlock, len(p.Blocks))}
 	if ans.Warnings == nil {
 		ans.Warnings = []string{}
 	}

@@ -108,7 +108,8 @@
     $('threshold-note').textContent = data.rule === 'ef'
       ? 'Decided by the model\'s expected-F1 rule for this page; moving the slider decides here by score alone.'
       : `Threshold of ${data.filter}; moving the slider decides here by score (the server's rule may rescue a page that keeps too little).`;
-    const meta = [data.title && `“${data.title}”`, data.url, `${data.blocks.length} blocks`, `encoding ${data.encoding}`, `decided by ${data.filter}`,
+    const meta = [data.title && `“${data.title}”`, data.url, `${data.blocks.length} blocks`, `encoding ${data.encoding}`,
+      data.language && `language ${data.language}`, `decided by ${data.filter}`,
       data.filter_set && `filter set ${data.filter_set}`, data.model && `stored model ${data.model}`];
     $('meta').textContent = meta.filter(Boolean).join(' · ');
     const warn = $('warnings');
