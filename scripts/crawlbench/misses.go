@@ -30,7 +30,7 @@ const (
 // explainMisses sets each missed pair's distance in the sorted crawl and
 // the similarity of the two pages' kept texts, and sorts it into a cause.
 func (c *corpusCheck) explainMisses(sortedDir, outDir string, threshold float64) error {
-	if len(c.Missed) == 0 {
+	if len(c.Missed) == 0 || sortedDir == "" { // "": the crawl as written, whose order has no index
 		return nil
 	}
 	order, err := sortedOrder(sortedDir)
