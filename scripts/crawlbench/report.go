@@ -166,7 +166,9 @@ func (r *results) markdown() string {
 			100*k.RecallSame, 100*k.RecallCross, k.FalseRemoved, k.Unplanted, 100*k.FalseRate, verdict(k.Problems))
 	}
 	for _, name := range corpusRuns {
-		if k := r.Corpus[name]; k != nil && len(k.Missed) > 0 {
+		if k := r.Corpus[name]; k != nil && len(k.Missed) > 0 && len(k.MissedBy) == 0 {
+			fmt.Fprintf(&b, "\n%s missed %d pairs (not explained: the crawl as written has no index of its order)\n", name, len(k.Missed))
+		} else if k != nil && len(k.Missed) > 0 {
 			beyond, half := k.MissedBy[missBeyondWindow], k.MissedBy[missBeyondHalf]
 			caughtNear := k.WithinHalf - (len(k.Missed) - beyond - half)
 			fmt.Fprintf(&b, "\n%s missed %d pairs: %d %s (%d responses), %d %s, %d %s, %d %s (MinHash's estimate fell short), %d %s; recall on the %d pairs within half the window %d/%d = %.1f%%\n",
