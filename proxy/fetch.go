@@ -174,11 +174,14 @@ func useEnvProxy(tr *http.Transport, pol *policy, proxyFor func(*url.URL) (*url.
 			}
 		}
 		port := u.Port()
-		if port == "" {
-			port = map[string]string{"https": "443", "socks5": "1080"}[u.Scheme]
-			if port == "" {
-				port = "80"
-			}
+		switch {
+		case port != "":
+		case u.Scheme == "https":
+			port = "443"
+		case u.Scheme == "socks5":
+			port = "1080"
+		default:
+			port = "80"
 		}
 		chosen.Store(net.JoinHostPort(u.Hostname(), port), true)
 		return u, nil
