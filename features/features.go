@@ -43,6 +43,9 @@ type Config struct {
 	// Cues is the table of learned class/id cues (see LearnedCues and
 	// LearnCues): token to log-odds of content. Training fills it.
 	Cues map[string]float32 `json:"cues,omitempty"`
+	// TextCues is the table of learned text cues (see TextCues and
+	// LearnTextCues): text token to log-odds of content. Training fills it.
+	TextCues map[string]float32 `json:"text_cues,omitempty"`
 }
 
 // DefaultFilters are the filters whose scores the default configuration
@@ -101,8 +104,10 @@ type Extractor struct {
 	buckets [][]*Bucket // per featureGroups entry, as its buckets declare
 	filters []extFilter
 	cues    map[string]float32 // Config.Cues
-	needs   pass               // the page passes of the groups on
-	pool    *freelist.List[scratch]
+	// textCues is Config.TextCues
+	textCues map[string]float32
+	needs    pass // the page passes of the groups on
+	pool     *freelist.List[scratch]
 
 	// typical and largest number of attributes of a block
 	perBlock, maxPerBlock int
@@ -137,12 +142,14 @@ func NewExtractor(cfg Config) (*Extractor, error) {
 	if err := e.makeFilters(cfg); err != nil {
 		return nil, err
 	}
-	for tok, v := range cfg.Cues {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, fmt.Errorf("features: learned cue %q has value %v", tok, v)
+	for kind, table := range map[string]map[string]float32{"learned cue": cfg.Cues, "text cue": cfg.TextCues} {
+		for tok, v := range table {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return nil, fmt.Errorf("features: %s %q has value %v", kind, tok, v)
+			}
 		}
 	}
-	e.cues = cfg.Cues
+	e.cues, e.textCues = cfg.Cues, cfg.TextCues
 	for i, g := range featureGroups {
 		if !e.on[i] {
 			continue
@@ -315,6 +322,7 @@ type scratch struct {
 	path   []int32
 	key    []byte
 	tok    tokenBuf // classTokens' buffer
+	low    []byte   // textTokens' buffer
 	// repeated items (repeat.go)
 	sig    []uint64
 	prefix []int32

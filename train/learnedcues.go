@@ -15,13 +15,15 @@ import (
 // model keeps the table learned from every page.
 const cueFolds = 5
 
-// learnCues fills the feature configuration's learned cue table from the
-// examples (features.LearnCues) and, with more than one site, the
-// extractors whose tables leave out each cue fold's sites. It does nothing
-// when the learnedcues group is off.
+// learnCues fills the feature configuration's learned cue tables from the
+// examples (features.LearnCues for class/id tokens, features.LearnTextCues
+// for text tokens) and, with more than one site, the extractors whose
+// tables leave out each cue fold's sites. A table whose group is off is
+// left empty; with both off it does nothing else.
 func (j *job) learnCues() error {
-	if j.fc.Off[features.LearnedCues] {
-		j.fc.Cues = nil
+	classOn, textOn := !j.fc.Off[features.LearnedCues], !j.fc.Off[features.TextCues]
+	j.fc.Cues, j.fc.TextCues = nil, nil
+	if !classOn && !textOn {
 		return nil
 	}
 	samples := make([]features.CueSample, len(j.examples))
@@ -38,7 +40,7 @@ func (j *job) learnCues() error {
 		samples[i] = features.CueSample{Page: ex.Page, Content: content, Group: g}
 		groups[i] = g
 	}
-	j.fc.Cues = features.LearnCues(samples, features.CueOptions{})
+	j.fc.Cues, j.fc.TextCues = learnTables(samples, classOn, textOn)
 	folds := min(cueFolds, distinct(groups))
 	if folds < 2 {
 		return nil
@@ -53,7 +55,7 @@ func (j *job) learnCues() error {
 			}
 		}
 		cfg := j.fc.Config
-		cfg.Cues = features.LearnCues(rest, features.CueOptions{})
+		cfg.Cues, cfg.TextCues = learnTables(rest, classOn, textOn)
 		cfg.Off = maps.Clone(cfg.Off)
 		ext, err := features.NewExtractor(cfg)
 		if err != nil {
@@ -62,6 +64,18 @@ func (j *job) learnCues() error {
 		j.cueExt[f] = ext
 	}
 	return nil
+}
+
+// learnTables learns the class/id and the text cue tables of samples, each
+// when its group is on.
+func learnTables(samples []features.CueSample, classOn, textOn bool) (class, text map[string]float32) {
+	if classOn {
+		class = features.LearnCues(samples, features.CueOptions{})
+	}
+	if textOn {
+		text = features.LearnTextCues(samples, features.CueOptions{})
+	}
+	return class, text
 }
 
 // trainingExtractor returns the extractor of example i's training

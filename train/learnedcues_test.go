@@ -11,7 +11,8 @@ import (
 
 // Training learns the class/id cue table from its examples: the model's
 // table from all of them, each page's training attributes from a table
-// that leaves its own cue fold's sites out; with the group off, none.
+// that leaves its own cue fold's sites out; with the group off, none. The
+// text cue table likewise.
 func TestTrainLearnsCues(t *testing.T) {
 	var ex []Example
 	for n := range 12 {
@@ -54,7 +55,15 @@ func TestTrainLearnsCues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.fc.Cues != nil || j.cueExt != nil {
-		t.Errorf("group off: table %v, %d extractors", j.fc.Cues, len(j.cueExt))
+	if j.fc.Cues != nil || j.fc.TextCues == nil || j.cueExt == nil {
+		t.Errorf("class/id cues off: tables %v and %d text cues, %d extractors", j.fc.Cues, len(j.fc.TextCues), len(j.cueExt))
+	}
+	offCfg.Off[features.TextCues] = true
+	j, err = newJob(context.Background(), ex, off)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.fc.Cues != nil || j.fc.TextCues != nil || j.cueExt != nil {
+		t.Errorf("both off: tables %v and %v, %d extractors", j.fc.Cues, j.fc.TextCues, len(j.cueExt))
 	}
 }
