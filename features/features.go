@@ -323,6 +323,10 @@ type scratch struct {
 	key    []byte
 	tok    tokenBuf // classTokens' buffer
 	low    []byte   // textTokens' buffer
+	// the title group (group_title.go)
+	ttl            []titleMatch
+	ttlSet, ttlBlk []uint64
+	headline       int // the headline block, -1 when none
 	// repeated items (repeat.go)
 	sig    []uint64
 	prefix []int32

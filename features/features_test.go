@@ -62,7 +62,7 @@ func value(attrs []crf.Attr, key string) string {
 	return ""
 }
 
-const navPage = `<html><body>
+const navPage = `<html><head><title>The river report - River Times</title></head><body>
 <div id="top-nav" class="navigation"><ul>
 <li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/about">About us</a></li>
 </ul></div>

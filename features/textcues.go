@@ -67,15 +67,20 @@ var textCuesGroup = groupSpec{
 // units (a lone one alone), lower-cased into buf; numbers are skipped but
 // counted. tok is only valid during the call. It returns buf, to be reused.
 func textTokens(text string, buf []byte, fn func(tok []byte)) []byte {
+	return tokensUpTo(text, textCueTokens, buf, fn)
+}
+
+// tokensUpTo is textTokens reading the first limit units.
+func tokensUpTo(text string, limit int, buf []byte, fn func(tok []byte)) []byte {
 	n := 0
 	textunit.Bigrams(text, func(u textunit.Unit) bool {
 		n++
 		if u.Kind == textunit.Number || u.Kind == textunit.Word && utf8.RuneCountInString(u.Text) < 2 {
-			return n < textCueTokens
+			return n < limit
 		}
 		buf = lowerInto(buf[:0], u.Text)
 		fn(buf)
-		return n < textCueTokens
+		return n < limit
 	})
 	return buf
 }

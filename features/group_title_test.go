@@ -1,0 +1,50 @@
+package features
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/internal/pagetest"
+)
+
+const titlePageHTML = `<html><head><title>Flood closes the old bridge | River Times</title></head><body>
+<ul><li><a href="/">Home</a></li><li><a href="/floods">Floods</a></li><li><a href="/times">River Times</a></li></ul>
+<h1>Flood closes the old bridge</h1>
+<p>The river rose by two metres overnight, and the town closed the old bridge before noon.</p>
+<p>More stories from the river.</p>
+</body></html>`
+
+func TestTitleAttrs(t *testing.T) {
+	p := pagetest.Parse(t, titlePageHTML)
+	attrs := extractor(t, DefaultConfig()).Attrs(p)
+	ttl := func(prefix string) string {
+		t.Helper()
+		var out []string
+		for _, a := range attrs[blockOf(t, p, prefix)] {
+			if strings.HasPrefix(a.Name, "ttl.") {
+				out = append(out, a.Name)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct{ block, want string }{
+		{"Home", "ttl.pos=before"},
+		{"River Times", "ttl.p=1 ttl.r=0.2 ttl.pos=before"}, // 2 of the title's 7 tokens
+		{"Flood closes", "ttl.p=1 ttl.r=0.7 ttl.pos=at"},     // 5 of 7
+		{"The river rose", "ttl.p=0.2 ttl.r=0.5 ttl.pos=after"},
+		{"More stories", "ttl.p=0.4 ttl.r=0.2 ttl.pos=after"}, // the, river of more, stories, from, the, river
+	} {
+		if got := ttl(c.block); got != c.want {
+			t.Errorf("%s: %q, want %q", c.block, got, c.want)
+		}
+	}
+	// Without a title there is no headline and no attribute.
+	p = pagetest.Parse(t, strings.Replace(titlePageHTML, "<title>Flood closes the old bridge | River Times</title>", "", 1))
+	for i, list := range extractor(t, DefaultConfig()).Attrs(p) {
+		for _, a := range list {
+			if strings.HasPrefix(a.Name, "ttl.") {
+				t.Errorf("no title, block %d: %s", i, a.Name)
+			}
+		}
+	}
+}
