@@ -55,7 +55,7 @@ type Config struct {
 var DefaultFilters = []string{"lqf", "bte", "dsc", "targetnode", "ttr", "density"}
 
 // DefaultConfig returns the default configuration: every group on but
-// ClassID, Item and Schema, the default buckets written out, and
+// ClassID, Item, Schema and SectionCues, the default buckets written out, and
 // DefaultFilters. ClassID, a fixed list of English developer words, is off
 // since the class/id cues learned from the training pages (LearnedCues)
 // replace it: in a cross-validation over all shared sets the learned cues
@@ -63,10 +63,11 @@ var DefaultFilters = []string{"lqf", "bte", "dsc", "targetnode", "ttr", "density
 // cues, on six of eight sets. Item and Schema (the parts of repeated items,
 // the page's declared kind) gained nothing held out: WCXB-dev +0.05 with
 // product −1.1 and collection −0.8, cleaneval-dev −0.73 (docs/page-types.md).
-// Switch any of them on with sluice train --on.
+// SectionCues is off until measured held out (docs/languages.md). Switch
+// any of them on with sluice train --on.
 func DefaultConfig() Config {
 	return Config{
-		Off:     map[Group]bool{ClassID: true, Item: true, Schema: true},
+		Off:     map[Group]bool{ClassID: true, Item: true, Schema: true, SectionCues: true},
 		Buckets: DefaultBuckets(),
 		Filters: slices.Clone(DefaultFilters),
 	}
@@ -327,6 +328,11 @@ type scratch struct {
 	ttl            []titleMatch
 	ttlSet, ttlBlk []uint64
 	headline       int // the headline block, -1 when none
+	// the section cues (group_section.go): the extractor's text cue table
+	// and each block's heading's value
+	textCues map[string]float32
+	sec      []float32
+	secOK    []bool
 	// repeated items (repeat.go)
 	sig    []uint64
 	prefix []int32
@@ -432,7 +438,7 @@ type Prepared struct {
 // Prepare runs the page passes of p.
 func (e *Extractor) Prepare(p *page.Page) *Prepared {
 	s := e.pool.Get()
-	s.p = p
+	s.p, s.textCues = p, e.textCues
 	if len(p.Blocks) > 0 {
 		e.preparePage(s)
 		for gi, g := range featureGroups {
