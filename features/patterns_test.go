@@ -50,21 +50,6 @@ func TestPatterns(t *testing.T) {
 	}
 }
 
-func TestBullet(t *testing.T) {
-	for text, want := range map[string]int{
-		"• item": bulletDot, "·Item": bulletDot, "- item": bulletDash, "-5 degrees": noBullet,
-		"* star": bulletStar, "» more": bulletArrow, "> quote": bulletArrow, "1. First": bulletNum,
-		"12) twelve": bulletNum, "(3) three": bulletNum, "2024. A year": noBullet, "3.4 Feature extraction": bulletSection,
-		"1.2.3. Deep": bulletSection, "a) first": bulletAlpha, "(b) second": bulletAlpha, "iv. fourth": bulletRoman,
-		"IV) fourth": bulletRoman, "Inc.": noBullet, "etc. and": noBullet, "3.5 million": bulletSection,
-		"Hello": noBullet, "": noBullet, "1.5": noBullet,
-	} {
-		if got := bullet(text); got != want {
-			t.Errorf("bullet(%q) = %s, want %s", text, bulletNames[got], bulletNames[want])
-		}
-	}
-}
-
 func TestPlaceholder(t *testing.T) {
 	for s, want := range map[string]bool{
 		"Original Price: {{priceAnchor.info.price}}": true,

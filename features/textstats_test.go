@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sluice-project/sluice/bullet"
 )
 
 func TestScanText(t *testing.T) {
@@ -51,7 +53,7 @@ func FuzzScanText(f *testing.F) {
 			t.Errorf("%q: %d tokens, %d sentences", s, st.tokens, st.sents)
 		}
 		patterns(s, &st, int32(len(strings.Fields(s))))
-		bullet(s)
+		bullet.Of(s)
 		cues(s, new(tokenBuf))
 	})
 }
