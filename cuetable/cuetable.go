@@ -12,8 +12,11 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/textunit"
 )
 
 // Tokens appends to dst the distinct tokens of block b of p.
@@ -160,4 +163,42 @@ func (cc cueCounts) table(avg float64, opts Options) map[string]float32 {
 func logit(p float64) float64 {
 	p = min(max(p, 0.01), 0.99)
 	return math.Log(p / (1 - p))
+}
+
+// TextTokens calls fn with each of the first limit tokens of text: its
+// Word units (textunit) of two letters or more and its pairs of
+// neighbouring Char units (a lone one alone), lower-cased into buf;
+// numbers are skipped but counted. tok is only valid during the call. It
+// returns buf, to be reused.
+func TextTokens(text string, limit int, buf []byte, fn func(tok []byte)) []byte {
+	n := 0
+	textunit.Bigrams(text, func(u textunit.Unit) bool {
+		n++
+		if u.Kind == textunit.Number || u.Kind == textunit.Word && utf8.RuneCountInString(u.Text) < 2 {
+			return n < limit
+		}
+		buf = lowerInto(buf[:0], u.Text)
+		fn(buf)
+		return n < limit
+	})
+	return buf
+}
+
+// lowerInto appends s lower-cased to buf.
+func lowerInto(buf []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		i += size
+	}
+	return buf
 }

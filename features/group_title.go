@@ -3,7 +3,10 @@ package features
 import (
 	"slices"
 
+	"golang.org/x/net/html/atom"
+
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/cuetable"
 )
 
 // Title: how a block's words match the page's title (page.Meta.Title: the
@@ -15,8 +18,9 @@ import (
 // them, any script); both only for blocks of titleTokens tokens or fewer
 // sharing a token with the title. The block that matches best (the
 // largest harmonic mean of the two, at least one half) is the page's
-// headline: it has "ttl.pos=at", the blocks before it "ttl.pos=before"
-// and those after it "ttl.pos=after"; without one, no attribute. The main
+// headline, else the first block within an h1: it has "ttl.pos=at", the
+// blocks before it "ttl.pos=before" and those after it "ttl.pos=after";
+// without one, no attribute. The main
 // content of most pages starts at its headline, in every language.
 const Title Group = "title"
 
@@ -62,6 +66,7 @@ func titlePage(s *scratch, _ []*Bucket) {
 	s.headline = -1
 	s.ttl = slices.Grow(s.ttl[:0], len(s.p.Blocks))[:len(s.p.Blocks)]
 	clear(s.ttl)
+	defer s.firstH1()
 	s.ttlSet = s.hashTokens(s.p.Meta.Title, s.ttlSet[:0])
 	if len(s.ttlSet) == 0 {
 		return
@@ -90,10 +95,41 @@ func titlePage(s *scratch, _ []*Bucket) {
 	}
 }
 
+// firstH1 makes the first block within an h1 the headline when no block
+// matched the title (a fragment or a page without <title>, a title that
+// names the site only): the model learnt where a page's headline is, and
+// such a page has one too.
+func (s *scratch) firstH1() {
+	if s.headline >= 0 {
+		return
+	}
+	for i := range s.p.Blocks {
+		if s.withinH1(s.p.Blocks[i].Node) {
+			s.headline = i
+			return
+		}
+	}
+}
+
+// withinH1 reports whether node n is an h1 or inside one (below <body>).
+func (s *scratch) withinH1(n int32) bool {
+	for m := n; m >= 0 && int(m) < len(s.p.Nodes); {
+		nd := &s.p.Nodes[m]
+		if nd.Atom == atom.H1 {
+			return true
+		}
+		if nd.Atom == atom.Body || nd.Parent >= m {
+			return false // the body, or not a tree in pre-order: stop rather than loop
+		}
+		m = nd.Parent
+	}
+	return false
+}
+
 // hashTokens appends to dst the hashes of text's distinct tokens (of its
 // first titleTokens units).
 func (s *scratch) hashTokens(text string, dst []uint64) []uint64 {
-	s.low = tokensUpTo(text, titleTokens, s.low, func(tok []byte) {
+	s.low = cuetable.TextTokens(text, titleTokens, s.low, func(tok []byte) {
 		v := uint64(14695981039346656037) // FNV-1a
 		for _, c := range tok {
 			v = (v ^ uint64(c)) * 1099511628211

@@ -38,12 +38,22 @@ func TestTitleAttrs(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.block, got, c.want)
 		}
 	}
-	// Without a title there is no headline and no attribute.
-	p = pagetest.Parse(t, strings.Replace(titlePageHTML, "<title>Flood closes the old bridge | River Times</title>", "", 1))
+	// Without a title the first h1 is the headline; without either, no
+	// attribute.
+	noTitle := strings.Replace(titlePageHTML, "<title>Flood closes the old bridge | River Times</title>", "", 1)
+	p = pagetest.Parse(t, noTitle)
+	attrs = extractor(t, DefaultConfig()).Attrs(p)
+	if got := ttl("Flood closes"); got != "ttl.pos=at" {
+		t.Errorf("no title, the h1: %q, want ttl.pos=at", got)
+	}
+	if got := ttl("Home"); got != "ttl.pos=before" {
+		t.Errorf("no title, before the h1: %q", got)
+	}
+	p = pagetest.Parse(t, strings.NewReplacer("<h1>", "<h2>", "</h1>", "</h2>").Replace(noTitle))
 	for i, list := range extractor(t, DefaultConfig()).Attrs(p) {
 		for _, a := range list {
 			if strings.HasPrefix(a.Name, "ttl.") {
-				t.Errorf("no title, block %d: %s", i, a.Name)
+				t.Errorf("no title and no h1, block %d: %s", i, a.Name)
 			}
 		}
 	}

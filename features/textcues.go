@@ -1,13 +1,9 @@
 package features
 
 import (
-	"unicode"
-	"unicode/utf8"
-
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/cuetable"
 	"github.com/sluice-project/sluice/page"
-	"github.com/sluice-project/sluice/textunit"
 )
 
 // TextCues: evidence learned from the words of a block's own text (issue
@@ -67,41 +63,7 @@ var textCuesGroup = groupSpec{
 // units (a lone one alone), lower-cased into buf; numbers are skipped but
 // counted. tok is only valid during the call. It returns buf, to be reused.
 func textTokens(text string, buf []byte, fn func(tok []byte)) []byte {
-	return tokensUpTo(text, textCueTokens, buf, fn)
-}
-
-// tokensUpTo is textTokens reading the first limit units.
-func tokensUpTo(text string, limit int, buf []byte, fn func(tok []byte)) []byte {
-	n := 0
-	textunit.Bigrams(text, func(u textunit.Unit) bool {
-		n++
-		if u.Kind == textunit.Number || u.Kind == textunit.Word && utf8.RuneCountInString(u.Text) < 2 {
-			return n < limit
-		}
-		buf = lowerInto(buf[:0], u.Text)
-		fn(buf)
-		return n < limit
-	})
-	return buf
-}
-
-// lowerInto appends s lower-cased to buf.
-func lowerInto(buf []byte, s string) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			buf = append(buf, c)
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		buf = utf8.AppendRune(buf, unicode.ToLower(r))
-		i += size
-	}
-	return buf
+	return cuetable.TextTokens(text, textCueTokens, buf, fn)
 }
 
 // LearnTextCues estimates the table of Config.TextCues from labelled
