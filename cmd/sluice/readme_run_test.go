@@ -190,14 +190,18 @@ func readmeWorkDir(t *testing.T, repo string, env []string) string {
 	root := t.TempDir()
 	dir := filepath.Join(root, "work")
 	readmeFixtures(t, repo, dir)
+	data := "" // the last SLUICE_DATA of env, the one the commands see
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, dataset.EnvData+"="); ok {
-			if err := os.MkdirAll(filepath.Join(root, "shared"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(v, filepath.Join(root, "shared", "data")); err != nil {
-				t.Fatal(err)
-			}
+			data = v
+		}
+	}
+	if data != "" {
+		if err := os.MkdirAll(filepath.Join(root, "shared"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(data, filepath.Join(root, "shared", "data")); err != nil {
+			t.Fatal(err)
 		}
 	}
 	return dir
