@@ -53,8 +53,7 @@ func sectionPage(s *scratch, _ []*Bucket) {
 			var v cueValues
 			s.low = textTokens(b.Text, s.low, func(tok []byte) {
 				if x, known := s.textCues[string(tok)]; known {
-					v.sum += x
-					v.n++
+					v.add(x)
 				}
 			})
 			cur, ok = 0, v.n > 0

@@ -15,14 +15,9 @@ func TestSectionCuesAttrs(t *testing.T) {
 <h3>Elsewhere</h3><p>An unknown section.</p>
 </body></html>`)
 	attrs := extractor(t, withCues(DefaultConfig())).Attrs(p) // every group on
-	ls := func(prefix string) string {
+	ls := func(block string) string {
 		t.Helper()
-		for _, a := range attrs[blockOf(t, p, prefix)] {
-			if strings.HasPrefix(a.Name, "ls.") {
-				return a.Name
-			}
-		}
-		return ""
+		return prefixed(t, p, attrs, block, "ls.")
 	}
 	for _, c := range []struct{ block, want string }{
 		{"Before any", ""},

@@ -17,15 +17,9 @@ const titlePageHTML = `<html><head><title>Flood closes the old bridge | River Ti
 func TestTitleAttrs(t *testing.T) {
 	p := pagetest.Parse(t, titlePageHTML)
 	attrs := extractor(t, DefaultConfig()).Attrs(p)
-	ttl := func(prefix string) string {
+	ttl := func(block string) string {
 		t.Helper()
-		var out []string
-		for _, a := range attrs[blockOf(t, p, prefix)] {
-			if strings.HasPrefix(a.Name, "ttl.") {
-				out = append(out, a.Name)
-			}
-		}
-		return strings.Join(out, " ")
+		return prefixed(t, p, attrs, block, "ttl.")
 	}
 	for _, c := range []struct{ block, want string }{
 		{"Home", "ttl.pos=before"},

@@ -69,10 +69,21 @@ func (s *scratch) learnedCues(e *Extractor, p *page.Page, n int32) (mx, mn, in f
 	return mx, mn, in, ok
 }
 
-// cueValues are the learned values of one element's known tokens.
+// cueValues are the learned values of one element's (or text's) known
+// tokens.
 type cueValues struct {
 	sum, min, max float32
 	n             uint8
+}
+
+// add counts one more known token's value x (n stops at 255).
+func (v *cueValues) add(x float32) {
+	if v.n == 0 {
+		v.min, v.max = x, x
+	}
+	v.sum += x
+	v.min, v.max = min(v.min, x), max(v.max, x)
+	v.n = min(v.n+1, 255)
 }
 
 // nodeCues returns the learned values of the tokens of class and id (buf
@@ -83,16 +94,9 @@ func nodeCues(table map[string]float32, class, id string, buf *tokenBuf) cueValu
 		if len(tok) < 2 {
 			return
 		}
-		x, ok := table[string(tok)]
-		if !ok {
-			return
+		if x, ok := table[string(tok)]; ok {
+			v.add(x)
 		}
-		if v.n == 0 {
-			v.min, v.max = x, x
-		}
-		v.sum += x
-		v.min, v.max = min(v.min, x), max(v.max, x)
-		v.n = min(v.n+1, 255)
 	}
 	classTokens(class, buf, add)
 	classTokens(id, buf, add)

@@ -39,16 +39,9 @@ var textCuesGroup = groupSpec{
 		}
 		var v cueValues
 		s.low = textTokens(s.p.Blocks[i].Text, s.low, func(tok []byte) {
-			x, ok := e.textCues[string(tok)]
-			if !ok {
-				return
+			if x, ok := e.textCues[string(tok)]; ok {
+				v.add(x)
 			}
-			if v.n == 0 {
-				v.min, v.max = x, x
-			}
-			v.sum += x
-			v.min, v.max = min(v.min, x), max(v.max, x)
-			v.n++
 		})
 		if v.n == 0 {
 			return dst

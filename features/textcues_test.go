@@ -7,6 +7,7 @@ import (
 
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/internal/pagetest"
+	"github.com/sluice-project/sluice/page"
 )
 
 func TestTextTokens(t *testing.T) {
@@ -30,15 +31,9 @@ func TestTextTokens(t *testing.T) {
 
 func TestTextCuesAttrs(t *testing.T) {
 	p := pagetest.Parse(t, navPage)
-	lt := func(attrs [][]crf.Attr, prefix string) string {
+	lt := func(attrs [][]crf.Attr, block string) string {
 		t.Helper()
-		var out []string
-		for _, a := range attrs[blockOf(t, p, prefix)] {
-			if strings.HasPrefix(a.Name, "lt.") {
-				out = append(out, a.Name)
-			}
-		}
-		return strings.Join(out, " ")
+		return prefixed(t, p, attrs, block, "lt.")
 	}
 	attrs := extractor(t, withCues(DefaultConfig())).Attrs(p)
 	// "Share this": share −2.2 alone.
@@ -80,4 +75,17 @@ func TestLearnTextCues(t *testing.T) {
 	if _, ok := table["story"]; !ok {
 		t.Errorf("story: not in the table %v", table)
 	}
+}
+
+// prefixed returns the names of the attributes of the block of p starting
+// with text block whose names start with prefix, joined by spaces.
+func prefixed(t *testing.T, p *page.Page, attrs [][]crf.Attr, block, prefix string) string {
+	t.Helper()
+	var out []string
+	for _, a := range attrs[blockOf(t, p, block)] {
+		if strings.HasPrefix(a.Name, prefix) {
+			out = append(out, a.Name)
+		}
+	}
+	return strings.Join(out, " ")
 }
