@@ -11,6 +11,9 @@ type tagSet [2]uint64
 
 func (t *tagSet) add(i int) { t[i/64] |= 1 << (i % 64) }
 
+// has reports whether i is in t.
+func (t tagSet) has(i int) bool { return t[i/64]&(1<<(i%64)) != 0 }
+
 // containerTable lists the elements that give a container attribute, then
 // Victor's classes of similar elements.
 var containerTable = []atom.Atom{

@@ -48,8 +48,7 @@ func sectionPage(s *scratch, _ []*Bucket) {
 	ok := false
 	for i := range s.p.Blocks {
 		b := &s.p.Blocks[i]
-		tags := s.containerTags(s.p, b.Node)
-		if tags[classHeader/64]&(1<<(classHeader%64)) != 0 {
+		if s.containerTags(s.p, b.Node).has(classHeader) {
 			var v cueValues
 			s.low = textTokens(b.Text, s.low, func(tok []byte) {
 				if x, known := s.textCues[string(tok)]; known {

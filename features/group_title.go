@@ -42,6 +42,7 @@ var titleGroup = groupSpec{
 	},
 	size:   [2]int{1, 3},
 	window: 1,
+	needs:  passNodes,
 	page:   titlePage,
 	emit: func(_ *Extractor, s *scratch, i int, bk []*Bucket, dst []crf.Attr) []crf.Attr {
 		if s.headline < 0 {
@@ -66,7 +67,15 @@ func titlePage(s *scratch, _ []*Bucket) {
 	s.headline = -1
 	s.ttl = slices.Grow(s.ttl[:0], len(s.p.Blocks))[:len(s.p.Blocks)]
 	clear(s.ttl)
-	defer s.firstH1()
+	s.matchTitle()
+	if s.headline < 0 {
+		s.firstH1()
+	}
+}
+
+// matchTitle sets each short block's match with the title and the
+// headline, the best match of at least one half.
+func (s *scratch) matchTitle() {
 	s.ttlSet = s.hashTokens(s.p.Meta.Title, s.ttlSet[:0])
 	if len(s.ttlSet) == 0 {
 		return
@@ -95,36 +104,21 @@ func titlePage(s *scratch, _ []*Bucket) {
 	}
 }
 
-// firstH1 makes the first block within an h1 the headline when no block
-// matched the title (a fragment or a page without <title>, a title that
-// names the site only): the model learnt where a page's headline is, and
-// such a page has one too.
+// firstH1 makes the first block within an h1 the headline: for a page
+// where no block matched the title (a fragment or a page without <title>,
+// a title that names the site only), since the model learnt where a page's
+// headline is and such a page has one too.
 func (s *scratch) firstH1() {
-	if s.headline >= 0 {
-		return
-	}
 	for i := range s.p.Blocks {
-		if s.withinH1(s.p.Blocks[i].Node) {
+		if s.containerTags(s.p, s.p.Blocks[i].Node).has(h1Bit) {
 			s.headline = i
 			return
 		}
 	}
 }
 
-// withinH1 reports whether node n is an h1 or inside one (below <body>).
-func (s *scratch) withinH1(n int32) bool {
-	for m := n; m >= 0 && int(m) < len(s.p.Nodes); {
-		nd := &s.p.Nodes[m]
-		if nd.Atom == atom.H1 {
-			return true
-		}
-		if nd.Atom == atom.Body || nd.Parent >= m {
-			return false // the body, or not a tree in pre-order: stop rather than loop
-		}
-		m = nd.Parent
-	}
-	return false
-}
+// h1Bit is h1's index in the container sets.
+var h1Bit = containerIndex[atom.H1]
 
 // hashTokens appends to dst the hashes of text's distinct tokens (of its
 // first titleTokens units).
