@@ -29,35 +29,3 @@ func BenchmarkScanText(b *testing.B) {
 		})
 	}
 }
-
-// digitTexts are block texts with digit runs, for BenchmarkDigitPatterns.
-var digitTexts = []string{
-	"Posted on 12.03.2024 at 14:30 by admin",
-	"Call +49 30 1234567 or (030) 123-4567, Mon-Fri 9:00 to 17:30",
-	"Tuesday, 12 March 2024",
-	"Scores: 25 29 10 9 and 1.234.567 visitors, pi is 3.14159265",
-	"2024-03-12 08:15:00 UTC",
-	"Page 1 2 3 4 5 6 7 8 9 10 11 12 Next",
-	"Room 101, 3rd floor, 221B Baker Street, London NW1 6XE, tel. 020 7224 3688",
-	"In 1998 the club had 312 members; by 2023 it had 4512.",
-}
-
-func BenchmarkDigitPatterns(b *testing.B) {
-	runs := make([][]digitRun, len(digitTexts))
-	words := make([]int32, len(digitTexts))
-	for i, s := range digitTexts {
-		var r [maxRuns]digitRun
-		runs[i] = digitRuns(s, &r)
-		words[i] = int32(len(strings.Fields(s)))
-	}
-	b.ReportAllocs()
-	var set uint32
-	for b.Loop() {
-		for i, s := range digitTexts {
-			set |= digitPatterns(s, runs[i], words[i])
-		}
-	}
-	if set == 0 {
-		b.Fatal("no patterns")
-	}
-}

@@ -49,21 +49,3 @@ func TestPatterns(t *testing.T) {
 		}
 	}
 }
-
-func TestPlaceholder(t *testing.T) {
-	for s, want := range map[string]bool{
-		"Original Price: {{priceAnchor.info.price}}": true,
-		"Hello ${user.name}, welcome":                true,
-		"Lorem ipsum dolor sit amet":                 true,
-		"LOREM IPSUM":                                true,
-		"The {{ and }} of Go templates":              true,
-		"A set {x} and a price of $5":                false,
-		"${} is empty":                               false,
-		"Lorem, the ipsum":                           false,
-		"An ordinary sentence.":                      false,
-	} {
-		if got := placeholder(s); got != want {
-			t.Errorf("placeholder(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
