@@ -167,10 +167,11 @@ func logit(p float64) float64 {
 
 // TextTokens calls fn with each of the first limit tokens of text: its
 // Word units (textunit) of two letters or more and its pairs of
-// neighbouring Char units (a lone one alone), lower-cased into buf;
-// numbers are skipped but counted. tok is only valid during the call. It
+// neighbouring Char units (a lone one alone), lower-cased into buf, with
+// its place among the units (1 for the first); numbers and one-letter
+// words are skipped but counted. tok is only valid during the call. It
 // returns buf, to be reused.
-func TextTokens(text string, limit int, buf []byte, fn func(tok []byte)) []byte {
+func TextTokens(text string, limit int, buf []byte, fn func(tok []byte, unit int)) []byte {
 	n := 0
 	textunit.Bigrams(text, func(u textunit.Unit) bool {
 		n++
@@ -178,7 +179,7 @@ func TextTokens(text string, limit int, buf []byte, fn func(tok []byte)) []byte 
 			return n < limit
 		}
 		buf = lowerInto(buf[:0], u.Text)
-		fn(buf)
+		fn(buf, n)
 		return n < limit
 	})
 	return buf

@@ -105,8 +105,10 @@ type Extractor struct {
 	buckets [][]*Bucket // per featureGroups entry, as its buckets declare
 	filters []extFilter
 	cues    map[string]float32 // Config.Cues
-	// textCues is Config.TextCues
+	// textCues is Config.TextCues, textCueH the same keyed by tokenHash
 	textCues map[string]float32
+	textCueH map[uint64]float32
+	titleOn  bool // the Title group is on
 	needs    pass // the page passes of the groups on
 	pool     *freelist.List[scratch]
 
@@ -150,7 +152,8 @@ func NewExtractor(cfg Config) (*Extractor, error) {
 			}
 		}
 	}
-	e.cues, e.textCues = cfg.Cues, cfg.TextCues
+	e.cues, e.textCues, e.textCueH = cfg.Cues, cfg.TextCues, hashTable(cfg.TextCues)
+	e.titleOn = e.on[groupIndex(Title)]
 	for i, g := range featureGroups {
 		if !e.on[i] {
 			continue
@@ -328,11 +331,14 @@ type scratch struct {
 	ttl            []titleMatch
 	ttlSet, ttlBlk []uint64
 	headline       int // the headline block, -1 when none
-	// the section cues (group_section.go): the extractor's text cue table
-	// and each block's heading's value
-	textCues map[string]float32
-	sec      []float32
-	secOK    []bool
+	// the blocks' text tokens (blocktokens.go), read by the text cues, the
+	// section cues (with the extractor's text cue table) and the title
+	toks     textTokenCache
+	textCueH map[uint64]float32
+	titleOn  bool
+	// the section cues (group_section.go): each block's heading's value
+	sec   []float32
+	secOK []bool
 	// repeated items (repeat.go)
 	sig    []uint64
 	prefix []int32
@@ -438,7 +444,8 @@ type Prepared struct {
 // Prepare runs the page passes of p.
 func (e *Extractor) Prepare(p *page.Page) *Prepared {
 	s := e.pool.Get()
-	s.p, s.textCues = p, e.textCues
+	s.p, s.textCueH, s.titleOn = p, e.textCueH, e.titleOn
+	s.toks.done = false
 	if len(p.Blocks) > 0 {
 		e.preparePage(s)
 		for gi, g := range featureGroups {

@@ -41,7 +41,7 @@ func sectionPage(s *scratch, _ []*Bucket) {
 	s.sec = slices.Grow(s.sec[:0], n)[:n]
 	s.secOK = slices.Grow(s.secOK[:0], n)[:n]
 	clear(s.secOK)
-	if len(s.textCues) == 0 {
+	if len(s.textCueH) == 0 {
 		return
 	}
 	var cur float32
@@ -49,12 +49,7 @@ func sectionPage(s *scratch, _ []*Bucket) {
 	for i := range s.p.Blocks {
 		b := &s.p.Blocks[i]
 		if s.containerTags(s.p, b.Node).has(classHeader) {
-			var v cueValues
-			s.low = textTokens(b.Text, s.low, func(tok []byte) {
-				if x, known := s.textCues[string(tok)]; known {
-					v.add(x)
-				}
-			})
+			v := s.textCueValues(i)
 			cur, ok = 0, v.n > 0
 			if ok {
 				cur = v.sum / float32(v.n)

@@ -86,7 +86,8 @@ func (s *scratch) matchTitle() {
 		if b.Words == 0 || b.Words > titleTokens {
 			continue
 		}
-		s.ttlBlk = s.hashTokens(b.Text, s.ttlBlk[:0])
+		hash, _ := s.tokens(i)
+		s.ttlBlk = distinct(s.ttlBlk[:0], hash)
 		common := 0
 		for _, h := range s.ttlBlk {
 			if slices.Contains(s.ttlSet, h) {
@@ -123,14 +124,20 @@ var h1Bit = containerIndex[atom.H1]
 // hashTokens appends to dst the hashes of text's distinct tokens (of its
 // first titleTokens units).
 func (s *scratch) hashTokens(text string, dst []uint64) []uint64 {
-	s.low = cuetable.TextTokens(text, titleTokens, s.low, func(tok []byte) {
-		v := uint64(14695981039346656037) // FNV-1a
-		for _, c := range tok {
-			v = (v ^ uint64(c)) * 1099511628211
-		}
-		if !slices.Contains(dst, v) {
-			dst = append(dst, v)
+	s.low = cuetable.TextTokens(text, titleTokens, s.low, func(tok []byte, _ int) {
+		if h := tokenHash(tok); !slices.Contains(dst, h) {
+			dst = append(dst, h)
 		}
 	})
+	return dst
+}
+
+// distinct appends to dst the distinct values of hash, in order.
+func distinct(dst, hash []uint64) []uint64 {
+	for _, h := range hash {
+		if !slices.Contains(dst, h) {
+			dst = append(dst, h)
+		}
+	}
 	return dst
 }

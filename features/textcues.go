@@ -37,12 +37,7 @@ var textCuesGroup = groupSpec{
 		if len(e.textCues) == 0 {
 			return dst
 		}
-		var v cueValues
-		s.low = textTokens(s.p.Blocks[i].Text, s.low, func(tok []byte) {
-			if x, ok := e.textCues[string(tok)]; ok {
-				v.add(x)
-			}
-		})
+		v := s.textCueValues(i)
 		if v.n == 0 {
 			return dst
 		}
@@ -51,11 +46,13 @@ var textCuesGroup = groupSpec{
 	},
 }
 
-// textTokens calls fn with each of the first textCueTokens tokens of text:
-// its Word units of two letters or more and its pairs of neighbouring Char
-// units (a lone one alone), lower-cased into buf; numbers are skipped but
-// counted. tok is only valid during the call. It returns buf, to be reused.
-func textTokens(text string, buf []byte, fn func(tok []byte)) []byte {
+// textTokens calls fn with each of the first textCueTokens tokens of text
+// (cuetable.TextTokens): its Word units of two letters or more and its
+// pairs of neighbouring Char units (a lone one alone), lower-cased into buf;
+// numbers are skipped but counted. tok is only valid during the call. It
+// returns buf, to be reused. (The extractor reads them through
+// scratch.tokens, hashed, once per page.)
+func textTokens(text string, buf []byte, fn func(tok []byte, unit int)) []byte {
 	return cuetable.TextTokens(text, textCueTokens, buf, fn)
 }
 
@@ -65,7 +62,7 @@ func textTokens(text string, buf []byte, fn func(tok []byte)) []byte {
 func LearnTextCues(samples []CueSample, opts CueOptions) map[string]float32 {
 	var buf []byte
 	return cuetable.Learn(samples, opts, func(p *page.Page, b int, dst []string) []string {
-		buf = textTokens(p.Blocks[b].Text, buf, func(tok []byte) {
+		buf = textTokens(p.Blocks[b].Text, buf, func(tok []byte, _ int) {
 			for _, d := range dst {
 				if d == string(tok) {
 					return

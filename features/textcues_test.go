@@ -22,7 +22,7 @@ func TestTextTokens(t *testing.T) {
 		{"one two three four five six seven eight nine ten eleven twelve thirteen", "one two three four five six seven eight nine ten eleven twelve"},
 	} {
 		var got []string
-		textTokens(c.text, nil, func(tok []byte) { got = append(got, string(tok)) })
+		textTokens(c.text, nil, func(tok []byte, _ int) { got = append(got, string(tok)) })
 		if s := strings.Join(got, " "); s != c.want {
 			t.Errorf("textTokens(%q) = %q, want %q", c.text, s, c.want)
 		}

@@ -1,0 +1,92 @@
+package features
+
+import "github.com/sluice-project/sluice/cuetable"
+
+// The text tokens of a page's blocks, read once. The text cues, the
+// section cues and the title match all read a block's first tokens
+// (cuetable.TextTokens); each read them on its own before, the text cues
+// once per block and the title again for every short block. blockTokens
+// reads each block once, as far as the farthest of them reads it, and
+// keeps the tokens as 64-bit hashes (tokenHash) with their place among the
+// block's units, so that the text cue table is looked up by number
+// (Extractor.textCueH) rather than by string.
+
+// textTokenCache is the page's block tokens, computed by scratch.tokens.
+type textTokenCache struct {
+	hash []uint64 // the tokens' hashes, block after block
+	unit []uint8  // each token's place among its block's units, from 1
+	at   []int32  // block i's tokens are hash[at[i]:at[i+1]]
+	done bool     // computed for the current page
+}
+
+// tokens returns the hashes and unit places of block i's tokens: its first
+// titleTokens units when the title group reads it (a block of titleTokens
+// words or fewer, the title group on), else its first textCueTokens.
+func (s *scratch) tokens(i int) ([]uint64, []uint8) {
+	t := &s.toks
+	if !t.done {
+		s.readTokens()
+	}
+	return t.hash[t.at[i]:t.at[i+1]], t.unit[t.at[i]:t.at[i+1]]
+}
+
+// readTokens fills s.toks for the page.
+func (s *scratch) readTokens() {
+	t := &s.toks
+	t.hash, t.unit, t.at = t.hash[:0], t.unit[:0], append(t.at[:0], 0)
+	for i := range s.p.Blocks {
+		b := &s.p.Blocks[i]
+		limit := textCueTokens
+		if s.titleOn && b.Words > 0 && b.Words <= titleTokens {
+			limit = titleTokens
+		}
+		s.low = cuetable.TextTokens(b.Text, limit, s.low, func(tok []byte, unit int) {
+			t.hash = append(t.hash, tokenHash(tok))
+			t.unit = append(t.unit, uint8(unit))
+		})
+		t.at = append(t.at, int32(len(t.hash)))
+	}
+	t.done = true
+}
+
+// tokenHash is tok's FNV-1a hash.
+func tokenHash(tok []byte) uint64 {
+	v := uint64(14695981039346656037)
+	for _, c := range tok {
+		v = (v ^ uint64(c)) * 1099511628211
+	}
+	return v
+}
+
+// hashTable returns table keyed by its keys' tokenHash. Two keys with one
+// hash (for a table of 100,000 tokens, about one chance in 4·10^9) keep the
+// larger value.
+func hashTable(table map[string]float32) map[uint64]float32 {
+	if len(table) == 0 {
+		return nil
+	}
+	out := make(map[uint64]float32, len(table))
+	for k, v := range table {
+		h := tokenHash([]byte(k))
+		if old, ok := out[h]; !ok || v > old {
+			out[h] = v
+		}
+	}
+	return out
+}
+
+// textCueValues returns the text cue values of block i's first
+// textCueTokens tokens.
+func (s *scratch) textCueValues(i int) cueValues {
+	var v cueValues
+	hash, unit := s.tokens(i)
+	for k, h := range hash {
+		if unit[k] > textCueTokens {
+			break
+		}
+		if x, ok := s.textCueH[h]; ok {
+			v.add(x)
+		}
+	}
+	return v
+}
