@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -27,5 +28,18 @@ func TestDeclaredTypes(t *testing.T) {
 	}
 	if got := declaredTypes([]byte(many)); len(got) != maxTypes || got[0] != "typeaa" {
 		t.Errorf("%d types from 41 declared (the first too long): %v", len(got), got)
+	}
+}
+
+func TestIndexAnchored(t *testing.T) {
+	for _, s := range []string{
+		``, `"@type"`, `x"@type"`, `"@typ`, `@type" "@type"`, `a@b "@type": "X"`, `"@"@type"`,
+		`schema.org/Thing`, `schema.or schema.org/`, `.schema.org/`, `schema.org`, `https://schema.org/Product`,
+	} {
+		for _, k := range typeKeys {
+			if got, want := indexAnchored([]byte(s), []byte(k.key), k.anchor), bytes.Index([]byte(s), []byte(k.key)); got != want {
+				t.Errorf("indexAnchored(%q, %q) = %d, want %d", s, k.key, got, want)
+			}
+		}
 	}
 }
