@@ -146,6 +146,16 @@ func densityRule(p, c, n densities, maxLink float64) float64 {
 // "»") are no units, as boilerpipe leaves out tokens without a letter or
 // a digit.
 func textDensity(s string, width int) float64 {
+	if 2*len(s) <= width && !maybeChars(s) {
+		// One line: a unit takes at most twice its bytes (its characters,
+		// a space), and without Han, kana or Thai every unit is a word.
+		return float64(textunit.Count(s))
+	}
+	return wrapDensity(s, width)
+}
+
+// wrapDensity is textDensity, wrapping s unit by unit.
+func wrapDensity(s string, width int) float64 {
 	var words, lastLine, lineLen float64
 	lines := 0
 	w := float64(width)

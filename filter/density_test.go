@@ -62,3 +62,20 @@ func TestDensityNeighbours(t *testing.T) {
 		t.Errorf("density with paragraphs inactive = %s, want ....", got)
 	}
 }
+
+// TestTextDensityShortcut: a text short enough to fit on one line is
+// counted, not wrapped, with the same result, up to the width's bound.
+func TestTextDensityShortcut(t *testing.T) {
+	texts := []string{
+		"", "a", "Home", "a b c d e f g h i j k l m n o p q r s t", "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t",
+		"Über uns · Kontakt", "Главная страница", "x1 2y 3.5 4,000", "---", "l'été dernier", "e-mail: a@b.c",
+		"Αρχική σελίδα", "مرحبا بالعالم", "首页 新闻", "ข่าว", "ニュース一覧",
+	}
+	for _, s := range texts {
+		for width := 1; width <= 100; width++ {
+			if got, want := textDensity(s, width), wrapDensity(s, width); got != want {
+				t.Errorf("textDensity(%q, %d) = %v, wrapped %v", s, width, got, want)
+			}
+		}
+	}
+}

@@ -114,6 +114,9 @@ func PerWord(s Script) float64 {
 // unit counts 1, and each Char unit 1/PerWord of its script, so that 16
 // Chinese characters are about 10 words. Like Count it does not allocate.
 func WordEquivalents(s string) float64 {
+	if isASCII(s) {
+		return float64(asciiCount(s))
+	}
 	words, han, kana, thai := 0, 0, 0, 0
 	chunks(s, func(c string, off int, char bool) bool {
 		switch {

@@ -109,6 +109,9 @@ func All(s string) iter.Seq[Unit] {
 
 // Count returns the number of units of s. It does not allocate.
 func Count(s string) int {
+	if isASCII(s) {
+		return asciiCount(s)
+	}
 	n := 0
 	chunks(s, func(c string, off int, char bool) bool {
 		switch {
@@ -126,6 +129,15 @@ func Count(s string) int {
 
 // walk emits the units of s.
 func walk(s string, fn func(Unit) bool) {
+	if isASCII(s) {
+		asciiUnits(s, 0, fn)
+		return
+	}
+	walkChunks(s, fn)
+}
+
+// walkChunks emits the units of s chunk by chunk (chunks).
+func walkChunks(s string, fn func(Unit) bool) {
 	chunks(s, func(c string, off int, char bool) bool {
 		switch {
 		case char:
@@ -190,6 +202,10 @@ func chunks(s string, fn func(c string, off int, char bool) bool) {
 
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
+// isASCII reports whether s is all ASCII. Such a text is segmented whole
+// (asciiUnits, asciiCount) rather than piece by piece (chunks): white space
+// is no letter, digit or joiner, so no segment crosses it, and the two give
+// the same units.
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {

@@ -171,7 +171,7 @@ func TestASCIIMatchesUniseg(t *testing.T) {
 }
 
 func FuzzUnits(f *testing.F) {
-	for _, s := range []string{"Don't 3.14 a_b", "中国人民，2018年", "ภาษาไทย", "한국어 e.g.", "a\u0301 \u0301b", "\xff\xfe", "👨‍👩‍👧 x"} {
+	for _, s := range []string{"Don't 3.14 a_b", "e.g. x. .y 1 .5 a' 'b _ __a\t3:30 ,1,", "中国人民，2018年", "ภาษาไทย", "한국어 e.g.", "a\u0301 \u0301b", "\xff\xfe", "👨‍👩‍👧 x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -186,6 +186,14 @@ func FuzzUnits(f *testing.F) {
 		}
 		if c := Count(s); c != n {
 			t.Fatalf("%q: Count %d, All %d", s, c, n)
+		}
+		if isASCII(s) { // segmented whole: as chunk by chunk
+			var whole, pieces []Unit
+			asciiUnits(s, 0, func(u Unit) bool { whole = append(whole, u); return true })
+			walkChunks(s, func(u Unit) bool { pieces = append(pieces, u); return true })
+			if !slices.Equal(whole, pieces) {
+				t.Fatalf("%q: whole %v, chunk by chunk %v", s, whole, pieces)
+			}
 		}
 		if utf8.ValidString(s) && !hasChar(s) {
 			if got, want := texts(s), unisegUnitsOf(s); !slices.Equal(got, want) {
