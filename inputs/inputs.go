@@ -7,7 +7,7 @@ package inputs
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // HTMLEndings are the endings of the files taken from directories as HTML
@@ -341,7 +343,10 @@ func Gunzip(data []byte, max int64) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		data, err = io.ReadAll(io.LimitReader(zr, max+1))
+		var out bytes.Buffer
+		out.Grow(gunzippedSize(data, max))
+		_, err = out.ReadFrom(io.LimitReader(zr, max+1))
+		data = out.Bytes()
 		if err != nil {
 			return data, err
 		}
@@ -350,6 +355,18 @@ func Gunzip(data []byte, max int64) ([]byte, error) {
 		return nil, ErrTooLarge
 	}
 	return data, nil
+}
+
+// gunzippedSize is the room to make for gzip data decompressed: the size
+// its trailer records (of the last member, modulo 2^32), bounded by
+// limit+1 and by deflate's largest ratio (1032 to 1), so that a forged
+// trailer asks for no more than the data could give; at least 512 bytes.
+func gunzippedSize(data []byte, limit int64) int {
+	n := int64(512)
+	if len(data) >= 18 {
+		n = max(n, int64(binary.LittleEndian.Uint32(data[len(data)-4:]))+1)
+	}
+	return int(min(n, limit+1, 1032*int64(len(data))+512))
 }
 
 // LooksLikeArchive reports whether the file at path starts like a WARC or
