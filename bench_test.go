@@ -62,6 +62,28 @@ func benchClean(b *testing.B, parser string) {
 	reportPages(b, len(data))
 }
 
+// BenchmarkSegmentArena is Clean's first half alone (Cleaner.Segment:
+// decoding, parsing, metadata, blocks), the part of its cost that no
+// labeller changes.
+func BenchmarkSegmentArena(b *testing.B) {
+	data, total := benchPages(b)
+	c, err := New(Options{Parser: "arena"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range data {
+			if _, err := c.Segment(ctx, Input{Data: d}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	reportPages(b, len(data))
+}
+
 // BenchmarkHTMLParse is the floor Clean is measured against: a bare
 // html.Parse of the same pages.
 func BenchmarkHTMLParse(b *testing.B) {
