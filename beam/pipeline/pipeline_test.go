@@ -24,8 +24,21 @@ import (
 )
 
 // TestMain initialises Beam (beam.Init), which a test binary that runs
-// pipelines must do before the tests.
-func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
+// pipelines must do before the tests. The SDK leaves an empty
+// beamloopbackworker-* file in the temporary directory for every pipeline
+// it runs in loopback mode (runnerlib/execute.go: Beam issue 27569), so
+// the tests get a temporary directory of their own, removed after them.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sluice-beam-test-")
+	if err == nil {
+		os.Setenv("TMPDIR", dir)
+	}
+	code := ptest.MainRetWithDefault(m, "prism")
+	if err == nil {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
 
 // htmlPage is an HTML page the archives of the test hold and the pipeline must
 // clean.
