@@ -9,6 +9,8 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
+
+	"github.com/sluice-project/sluice/charsetguess"
 )
 
 const (
@@ -261,7 +263,7 @@ func utf16Order(b []byte) (Charset, bool) {
 // factASCII, or factTruncated (invalid only because the last character is
 // cut short, as in pages truncated by a crawler).
 func scanUTF8(b []byte) uint8 {
-	i := firstNonASCII(b)
+	i := charsetguess.FirstNonASCII(b)
 	if i == len(b) {
 		return factValid | factASCII
 	}
@@ -280,24 +282,6 @@ func scanUTF8(b []byte) uint8 {
 	return 0
 }
 
-// firstNonASCII returns the index of the first byte >= 0x80 in b, or len(b).
-func firstNonASCII(b []byte) int {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		if (uint64(b[i])|uint64(b[i+1])<<8|uint64(b[i+2])<<16|uint64(b[i+3])<<24|
-			uint64(b[i+4])<<32|uint64(b[i+5])<<40|uint64(b[i+6])<<48|uint64(b[i+7])<<56)&
-			0x8080808080808080 != 0 {
-			break
-		}
-	}
-	for ; i < len(b); i++ {
-		if b[i] >= utf8.RuneSelf {
-			return i
-		}
-	}
-	return i
-}
-
 // mostlyUTF8 reports whether b reads as UTF-8 with a few damaged bytes: it
 // has valid multi-byte characters and at most one invalid byte per eight of
 // them. A truncated last character does not count as invalid.
@@ -305,7 +289,7 @@ func firstNonASCII(b []byte) int {
 // fails; a UTF-8 page with a handful of corrupted bytes passes.
 func mostlyUTF8(b []byte) bool {
 	good, bad := 0, 0
-	for i := firstNonASCII(b); i < len(b); {
+	for i := charsetguess.FirstNonASCII(b); i < len(b); {
 		c := b[i]
 		if c < utf8.RuneSelf {
 			i++
@@ -823,7 +807,7 @@ func (c Charset) Decode(b []byte) (utf8Text []byte, m *OffsetMap) {
 	// (for ISO-2022-JP, as long as it has no escape sequence).
 	ascii := facts&factASCII != 0
 	if !known {
-		ascii = firstNonASCII(b) == len(b)
+		ascii = charsetguess.FirstNonASCII(b) == len(b)
 	}
 	if ascii && (c.kind != kindISO2022JP || bytes.IndexByte(b, 0x1B) < 0) {
 		return b, nil
