@@ -14,11 +14,15 @@ import (
 	"github.com/sluice-project/sluice/gbdt"
 )
 
-// Model files. A model file starts with modelMagic5, then the feature
+// Model files. A model file starts with modelMagic6, then the feature
 // configuration (its length, a little-endian uint32, then JSON), whose
-// Stages list the labeller's stages in order; then, for each stage with a
-// trained part (trees, crf, stack, context), that part, length-prefixed
-// alike, in the order of the list.
+// Stages list the labeller's stages in order; then its two cue tables
+// (Config.Cues and Config.TextCues, left out of the JSON), length-prefixed
+// alike (cuetables.go); then, for each stage with a trained part (trees,
+// crf, stack, context), that part, length-prefixed alike, in the order of
+// the list. modelMagic5 is the same without the tables' part: its tables,
+// when it has them, are in the JSON, which takes several times longer to
+// read (tens of thousands of entries, read at every start of the program).
 //
 // Files written before stages were listed load as the labeller they
 // describe (see loadLegacy): modelMagic1 is one CRF (the configuration,
@@ -33,17 +37,21 @@ const (
 	modelMagic3 = "SLUICEM3"
 	modelMagic4 = "SLUICEM4"
 	modelMagic5 = "SLUICEM5"
+	modelMagic6 = "SLUICEM6"
 )
 
 // MarshalBinary encodes the labeller as a model file.
 func (l *Labeller) MarshalBinary() ([]byte, error) {
-	cfg, err := json.Marshal(l.cfg)
+	c := l.cfg
+	c.Cues, c.TextCues = nil, nil
+	cfg, err := json.Marshal(c)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	buf.WriteString(modelMagic5)
+	buf.WriteString(modelMagic6)
 	writePrefixed(&buf, cfg)
+	writePrefixed(&buf, appendCueTables(nil, l.cfg.Cues, l.cfg.TextCues))
 	for _, st := range l.stages {
 		m, ok := st.(marshaler)
 		if !ok {
@@ -81,9 +89,9 @@ func Load(data []byte) (*Labeller, error) {
 	if len(data) >= len(modelMagic5)+4 {
 		magic = string(data[:len(modelMagic5)])
 	}
-	known := []string{modelMagic1, modelMagic2, modelMagic3, modelMagic4, modelMagic5}
+	known := []string{modelMagic1, modelMagic2, modelMagic3, modelMagic4, modelMagic5, modelMagic6}
 	if !slices.Contains(known, magic) {
-		return nil, errors.New("label: not a sluice model file (it should start with SLUICEM1 to SLUICEM5; train one with sluice train)")
+		return nil, errors.New("label: not a sluice model file (it should start with SLUICEM1 to SLUICEM6; train one with sluice train)")
 	}
 	data = data[len(magic):]
 	var cfg FeatureConfig
@@ -91,7 +99,18 @@ func Load(data []byte) (*Labeller, error) {
 	if err != nil {
 		return nil, err
 	}
-	if magic != modelMagic5 {
+	switch magic {
+	case modelMagic6:
+		part, rest, ok := lengthPrefixed(data)
+		if !ok {
+			return nil, errors.New("label: model file truncated in its cue tables")
+		}
+		if cfg.Cues, cfg.TextCues, err = readCueTables(part); err != nil {
+			return nil, err
+		}
+		data = rest
+	case modelMagic5:
+	default:
 		return loadLegacy(magic, cfg, data)
 	}
 	if err := CheckStages(cfg.Stages); err != nil {

@@ -187,8 +187,8 @@ func TestBoosted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.HasPrefix(data, []byte("SLUICEM5")) {
-			t.Errorf("%+v: the model file starts with %q, want SLUICEM5", run, data[:8])
+		if !bytes.HasPrefix(data, []byte("SLUICEM6")) {
+			t.Errorf("%+v: the model file starts with %q, want SLUICEM6", run, data[:8])
 		}
 		loaded, err := label.Load(data)
 		if err != nil {

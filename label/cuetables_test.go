@@ -1,0 +1,73 @@
+package label
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"testing"
+)
+
+// A model file keeps its cue tables in their own part and reads them back
+// as they were; a file of the layout before (the tables in the JSON)
+// still loads, to the same tables; a damaged part is an error, not a
+// panic.
+func TestCueTablesInModelFile(t *testing.T) {
+	cfg := DefaultFeatureConfig()
+	cfg.Cues = map[string]float32{"nav": -1.25, "article": 0.5, "文章": 0.75, "x": 0}
+	cfg.TextCues = map[string]float32{"cookies": -2, "reply": -0.5, "相关": -1}
+	lab := trainCRF(t, []example{trainPage(t, 0), trainPage(t, 1)}, cfg, 5)
+	data, err := lab.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte(modelMagic6)) || bytes.Contains(data, []byte(`"cookies"`)) {
+		t.Fatalf("the tables should be in a part of their own, after %s", modelMagic6)
+	}
+	back, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(back.cfg.Cues, cfg.Cues) || !maps.Equal(back.cfg.TextCues, cfg.TextCues) {
+		t.Errorf("tables read back: %v %v", back.cfg.Cues, back.cfg.TextCues)
+	}
+	again, err := back.MarshalBinary()
+	if err != nil || !bytes.Equal(again, data) {
+		t.Errorf("written again: %d bytes (%v), want the same %d", len(again), err, len(data))
+	}
+
+	// The layout before: the same file with the tables in the JSON.
+	js, err := json.Marshal(lab.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old bytes.Buffer
+	old.WriteString(modelMagic5)
+	writePrefixed(&old, js)
+	_, rest, _ := lengthPrefixed(data[len(modelMagic6):]) // the configuration
+	_, rest, _ = lengthPrefixed(rest)                       // the tables
+	old.Write(rest)
+	legacy, err := Load(old.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(legacy.cfg.Cues, cfg.Cues) || !maps.Equal(legacy.cfg.TextCues, cfg.TextCues) {
+		t.Errorf("tables of a %s file: %v %v", modelMagic5, legacy.cfg.Cues, legacy.cfg.TextCues)
+	}
+
+	// Without tables: nil maps, as the JSON's omitempty gave.
+	plain := trainCRF(t, []example{trainPage(t, 0), trainPage(t, 1)}, DefaultFeatureConfig(), 5)
+	pd, _ := plain.MarshalBinary()
+	if pl, err := Load(pd); err != nil || pl.cfg.Cues != nil || pl.cfg.TextCues != nil {
+		t.Errorf("no tables: %v, %v %v", err, pl.cfg.Cues, pl.cfg.TextCues)
+	}
+
+	for _, part := range [][]byte{nil, {1, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0, 3, 'a', 'b'}, {0, 0, 0, 0, 0, 0, 0, 0, 9},
+		{255, 255, 255, 255, 0, 0, 0, 0}, {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0, 0, 0, 0}} {
+		if _, _, err := readCueTables(part); err == nil {
+			t.Errorf("readCueTables(%v) succeeded", part)
+		}
+	}
+	for n := len(modelMagic6); n < len(data); n += 7 {
+		Load(data[:n]) // must not panic
+	}
+}
