@@ -44,7 +44,7 @@ func TestCueTablesInModelFile(t *testing.T) {
 	old.WriteString(modelMagic5)
 	writePrefixed(&old, js)
 	_, rest, _ := lengthPrefixed(data[len(modelMagic6):]) // the configuration
-	_, rest, _ = lengthPrefixed(rest)                       // the tables
+	_, rest, _ = lengthPrefixed(rest)                     // the tables
 	old.Write(rest)
 	legacy, err := Load(old.Bytes())
 	if err != nil {
