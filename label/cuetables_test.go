@@ -71,3 +71,21 @@ func TestCueTablesInModelFile(t *testing.T) {
 		Load(data[:n]) // must not panic
 	}
 }
+
+// FuzzReadCueTables: any bytes give tables or an error, never a panic, and
+// what reads back writes and reads again to the same tables.
+func FuzzReadCueTables(f *testing.F) {
+	f.Add(appendCueTables(nil, map[string]float32{"nav": -1, "文章": 0.5}, map[string]float32{"reply": -0.25}))
+	f.Add(appendCueTables(nil, nil, nil))
+	f.Add([]byte{1, 0, 0, 0, 200, 1, 'a'})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		cues, text, err := readCueTables(b)
+		if err != nil {
+			return
+		}
+		c2, t2, err := readCueTables(appendCueTables(nil, cues, text))
+		if err != nil || !maps.Equal(c2, cues) || !maps.Equal(t2, text) {
+			t.Fatalf("written again: %v; %v %v, want %v %v", err, c2, t2, cues, text)
+		}
+	})
+}
