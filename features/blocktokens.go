@@ -5,7 +5,7 @@ import "github.com/sluice-project/sluice/cuetable"
 // The text tokens of a page's blocks, read once. The text cues, the
 // section cues and the title match all read a block's first tokens
 // (cuetable.TextTokens); each read them on its own before, the text cues
-// once per block and the title again for every short block. blockTokens
+// once per block and the title again for every short block. readTokens
 // reads each block once, as far as the farthest of them reads it, and
 // keeps the tokens as 64-bit hashes (tokenHash) with their place among the
 // block's units, so that the text cue table is looked up by number
