@@ -3,6 +3,7 @@ package label
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/sluice-project/sluice/crf"
@@ -60,6 +61,10 @@ func TestLoadRejectsOtherFiles(t *testing.T) {
 		if _, err := Load(data); err == nil {
 			t.Errorf("Load(%q) succeeded", data)
 		}
+	}
+	// A layout of another version is named as such.
+	if _, err := Load([]byte("SLUICEM9\x02\x00\x00\x00{}")); err == nil || !strings.Contains(err.Error(), "SLUICEM9 is not one this sluice reads") {
+		t.Errorf("a newer layout: %v", err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/sluice-project/sluice/crf"
 	"github.com/sluice-project/sluice/features"
@@ -91,6 +92,9 @@ func Load(data []byte) (*Labeller, error) {
 	}
 	known := []string{modelMagic1, modelMagic2, modelMagic3, modelMagic4, modelMagic5, modelMagic6}
 	if !slices.Contains(known, magic) {
+		if strings.HasPrefix(magic, "SLUICEM") {
+			return nil, fmt.Errorf("label: the model file's layout %s is not one this sluice reads (SLUICEM1 to SLUICEM6): it was written by another version; use that version, or train the model again with this one", magic)
+		}
 		return nil, errors.New("label: not a sluice model file (it should start with SLUICEM1 to SLUICEM6; train one with sluice train)")
 	}
 	data = data[len(magic):]
