@@ -384,11 +384,12 @@ func (s *scratch) groupOf(b *page.Block, td bool) *groupSum {
 }
 
 // MaxPooled bounds the blocks and nodes of the scratch kept for reuse, so
-// that one huge page does not pin its working memory.
+// that one huge page does not pin its working memory; its text tokens are
+// bounded at eight a block.
 const MaxPooled = 1 << 16
 
 func (e *Extractor) put(s *scratch) {
-	if cap(s.stats) > MaxPooled || cap(s.nodes) > MaxPooled {
+	if cap(s.stats) > MaxPooled || cap(s.nodes) > MaxPooled || cap(s.toks.hash) > 8*MaxPooled {
 		return
 	}
 	e.pool.Put(s)
