@@ -21,7 +21,8 @@ type textTokenCache struct {
 
 // tokens returns the hashes and unit places of block i's tokens: its first
 // titleTokens units when the title group reads it (a block of titleTokens
-// words or fewer, the title group on), else its first textCueTokens.
+// words or fewer, the title group on, the page titled), else its first
+// textCueTokens.
 func (s *scratch) tokens(i int) ([]uint64, []uint8) {
 	t := &s.toks
 	if !t.done {
@@ -34,10 +35,11 @@ func (s *scratch) tokens(i int) ([]uint64, []uint8) {
 func (s *scratch) readTokens() {
 	t := &s.toks
 	t.hash, t.unit, t.at = t.hash[:0], t.unit[:0], append(t.at[:0], 0)
+	title := s.titleOn && s.p.Meta.Title != "" // matchTitle reads no block without one
 	for i := range s.p.Blocks {
 		b := &s.p.Blocks[i]
 		limit := textCueTokens
-		if s.titleOn && b.Words > 0 && b.Words <= titleTokens {
+		if title && b.Words > 0 && b.Words <= titleTokens {
 			limit = titleTokens
 		}
 		s.low = cuetable.TextTokens(b.Text, limit, s.low, func(tok []byte, unit int) {
