@@ -2,23 +2,13 @@ package parsertext
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sluice-project/sluice/tables"
 	"golang.org/x/net/html/atom"
 )
-
-// flattenMedian is Kitten's limit: a list introduced by a colon whose
-// median item is shorter than this many characters becomes one sentence.
-const flattenMedian = 60
-
-// flattenWords caps a flattened list: a list whose introduction and items
-// come to more words than this is written one sentence per item instead,
-// since a parser copes with a run-on enumeration no better than with the
-// cut-up list (and link-grammar gives up on sentences of some 80 words).
-const flattenWords = 60
 
 // minLinkWords is the fewest words an item of a link list keeps.
 const minLinkWords = 5
@@ -157,27 +147,14 @@ func flatten(out []string, intro string, items []string, lang *language) []strin
 		}
 		return out
 	}
-	if median(items) >= flattenMedian || words(intro, items) > flattenWords {
+	if !tables.Enumerable(items, intro) {
 		out = append(out, terminate(intro)) // a sentence of its own, as the items are
 		for _, it := range items {
 			out = append(out, terminate(it))
 		}
 		return out
 	}
-	var sb strings.Builder
-	sb.WriteString(intro)
-	for i, it := range items {
-		sb.WriteByte(' ')
-		if i == len(items)-1 {
-			sb.WriteString(terminate(it))
-			break
-		}
-		sb.WriteString(it)
-		if !strings.ContainsAny(it[len(it)-1:], ".?!;,") {
-			sb.WriteByte(',')
-		}
-	}
-	return append(out, sb.String())
+	return append(out, terminate(intro+" "+tables.Enumerate(items)))
 }
 
 // lowerFirst returns item it with its first word in lower case when the
@@ -206,26 +183,4 @@ func lastWord(s string) string {
 		return ""
 	}
 	return strings.ToLower(strings.Trim(f[len(f)-1], `.,;:!?"'()[]«»“”`))
-}
-
-// words counts the words of intro and items.
-func words(intro string, items []string) int {
-	n := len(strings.Fields(intro))
-	for _, it := range items {
-		n += len(strings.Fields(it))
-	}
-	return n
-}
-
-// median returns the median length in characters of items.
-func median(items []string) int {
-	n := make([]int, len(items))
-	for i, it := range items {
-		n[i] = utf8.RuneCountInString(it)
-	}
-	slices.Sort(n)
-	if len(n) == 0 {
-		return 0
-	}
-	return n[len(n)/2]
 }

@@ -19,8 +19,10 @@
 //     joined, whether the decide stage labelled the later piece a
 //     continuation (heuristic path) or a new paragraph (model path);
 //     text inside <select> and <option> is dropped; then the text is split
-//     into sentences, and a sentence of more than 60 words is cut at its
-//     semicolons and item separators (sentence.go).
+//     into sentences, a sentence of more than 60 words is cut at its
+//     semicolons and item separators, and a shorter one with item
+//     separators ("Home | News | Sport") is read as a list, its items
+//     joined by commas when they are short (sentence.go).
 //
 // Word lists are per language, chosen from Options.Lang or the page's lang
 // attribute; see lang.go to add one.

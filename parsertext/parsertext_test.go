@@ -274,7 +274,7 @@ func TestTables(t *testing.T) {
 }
 
 // Citation marks after a full stop end the sentence with it (Wikipedia's
-// "text.[18] Next"), and a flattened list longer than flattenWords words
+// "text.[18] Next"), and a flattened list longer than tables.EnumerateWords words
 // stays one sentence an item.
 func TestCitationsAndLongLists(t *testing.T) {
 	check(t, `<p>The river floods.[18] Farmers wait.[a][b] The mill turns.[citation needed] It is old [sic] and slow.</p>`, Options{},
@@ -348,6 +348,8 @@ func TestTitleNotJoined(t *testing.T) {
 func TestEmoticonsAndSymbols(t *testing.T) {
 	check(t, `<p>Well I am really pleased :)</p><p>Chin up ;-)</p><p>___</p><p>* * *</p><p>See the map</p><p>Done (mostly)</p>`, Options{},
 		"Well I am really pleased :)", "Chin up ;-)", "See the map.", "Done (mostly).")
+	check(t, `<p>No clue how to get there :-P Anyway, see you. Great :D Bye. Read the Note:P Then go.</p>`, Options{},
+		"No clue how to get there :-P", "Anyway, see you.", "Great :D", "Bye.", "Read the Note:P Then go.")
 }
 
 // The first word of an item takes lower case after a repeated trigger
@@ -400,4 +402,17 @@ func TestTableWithoutClausesAsBlocks(t *testing.T) {
 			t.Errorf("%q missing from %q", want, got)
 		}
 	}
+}
+
+// TestItemRows: items written on one line between separators are read as
+// a list: an enumeration when short, one sentence an item when long.
+func TestItemRows(t *testing.T) {
+	long := "The council met on Monday to agree the budget for the coming year"
+	check(t, `<p>Measured Maximum Speed: 32.3 km/h | 20.1 mph</p>
+<p>The Huffington Post | Salon // Forbes · Slate • Time</p>
+<p>`+long+` | `+long+` again</p><p>Left | | right</p>`, Options{},
+		"Measured Maximum Speed: 32.3 km/h, 20.1 mph.",
+		"The Huffington Post, Salon, Forbes, Slate, Time.",
+		long+".", long+" again.",
+		"Left, right.")
 }

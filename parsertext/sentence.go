@@ -1,9 +1,13 @@
 package parsertext
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sluice-project/sluice/tables"
+	"github.com/sluice-project/sluice/textunit"
 )
 
 // The sentence splitter is deliberately simple (Kitten 3.3 asks only that
@@ -15,12 +19,16 @@ import (
 //     quote or bracket follow;
 //   - except after '.' that ends a known abbreviation of the page's
 //     language (lang/abbreviations) or a single letter ("J. Smith");
-//   - so does an emoticon (":)", ";-)") followed by a capital;
+//   - so does an emoticon (":)", ";-)", ":-P") followed by a capital;
 //   - a CJK full stop, exclamation or question mark ('。', '！', '？',
 //     '．') ends a sentence whatever follows;
 //   - a sentence of more than longWords words is cut after each of its
 //     semicolons and at the separators of a row of items (" | ", " // ",
-//     " • ", " · "), each piece ending with a full stop (cutLong).
+//     " • ", " · "), each piece ending with a full stop (cutLong);
+//   - a shorter sentence with such item separators ("Home | News |
+//     Sport", "32.3 km/h | 20.1 mph") is a list written on one line, and
+//     is read as Kitten reads a list (3.2.3): an enumeration with commas,
+//     or one sentence an item when the items are long (itemRow).
 
 // closers may follow terminal punctuation inside its sentence.
 const closers = `"')]}»”’」』）`
@@ -75,6 +83,21 @@ func emoticon(s string) bool {
 	return strings.HasSuffix(face, ":") || strings.HasSuffix(face, ";") || strings.HasSuffix(face, "=")
 }
 
+// closesSentence reports whether s ends with an emoticon that ends a
+// sentence when a capital follows: one with a bracket for a mouth
+// ("great :)", "ok;-("), or one with a letter (":P", ";-D") that stands
+// as a word of its own, so that "Note:P" or "HTTP:D" are left alone.
+func closesSentence(s string) bool {
+	if !emoticon(s) {
+		return false
+	}
+	if strings.HasSuffix(s, ")") || strings.HasSuffix(s, "(") {
+		return true
+	}
+	w := s[strings.LastIndexAny(s, " \t\n")+1:]
+	return strings.ContainsAny(w[:1], ":;=")
+}
+
 // longWords is the most words a sentence of the parser format keeps
 // before cutLong cuts it at its clause and item separators. Link Grammar
 // finds a complete linkage for about two thirds of the sentences of under
@@ -96,7 +119,7 @@ var separators = []string{"; ", " | ", " // ", " • ", " · "}
 // runs its sentences together for the splitter, which wants a capital.
 func cutLong(out []string, s string, lang *language) []string {
 	if len(strings.Fields(s)) <= longWords {
-		return append(out, s)
+		return itemRow(out, s)
 	}
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -117,6 +140,41 @@ func cutLong(out []string, s string, lang *language) []string {
 	}
 	if p := strings.TrimSpace(s[start:]); p != "" {
 		out = append(out, p)
+	}
+	return out
+}
+
+// itemSeparator reports whether word w, standing alone between spaces,
+// separates the items of a list written on one line.
+func itemSeparator(w string) bool { return w == "|" || w == "//" || w == "•" || w == "·" }
+
+// itemRow appends sentence s to out, read as a list when item separators
+// (itemSeparator) cut it into items: the items as one enumeration
+// (tables.Enumerate) when they are short enough, else one sentence each.
+// A parser reads no separator but the comma between the items of a list.
+func itemRow(out []string, s string) []string {
+	words := strings.Fields(s)
+	if !slices.ContainsFunc(words, itemSeparator) {
+		return append(out, s)
+	}
+	var items []string
+	start := 0
+	for i := 0; i <= len(words); i++ {
+		if i < len(words) && !itemSeparator(words[i]) {
+			continue
+		}
+		if i > start {
+			items = append(items, strings.Join(words[start:i], " "))
+		}
+		start = i + 1
+	}
+	if tables.Enumerable(items) {
+		return append(out, terminate(tables.Enumerate(items)))
+	}
+	for _, it := range items {
+		if it = terminate(it); textunit.HasWord(it) {
+			out = append(out, it)
+		}
 	}
 	return out
 }
@@ -156,7 +214,7 @@ func splitSentences(out []string, text string, lang *language) []string {
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		i += n
-		if (r == ')' || r == '(') && emoticon(text[start:i]) && nextStarts(text[i:]) {
+		if strings.ContainsRune(")(DPp", r) && closesSentence(text[start:i]) && nextStarts(text[i:]) {
 			out = append(out, strings.TrimSpace(text[start:i])) // "great :) I mean"
 			start = i
 			continue

@@ -20,8 +20,14 @@ import (
 // where the thema is the caption and the thema cells, and each data cell
 // comes with the headers above it in its column and before it in its row
 // (either may be missing); a cell of a bullet or a dash alone
-// (textunit.HasWord) is neither. It returns nil for a layout table (Classify),
-// which is read as ordinary blocks.
+// (textunit.HasWord) is neither. A row none of whose data cells has a
+// header, which Kitten's pattern (a header before each data cell) does not
+// cover, has no header-data pair to write: it is read as a list of its
+// cells, as Kitten reads a list (3.2.3), an enumeration "data, data,
+// data." when its median cell is shorter than EnumerateMedian characters
+// and its cells come to at most EnumerateWords words, else one sentence a
+// cell. It returns nil for a layout table (Classify), which is read as
+// ordinary blocks.
 func Linearize(p *page.Page, t *page.Table) []string {
 	if Classify(p, t) != Data {
 		return nil
@@ -69,6 +75,7 @@ func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []stri
 	for y := 0; y < g.rows; y++ {
 		var items []string
 		var rowHeads []int32
+		headed := false // a data cell of the row has a header
 		for x := 0; x < g.cols; x++ {
 			i := g.cell(y, x)
 			if i < 0 {
@@ -77,6 +84,7 @@ func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []stri
 			switch {
 			case roles[i] == DataCell && int(t.Cells[i].Row) == y && int(t.Cells[i].Col) == x && textunit.HasWord(texts[i]):
 				items = append(items, item(texts, colHeads[x], rowHeads, i))
+				headed = headed || len(colHeads[x]) > 0 || len(rowHeads) > 0
 			case roles[i] == Header && textunit.HasWord(texts[i]):
 				rowHeads = push(rowHeads, i)
 				if int(t.Cells[i].Row)+int(t.Cells[i].RowSpan)-1 == y {
@@ -87,14 +95,35 @@ func LinearizeTexts(t *page.Table, roles []Role, texts []string) (clauses []stri
 		if len(items) == 0 {
 			continue
 		}
-		s := prefix.String() + strings.Join(items, " / ")
-		if r, _ := utf8.DecodeLastRuneInString(s); r != '.' && r != '?' && r != '!' && r != '…' {
-			s += "."
-		}
-		clauses = append(clauses, s)
+		clauses = append(clauses, stop(prefix.String()+joinItems(items, headed)))
 		rows = append(rows, y)
 	}
 	return clauses, rows
+}
+
+// joinItems joins the items of a row: Kitten's " / " when a data cell has
+// a header, else as a list (Enumerate), or one sentence a cell when they
+// are too long for one.
+func joinItems(items []string, headed bool) string {
+	switch {
+	case headed || len(items) == 1:
+		return strings.Join(items, " / ")
+	case Enumerable(items):
+		return Enumerate(items)
+	}
+	for j := range items {
+		items[j] = stop(strings.TrimRight(items[j], ",;: "))
+	}
+	return strings.Join(items, " ")
+}
+
+// stop returns s ending in terminal punctuation, a full stop added when it
+// has none.
+func stop(s string) string {
+	if r, _ := utf8.DecodeLastRuneInString(s); r != '.' && r != '?' && r != '!' && r != '…' {
+		s += "."
+	}
+	return s
 }
 
 // maxHeads is the most headers a data cell is read with in each direction:

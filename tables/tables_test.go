@@ -2,6 +2,7 @@ package tables
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -340,5 +341,57 @@ func TestLabelPunctuation(t *testing.T) {
 		if got := label(in); got != out {
 			t.Errorf("label(%q) = %q, want %q", in, got, out)
 		}
+	}
+}
+
+// TestRowsWithoutHeaders: a row whose data cells have no header is read as
+// a list of its cells: an enumeration when they are short, one sentence a
+// cell when they are long; a row with a header keeps Kitten's pattern.
+func TestRowsWithoutHeaders(t *testing.T) {
+	long1 := "Serving members of the community with care plans since the year 1990, "
+	long2 := "We are respected worldwide as experts in understanding risks with an eye"
+	p := parse(t, `<body><table>
+<tr><td>The ideal candidate...</td><td>OfficeTeam</td><td>PA - Reading</td><td>5 Days Ago</td></tr>
+<tr><td>`+long1+`</td><td>`+long2+`</td></tr>
+<tr><td>Contact</td><td>Ann</td></tr>
+<tr><td>Alone</td></tr></table></body>`)
+	tb := &p.Tables[0]
+	roles := make([]Role, len(tb.Cells))
+	for i := range roles {
+		roles[i] = DataCell
+	}
+	roles[6] = Header // "Contact" heads its row
+	want := []string{
+		"The ideal candidate... OfficeTeam, PA - Reading, 5 Days Ago.",
+		strings.TrimRight(long1, ", ") + ". " + long2 + ".",
+		"Contact: Ann.",
+		"Contact ; Alone.", // under "Contact", which heads its column too
+	}
+	if got := LinearizeRoles(p, tb, roles); !slices.Equal(got, want) {
+		t.Errorf("LinearizeRoles =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
+func TestEnumerate(t *testing.T) {
+	for _, c := range []struct {
+		items []string
+		want  string
+		ok    bool
+	}{
+		{[]string{"Home", "News", "Sport"}, "Home, News, Sport", true},
+		{[]string{"Wait...", "Done;", "So,", "end"}, "Wait... Done; So, end", true},
+		{[]string{strings.Repeat("x", 60), strings.Repeat("y", 60), "z"}, "", false},
+		{[]string{strings.Repeat("w ", 61)}, "", false},
+		{nil, "", false},
+	} {
+		if ok := Enumerable(c.items); ok != c.ok {
+			t.Errorf("Enumerable(%q) = %v, want %v", c.items, ok, c.ok)
+		}
+		if c.ok && Enumerate(c.items) != c.want {
+			t.Errorf("Enumerate(%q) = %q, want %q", c.items, Enumerate(c.items), c.want)
+		}
+	}
+	if Enumerable([]string{"a b"}, strings.Repeat("w ", 59)) {
+		t.Error("Enumerable counts no words of its extra text")
 	}
 }
