@@ -80,6 +80,11 @@ type Options struct {
 	// KeepHidden keeps elements marked hidden by their own attributes
 	// (hidden, aria-hidden, inline display:none). Default: dropped.
 	KeepHidden bool
+	// KeepConsent keeps the panels of cookie-consent managers, which are
+	// told by their id and class names ("onetrust-banner-sdk",
+	// "cookie-notice", "gdpr-consent"; see ingest.Options.DropConsent).
+	// Default: dropped, unless one holds a third of the page's text.
+	KeepConsent bool
 	// NoImageAlt drops the alt text of images. Default: kept as text.
 	NoImageAlt bool
 	// AbbrTitles appends the titles of abbr and acronym elements to their
@@ -277,6 +282,7 @@ func ingestOptions(opts Options) (ingest.Options, error) {
 		o.DropPattern = re
 	}
 	o.DropHidden = !opts.KeepHidden
+	o.DropConsent = !opts.KeepConsent
 	if o.Parser = cmp.Or(opts.Parser, os.Getenv(ParserEnv), ingest.ParserArena); o.Parser != ingest.ParserHTML && o.Parser != ingest.ParserArena {
 		return o, fmt.Errorf("sluice: parser %q: want %q or %q (Options.Parser, $%s)", o.Parser, ingest.ParserHTML, ingest.ParserArena, ParserEnv)
 	}

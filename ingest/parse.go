@@ -23,6 +23,10 @@ type Options struct {
 	// DropHidden removes elements with the hidden attribute, aria-hidden
 	//="true", or an inline style of display:none or visibility:hidden.
 	DropHidden bool
+	// DropConsent removes the panels of cookie-consent managers, told by
+	// their id and class names (consentPanel), unless one holds a third
+	// of the page's text or more.
+	DropConsent bool
 	// MaxBytes caps the input size; a longer input is cut at the cap (at a
 	// tag boundary where possible) and a warning recorded. 0 means no cap.
 	MaxBytes int
@@ -65,9 +69,10 @@ var DefaultDrop = []string{
 // DefaultOptions returns the default ingestion options.
 func DefaultOptions() Options {
 	return Options{
-		Drop:       DefaultDrop,
-		DropHidden: true,
-		MaxBytes:   16 << 20,
+		Drop:        DefaultDrop,
+		DropHidden:  true,
+		DropConsent: true,
+		MaxBytes:    16 << 20,
 	}
 }
 

@@ -17,8 +17,9 @@ import (
 const keepShare = 1.0 / 3
 
 // preclean removes, in place, the configured elements and comments, and the
-// hidden elements and <noscript> elements (when configured) that hold less
-// than keepShare of the page's text. It returns false, having stopped, for
+// hidden elements, cookie-consent panels and <noscript> elements (when
+// configured) that hold less than keepShare of the page's text (a page
+// whose content is its cookie policy keeps it). It returns false, having stopped, for
 // an htmltree tree with markup in a <noframes> or <noembed>, which only
 // html.Parse reparses (see reparseRaw).
 func preclean(root dom.Node, opts Options) bool {
@@ -48,7 +49,7 @@ func preclean(root dom.Node, opts Options) bool {
 				case a == atom.Noframes || a == atom.Noembed:
 					ok = reparseRaw(c)
 					walk(c)
-				case dropNoscript && a == atom.Noscript, opts.DropHidden && hidden(c):
+				case dropNoscript && a == atom.Noscript, opts.DropHidden && hidden(c), opts.DropConsent && consentPanel(c):
 					maybe = append(maybe, c)
 					walk(c)
 				default:

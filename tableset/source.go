@@ -43,7 +43,10 @@ func NewDirSource(dir string) (*Source, error) {
 }
 
 func newSource(open func(string) (*dataset.Set, error)) (*Source, error) {
-	cl, err := sluice.New(sluice.Options{Filter: "lqf"})
+	// The labels number the tables of pages segmented with the consent
+	// panels in, as sluice did when they were made: a panel's tables
+	// (cookie lists) are labelled too, and keep the numbers after them.
+	cl, err := sluice.New(sluice.Options{Filter: "lqf", KeepConsent: true})
 	if err != nil {
 		return nil, err
 	}

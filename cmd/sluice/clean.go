@@ -105,7 +105,7 @@ type cleanCmd struct {
 	style                                                 string
 	precision, recall                                     bool
 	header, urlLine, dropped, keepHidden, noAlt, dropOnly bool
-	withMetadata, allowPrivate, noTables                  bool
+	withMetadata, allowPrivate, noTables, keepConsent     bool
 	abbr, quiet, links, images, blockLangs                bool
 	siteFlags                                             // --site multifile and its modes
 	jobs                                                  int
@@ -147,6 +147,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.dropPattern, "drop-pattern", "", "remove the div elements whose id or a class name matches the regular `expression` before cleaning (Kitten's: "+sluice.DefaultDropPattern+"; default: none)")
 	fs.StringVar(&c.logRemoved, "log-removed", "", "parser format: write the list items removed (link-list items of fewer than 5 words) to `FILE`, one JSON object a line")
 	fs.BoolVar(&c.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
+	fs.BoolVar(&c.keepConsent, "keep-consent", false, "keep the panels of cookie-consent managers (told by id and class names such as onetrust-banner-sdk or cookie-notice)")
 	fs.BoolVar(&c.noAlt, "no-alt", false, "drop the alt text of images")
 	fs.BoolVar(&c.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
 	fs.BoolVar(&c.links, "links", false, "markdown, html, json, xml and tei formats: keep the links ([anchor](href), <a href>, \"links\" per block, <ref target>)")
@@ -181,7 +182,7 @@ func (c *cleanCmd) validate(args []string) error {
 			return err
 		}
 	}
-	opts := sluice.Options{Filter: c.filter, KeepHidden: c.keepHidden, NoImageAlt: c.noAlt, AbbrTitles: c.abbr, Links: c.links, Images: c.images, Threshold: float64(c.threshold), Style: c.style, DropPattern: c.dropPattern}
+	opts := sluice.Options{Filter: c.filter, KeepHidden: c.keepHidden, KeepConsent: c.keepConsent, NoImageAlt: c.noAlt, AbbrTitles: c.abbr, Links: c.links, Images: c.images, Threshold: float64(c.threshold), Style: c.style, DropPattern: c.dropPattern}
 	switch {
 	case c.precision && c.recall:
 		return errors.New("--precision and --recall pull opposite ways; give one")

@@ -1,0 +1,62 @@
+package ingest
+
+import (
+	"strings"
+
+	"github.com/sluice-project/sluice/dom"
+)
+
+// consentNames mark, anywhere in an element's id or in one of its class
+// names, the panel of a cookie-consent manager: consent and GDPR words,
+// which developers write in English whatever the page's language, and the
+// names the common consent-management platforms give their markup
+// (OneTrust, Cookiebot, Didomi, Usercentrics, TrustArc, Quantcast's and
+// consentmanager's "cmpbox"; not the "cmp-" of Adobe's core components, which hold whole pages). The panels' own text is in the page's language, where no
+// word list could follow it; their markup is the same on every site that
+// uses the platform.
+var consentNames = []string{"consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics", "truste", "cmpbox", "qc-cmp", "cookielaw", "cookie-law", "cookie_law"}
+
+// cookieWords mark a consent panel when a name also holds "cookie":
+// "cookie-banner", "cookie_notice", "cookiebar". "cookie" alone is not
+// enough: a recipe site names its cards after its cookies.
+var cookieWords = []string{"banner", "notice", "bar", "popup", "dialog", "modal", "policy", "wall", "message", "alert", "overlay", "settings", "preference", "accept", "warning", "choice"}
+
+// consentPanel reports whether the id or a class name of n marks a
+// cookie-consent panel (consentNames, or "cookie" with one of
+// cookieWords), or its id or class starts with OneTrust's "ot-".
+func consentPanel(n dom.Node) bool {
+	for i := range n.NumAttr() {
+		key, val, foreign := n.AttrAt(i)
+		if foreign || key != "id" && key != "class" {
+			continue
+		}
+		for name := range strings.FieldsSeq(val) {
+			if consentName(strings.ToLower(name)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// consentName reports whether one id or class name, lower case, marks a
+// consent panel.
+func consentName(s string) bool {
+	if strings.HasPrefix(s, "ot-") {
+		return true
+	}
+	for _, w := range consentNames {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	if !strings.Contains(s, "cookie") {
+		return false
+	}
+	for _, w := range cookieWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,44 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestConsentName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"onetrust-banner-sdk": true, "ot-sdk-container": true, "cybotcookiebotdialog": true,
+		"didomi-host": true, "qc-cmp2-container": true, "cmpbox": true, "usercentrics-root": true,
+		"truste-consent-track": true, "cookie-notice": true, "cookiebar": true,
+		"gdpr-consent-tool-wrapper": true, "cookie-law-info-bar": true, "cookiechoiceinfo": true, "moove_gdpr_cookie_info_bar": true,
+		"cookie": false, "cookies-recipe": false, "chocolate-cookie-card": false,
+		"cmp-container": false, "cmp-teaser": false, "cookie-recipe-box": false, "cookie-nutrition-info": false, "hot-deals": false, "not-logged-in": false, "": false,
+	} {
+		if got := consentName(name); got != want {
+			t.Errorf("consentName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// A consent manager's panel goes, in any element and whatever the
+// language of its text; a page that is a cookie policy keeps its text;
+// KeepConsent (DropConsent off) keeps the panel.
+func TestConsentPanelsDropped(t *testing.T) {
+	long := strings.Repeat("Ten cookies bake in twelve minutes at a moderate heat. ", 10)
+	page := `<body><article class="recipe cookie-card"><p>` + long + `</p></article>
+<section id="onetrust-consent-sdk"><p>Używamy plików cookie, aby ulepszyć naszą witrynę.</p><button>Akceptuję</button></section>
+<div class="Cookie-Notice"><p>Мы используем файлы cookie.</p></div></body>`
+	got := bodyText(mustParse(t, page))
+	if !strings.Contains(got, "Ten cookies bake") || strings.Contains(got, "Używamy") || strings.Contains(got, "Мы используем") {
+		t.Errorf("body text = %q", got)
+	}
+	opts := DefaultOptions()
+	opts.DropConsent = false
+	if got := bodyText(mustParseWith(t, page, opts)); !strings.Contains(got, "Używamy") || !strings.Contains(got, "Мы используем") {
+		t.Errorf("DropConsent off: body text = %q", got)
+	}
+	policy := `<body><div class="cookie-policy-page"><h1>Cookie policy</h1><p>` + long + `</p></div><p>Contact us</p></body>`
+	if got := bodyText(mustParse(t, policy)); !strings.Contains(got, "Ten cookies bake") {
+		t.Errorf("a page whose content is its cookie policy lost it: %q", got)
+	}
+}
