@@ -10,10 +10,12 @@ import (
 // names, the panel of a cookie-consent manager: consent and GDPR words,
 // which developers write in English whatever the page's language, and the
 // names the common consent-management platforms give their markup
-// (OneTrust, Cookiebot, Didomi, Usercentrics, TrustArc, Quantcast's and
-// consentmanager's "cmpbox"; not the "cmp-" of Adobe's core components, which hold whole pages). The panels' own text is in the page's language, where no
-// word list could follow it; their markup is the same on every site that
-// uses the platform.
+// (OneTrust, Cookiebot, Didomi, Usercentrics, TrustArc, Quantcast's
+// "qc-cmp2", consentmanager's "cmpbox"). "cmp" alone is not one: Adobe's
+// core components name every container "cmp-container", whole pages. The
+// panels' own text is in the page's language, where no word list could
+// follow it; their markup is the same on every site that uses the
+// platform.
 var consentNames = []string{"consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics", "truste", "cmpbox", "qc-cmp", "cookielaw", "cookie-law", "cookie_law"}
 
 // cookieWords mark a consent panel when a name also holds "cookie":
