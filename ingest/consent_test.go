@@ -37,6 +37,12 @@ func TestConsentPanelsDropped(t *testing.T) {
 	if got := bodyText(mustParseWith(t, page, opts)); !strings.Contains(got, "Używamy") || !strings.Contains(got, "Мы используем") {
 		t.Errorf("DropConsent off: body text = %q", got)
 	}
+	// Consent platforms mark the open banner on <html> and <body>, whose
+	// text is the whole page.
+	open := `<html class="didomi-popup-open"><body class="cookie-banner-visible"><p>` + long + `</p></body></html>`
+	if got := bodyText(mustParse(t, open)); !strings.Contains(got, "Ten cookies bake") {
+		t.Errorf("a page marked on <html> and <body> lost its text: %q", got)
+	}
 	policy := `<body><div class="cookie-policy-page"><h1>Cookie policy</h1><p>` + long + `</p></div><p>Contact us</p></body>`
 	if got := bodyText(mustParse(t, policy)); !strings.Contains(got, "Ten cookies bake") {
 		t.Errorf("a page whose content is its cookie policy lost it: %q", got)
