@@ -19,9 +19,9 @@ const keepShare = 1.0 / 3
 // preclean removes, in place, the configured elements and comments, and the
 // hidden elements, cookie-consent panels and <noscript> elements (when
 // configured) that hold less than keepShare of the page's text (a page
-// whose content is its cookie policy keeps it). It returns false, having stopped, for
-// an htmltree tree with markup in a <noframes> or <noembed>, which only
-// html.Parse reparses (see reparseRaw).
+// whose content is its cookie policy keeps it). It returns false, having
+// stopped, for an htmltree tree with markup in a <noframes> or <noembed>,
+// which only html.Parse reparses (see reparseRaw).
 func preclean(root dom.Node, opts Options) bool {
 	drop := make(map[string]bool, len(opts.Drop))
 	for _, t := range opts.Drop {
