@@ -107,9 +107,23 @@ func closesSentence(s string) bool {
 // service, bibliographic records) or a row of links, not prose.
 const longWords = 60
 
-// separators cut a long sentence; "; " only after a word, so that the
-// " ; " and " ;; " of a data table's row clauses are left alone.
-var separators = []string{"; ", " | ", " // ", " • ", " · "}
+// itemSeparators separate the items of a list written on one line, each
+// standing as a word of its own.
+var itemSeparators = []string{"|", "//", "•", "·"}
+
+// separators cut a long sentence: "; " only after a word, so that the
+// " ; " and " ;; " of a data table's row clauses are left alone, and the
+// item separators between spaces.
+var separators = append([]string{"; "}, spaced(itemSeparators)...)
+
+// spaced returns each of seps with a space before and after.
+func spaced(seps []string) []string {
+	out := make([]string, len(seps))
+	for i, s := range seps {
+		out[i] = " " + s + " "
+	}
+	return out
+}
 
 // cutLong appends s to out, cut into pieces at its separators when it has
 // more than longWords words; each piece but the last ends with a full stop
@@ -144,9 +158,8 @@ func cutLong(out []string, s string, lang *language) []string {
 	return out
 }
 
-// itemSeparator reports whether word w, standing alone between spaces,
-// separates the items of a list written on one line.
-func itemSeparator(w string) bool { return w == "|" || w == "//" || w == "•" || w == "·" }
+// itemSeparator reports whether word w is one of itemSeparators.
+func itemSeparator(w string) bool { return slices.Contains(itemSeparators, w) }
 
 // itemRow appends sentence s to out, read as a list when item separators
 // (itemSeparator) cut it into items: the items as one enumeration
