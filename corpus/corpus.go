@@ -3,7 +3,6 @@ package corpus
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -158,7 +157,9 @@ type Options struct {
 	// 1 keeps only the first copy. A page left without text is skipped as
 	// "no text". The counts are kept for the last ParagraphWindow
 	// distinct paragraphs to twice that (default 1<<19, about 40 MB,
-	// taken from Memory's budget). Not with Site.
+	// taken from Memory's budget). With Site, a page's paragraphs are
+	// counted once its site model has corrected it, in the order the
+	// pages are written.
 	ParagraphDedup  int
 	ParagraphWindow int
 	// SiteGroup configures the grouping and the site models: the pages
@@ -306,9 +307,6 @@ func (o *Options) withDefaults() error {
 			o.SiteLearn.MaxBytes = o.Memory / 4
 		}
 	}
-	if o.ParagraphDedup > 0 && o.Site {
-		return errors.New("corpus: ParagraphDedup and Site cannot be used together yet")
-	}
 	langs, err := normalizeLanguages(o.Languages)
 	if err != nil {
 		return err
@@ -453,6 +451,9 @@ func Run(ctx context.Context, out string, paths []string, opts Options) (*Summar
 	}
 	if opts.Site && !opts.SiteWhole {
 		p.site = newSiteStage(&opts)
+		// With the paragraph deduplication, the corrected pages are
+		// rendered by the writer once their repeated paragraphs are out.
+		p.site.keep = p.para != nil
 	}
 	runErr := p.run(ctx, todo, outAbs)
 

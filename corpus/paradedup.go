@@ -23,6 +23,7 @@ type paraDedup struct {
 	window   int
 	cur, old map[uint64]uint32
 	seen     map[uint64]bool // the page's own paragraphs, reused
+	order    []uint64        // the same, in the page's order, reused
 }
 
 func newParaDedup(after, window int) *paraDedup {
@@ -33,6 +34,7 @@ func newParaDedup(after, window int) *paraDedup {
 // counts p's paragraphs, and returns how many blocks it dropped.
 func (d *paraDedup) apply(p *page.Page) int {
 	clear(d.seen)
+	d.order = d.order[:0]
 	dropped := 0
 	fingerprint.EachParagraph(p, func(b *page.Block, h uint64) {
 		if d.count(h) >= d.after {
@@ -40,9 +42,14 @@ func (d *paraDedup) apply(p *page.Page) int {
 			dropped++
 			return
 		}
-		d.seen[h] = true
+		if !d.seen[h] {
+			d.seen[h] = true
+			d.order = append(d.order, h)
+		}
 	})
-	for h := range d.seen {
+	// In the page's order, not the map's: which paragraphs land in the
+	// new generation when it turns over must not change from run to run.
+	for _, h := range d.order {
 		n := d.count(h) + 1
 		if len(d.cur) >= d.window {
 			d.old, d.cur = d.cur, make(map[uint64]uint32, min(d.window, 1<<16))

@@ -20,6 +20,9 @@ type siteStage struct {
 	maxBytes int64
 	held     int64 // pageBytes of the pages held
 	r        *renderer
+	// keep, with Options.ParagraphDedup, leaves a corrected page on its
+	// item unrendered: the writer drops its repeated paragraphs first.
+	keep bool
 }
 
 func newSiteStage(o *Options) *siteStage {
@@ -105,7 +108,8 @@ func usable(m *site.Model, member bool) bool {
 }
 
 // finish corrects page i of the batch with its model (SiteCorrect) and
-// renders it; a page left without text is skipped as "no text".
+// renders it (unless keep); a page left without text is skipped as "no
+// text".
 func (s *siteStage) finish(b *site.Batch[*item], i int, it *item) {
 	p := it.page
 	it.page = nil
@@ -119,6 +123,10 @@ func (s *siteStage) finish(b *site.Batch[*item], i int, it *item) {
 	it.site, v = SiteCorrect(b, i)
 	if !v.Written() {
 		it.skipped, it.reason, it.detail = true, v.Reason, v.Detail
+		return
+	}
+	if s.keep {
+		it.page = p
 		return
 	}
 	out, err := s.r.render(it, p)

@@ -29,6 +29,9 @@ type Cleaned struct {
 	// paragraphs (fingerprint.ParagraphKeys); both nil once it is rendered.
 	Page       []byte
 	Paragraphs []uint64
+	// Site is what its site model did, kept with Page for the rendering
+	// (nil without a model).
+	Site *render.JSONSite
 	// Line is the page's line of output, without the newline: its JSON
 	// document as sluice corpus writes it (corpus.AppendJSONLine).
 	Line string
@@ -51,11 +54,11 @@ func (f finishing) finish(c *Cleaned, p *page.Page, site *render.JSONSite) error
 		if err := gob.NewEncoder(&b).Encode(p); err != nil {
 			return fmt.Errorf("%s: encoding the cleaned page: %w", c.Rec.URL, err)
 		}
-		c.Page, c.Paragraphs = b.Bytes(), fingerprint.ParagraphKeys(p)
+		c.Page, c.Paragraphs, c.Site = b.Bytes(), fingerprint.ParagraphKeys(p), site
 		return nil
 	}
 	c.Line = strings.TrimSuffix(string(corpus.AppendJSONLine(nil, p, c.Rec.Date, c.Rec.source(), site)), "\n")
-	c.Page, c.Paragraphs = nil, nil
+	c.Page, c.Paragraphs, c.Site = nil, nil, nil
 	if f.Sign {
 		sig := fingerprint.SignatureOf(p)
 		b, err := sig.MarshalBinary()

@@ -96,7 +96,7 @@ func (fn *dropParagraphsFn) ProcessElement(ctx context.Context, _ string, docs f
 		}
 		f := fn.Finishing
 		f.Keep = false
-		if err := f.finish(&c, &p, nil); err != nil {
+		if err := f.finish(&c, &p, c.Site); err != nil {
 			return err
 		}
 		emit(c)

@@ -266,6 +266,8 @@ func TestParityWithCorpus(t *testing.T) {
 			[]string{SkippedPrefix + corpus.ReasonDuplicate, SkippedPrefix + corpus.ReasonNearDuplicate, CounterParagraphsDropped}},
 		{"site-dedup-neardup", Options{Dedup: true, Site: true, SiteGroup: site.GroupOptions{BatchSize: 4}, NearDuplicate: 0.8, Shards: 3},
 			[]string{SkippedPrefix + corpus.ReasonDuplicate, SkippedPrefix + corpus.ReasonNearDuplicate, CounterSiteDropped}},
+		{"site-paragraphs-neardup", Options{Dedup: true, Site: true, SiteGroup: site.GroupOptions{BatchSize: 4}, NearDuplicate: 0.8, ParagraphDedup: 1, Shards: 2},
+			[]string{SkippedPrefix + corpus.ReasonNearDuplicate, CounterSiteDropped, CounterParagraphsDropped}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o

@@ -99,7 +99,8 @@ type Options struct {
 	NearDuplicate float64
 	// ParagraphDedup, when positive, drops from a page each paragraph that
 	// at least this many pages before it held (corpus
-	// Options.ParagraphDedup). Not with Site.
+	// Options.ParagraphDedup); with Site, on the pages as their site
+	// models left them.
 	ParagraphDedup int
 }
 
@@ -116,9 +117,6 @@ func (o *Options) withDefaults() error {
 	}
 	if o.NearDuplicate < 0 || o.NearDuplicate > 1 || math.IsNaN(o.NearDuplicate) {
 		return fmt.Errorf("pipeline: NearDuplicate %v: give a similarity between 0 (off) and 1", o.NearDuplicate)
-	}
-	if o.ParagraphDedup > 0 && o.Site {
-		return errors.New("pipeline: ParagraphDedup and Site cannot be used together yet (nor in sluice corpus)")
 	}
 	if o.Shards == 0 {
 		o.Shards = 1

@@ -326,7 +326,6 @@ func TestBuildErrors(t *testing.T) {
 		{Input: "/tmp/*.warc", Output: "/tmp/x", Cleaner: sluice.Options{Filter: "no-such-filter"}},
 		{Input: "nosuch://bucket/*.warc", Output: "/tmp/x"},
 		{Input: "/tmp/*.warc", Output: "/tmp/x", NearDuplicate: 1.5},
-		{Input: "/tmp/*.warc", Output: "/tmp/x", Site: true, ParagraphDedup: 1},
 	} {
 		_, s := beam.NewPipelineWithRoot()
 		if err := Build(s, o); err == nil {

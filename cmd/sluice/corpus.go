@@ -128,7 +128,7 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too")
 	fs.StringVar(&c.languages, "language", "", "keep only the pages in these `languages` (ISO 639-1 codes, comma-separated: en,fr), as told from their text; the others are skipped as \"language\"")
 	fs.BoolVar(&c.blockLangs, "block-languages", false, "jsonl: the language of each block in another than its page's (costly: see docs/langid.md)")
-	fs.IntVar(&c.dedupParas, "dedup-paragraphs", 0, "drop from each page the paragraphs that `N` earlier pages held (1: keep only the first copy; 0: off), as CCNet does; not with --site")
+	fs.IntVar(&c.dedupParas, "dedup-paragraphs", 0, "drop from each page the paragraphs that `N` earlier pages held (1: keep only the first copy; 0: off), as CCNet does; with --site, after the site model")
 	fs.Float64Var(&c.nearDup, "near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (`similarity` 0 to 1, Jaccard of word shingles by MinHash; 0.8 catches syndicated copies; 0: off); the first page of a group, in the order written, is kept")
 	fs.IntVar(&c.nearWindow, "near-dup-window", corpus.DefaultNearDuplicateWindow, "with --near-dup: compare a page with the last `N` pages written (about 2.6 KB each, from --memory); raise it for input sorted by host, where copies on other hosts are far apart")
 	fs.StringVar(&c.maxRecord, "max-record", "16M", "skip records (and HTML files) larger than `SIZE` as \"too large\" (K, M, G: KiB, MiB, GiB)")
@@ -186,9 +186,6 @@ func (c *corpusCmd) validate(args []string) error {
 		if _, err := os.Stat(a); err != nil && (a == "model" || a == "multifile") {
 			return fmt.Errorf("%s: no such input; --site takes no separate value (--site alone is the site model; WC Cleaner's multiple-file mode is sluice clean --site multifile)", a)
 		}
-	}
-	if c.dedupParas > 0 && c.site != "" {
-		return errors.New("--dedup-paragraphs and --site cannot be used together yet")
 	}
 	if c.nearDup < 0 || c.nearDup > 1 {
 		return fmt.Errorf("--near-dup %v: give a similarity between 0 (off) and 1", c.nearDup)

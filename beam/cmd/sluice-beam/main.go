@@ -55,7 +55,7 @@ var (
 	siteModel = flag.Bool("site", false, "clean the pages of one host (in one archive) against each other: drop what recurs on many of them, as sluice corpus --site")
 	siteBatch = flag.Int("site-batch", site.DefaultBatchSize, "with --site: correct a host's pages N at a time")
 	nearDup   = flag.Float64("near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (similarity 0 to 1; 0.8 catches syndicated copies; 0: off)")
-	dedupPara = flag.Int("dedup-paragraphs", 0, "drop from each page the paragraphs that N earlier pages held (1: keep only the first copy; 0: off); not with --site")
+	dedupPara = flag.Int("dedup-paragraphs", 0, "drop from each page the paragraphs that N earlier pages held (1: keep only the first copy; 0: off); with --site, after the site model")
 )
 
 func main() {
