@@ -196,7 +196,7 @@ func (b *TreesStage) Width() int { return b.width }
 // (grown as needed) and returns it: len(attrs) rows of Width values, what
 // the trees read.
 func (b *TreesStage) Rows(attrs [][]crf.Attr, x []float32) []float32 {
-	return b.vector(attrs, x, b.dict, nil)
+	return b.vector(attrs, x, &b.dict, nil, new(dictCache))
 }
 
 // AppendTreeVerdict appends to dst the Boost group's attributes of a block
@@ -210,14 +210,14 @@ func AppendTreeVerdict(e *features.Extractor, dst []crf.Attr, p float64) []crf.A
 // in d (b.dict, or a labeller's with the CRF's ids too). Unless r is nil,
 // it also appends to r, a block at a time, the CRF's ids and values of the
 // attributes (see attrDict.resolveInto): one lookup an attribute for both.
-func (b *TreesStage) vector(attrs [][]crf.Attr, x []float32, d attrDict, r *crf.Resolved) []float32 {
+func (b *TreesStage) vector(attrs [][]crf.Attr, x []float32, d *attrDict, r *crf.Resolved, c *dictCache) []float32 {
 	n := len(attrs)
 	x = grow.Slice(x, n*b.width)
 	for i, as := range attrs {
 		row := x[i*b.width : i*b.width+b.own]
 		copy(row, b.init)
 		for _, a := range as {
-			e := d.at(a.Name)
+			e := c.at(d, a.Name)
 			if r != nil && e.crf >= 0 {
 				r.IDs = append(r.IDs, e.crf)
 				r.Vals = append(r.Vals, crfValue(a))
@@ -230,7 +230,7 @@ func (b *TreesStage) vector(attrs [][]crf.Attr, x []float32, d attrDict, r *crf.
 			case e.bin >= 0:
 				row[e.bin] = e.val
 			default:
-				b.parsed(row, a.Name, d)
+				b.parsed(row, a.Name, *d)
 			}
 		}
 		if r != nil {
@@ -292,8 +292,9 @@ func (b *TreesStage) learnBuckets(e *features.Extractor) {
 
 // boostScratch is the working memory of the trees.
 type boostScratch struct {
-	p []float64 // the trees' content probability of each block
-	x []float32 // a window's rows
+	p     []float64 // the trees' content probability of each block
+	x     []float32 // a window's rows
+	names dictCache // the attribute names' entries
 }
 
 // probs sets tp[i] to the trees' content probability of block i, for the
@@ -301,8 +302,8 @@ type boostScratch struct {
 // lo+len(win)-1, which must hold the blocks next to them too (where the
 // page has them), looked up in d; unless r is nil, it appends their CRF
 // ids to r (see vector).
-func (b *TreesStage) probs(win [][]crf.Attr, lo, from, to int, tp []float64, bs *boostScratch, d attrDict, r *crf.Resolved) {
-	bs.x = b.vector(win, bs.x, d, r)
+func (b *TreesStage) probs(win [][]crf.Attr, lo, from, to int, tp []float64, bs *boostScratch, d *attrDict, r *crf.Resolved) {
+	bs.x = b.vector(win, bs.x, d, r, &bs.names)
 	if from < to {
 		b.model.Probs(bs.x[(from-lo)*b.width:(to-lo)*b.width], b.width, tp[from:to])
 	}

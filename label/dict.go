@@ -1,6 +1,10 @@
 package label
 
-import "github.com/sluice-project/sluice/crf"
+import (
+	"unsafe"
+
+	"github.com/sluice-project/sluice/crf"
+)
 
 // attrDict maps an attribute name to what the stages read of it: its
 // column in the trees' vector and its id in the CRF's dictionary. A
@@ -62,4 +66,40 @@ func (d attrDict) resolveInto(r *crf.Resolved, attrs []crf.Attr) {
 		}
 	}
 	r.Start = append(r.Start, int32(len(r.IDs)))
+}
+
+// dictCache remembers the entries of the attribute names a page's blocks
+// carried, by the address of the name's bytes: most names are the
+// extractor's own strings (bucket and container names), the same from
+// block to block and page to page, so that a lookup is a multiplication
+// and a comparison instead of hashing the name. A slot holds its name, so
+// the bytes it points at stay alive and cannot become another name's.
+type dictCache struct {
+	owner *attrDict // the dictionary the entries are of
+	slots [dictCacheSlots]dictSlot
+}
+
+type dictSlot struct {
+	name string
+	e    dictEntry
+}
+
+const dictCacheBits = 10
+
+const dictCacheSlots = 1 << dictCacheBits
+
+// at returns (*d)'s entry for name, as d.at does.
+func (c *dictCache) at(d *attrDict, name string) dictEntry {
+	if c.owner != d {
+		c.slots = [dictCacheSlots]dictSlot{}
+		c.owner = d
+	}
+	p := unsafe.StringData(name)
+	s := &c.slots[(uint64(uintptr(unsafe.Pointer(p)))*0x9E3779B97F4A7C15)>>(64-dictCacheBits)]
+	if unsafe.StringData(s.name) == p && len(s.name) == len(name) && p != nil {
+		return s.e
+	}
+	e := d.at(name)
+	s.name, s.e = name, e
+	return e
 }

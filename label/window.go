@@ -97,7 +97,7 @@ func (l *Labeller) crfPass(s *state, m *crf.Model, add func(lo int, win [][]crf.
 		if fused {
 			tlo, thi := max(from-before, 0), min(to+after, n)
 			resetResolved(&ws.ids, lo)
-			trees.probs(win, lo, tlo, thi, s.tp, &s.ab.boost, l.dict, &ws.ids)
+			trees.probs(win, lo, tlo, thi, s.tp, &s.ab.boost, &l.dict, &ws.ids)
 			l.withTrees(&ws.ids, tlo, thi, s.tp, &ws.withTrees)
 			m.EmitResolved(&ws.withTrees, n, from, to, ws.emit[:n*L])
 			continue
@@ -105,7 +105,7 @@ func (l *Labeller) crfPass(s *state, m *crf.Model, add func(lo int, win [][]crf.
 		if trees != nil {
 			tlo, thi := max(from-before, 0), min(to+after, n)
 			if !s.tpDone {
-				trees.probs(win, lo, tlo, thi, s.tp, &s.ab.boost, trees.dict, nil)
+				trees.probs(win, lo, tlo, thi, s.tp, &s.ab.boost, &trees.dict, nil)
 			}
 			win, lo = win[tlo-lo:thi-lo], tlo
 			bk := l.ext.Bucket(features.Boost, "b.p")
