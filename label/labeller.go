@@ -267,6 +267,9 @@ func (l *Labeller) marginals(p *page.Page, style string, ab *work) [][]float64 {
 		s.lastReader = i == last
 		st.run(l, &s)
 	}
+	if style == MainStyle {
+		DropAltAlone(p, s.marg, l.other)
+	}
 	return s.marg
 }
 

@@ -1,0 +1,335 @@
+// Command replay scores the held-out marginals of a cross-validation again,
+// without training, under decision rules applied after the model: the
+// study of a rule on the marginals of one run (train.ScoreHeldOut). A
+// rule that only changes what is decided from the marginals (not the
+// training) is measured held out this way in seconds, without the spread
+// that retraining on changed pages brings (docs/experiments.md,
+// "Determinism").
+//
+//	sluice train --cv 6 --threshold ef --marginals held.jsonl   # once, with the rules off
+//	go run ./scripts/replay -marginals held.jsonl               # every rule against none
+//	go run ./scripts/replay -marginals held.jsonl -rules alt
+//
+// The pages are loaded and segmented again as sluice train loads them
+// (the binary must segment as the one that wrote the marginals: a page
+// whose block count differs is reported and left out). Every fold is
+// decided with the embedded model's labeller: deciding reads only the
+// label order and the threshold, which every fold shares.
+package main
+
+import (
+	"golang.org/x/net/html/atom"
+
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/sluice-project/sluice"
+	"github.com/sluice-project/sluice/fingerprint"
+	"github.com/sluice-project/sluice/label"
+	"github.com/sluice-project/sluice/page"
+	"github.com/sluice-project/sluice/train"
+)
+
+// rules are the decision rules replay knows, by name: each changes the
+// held-out marginals of one page in place.
+var rules = map[string]func(p *page.Page, style string, marg [][]float64, other int){
+	"alt": func(p *page.Page, style string, marg [][]float64, other int) {
+		if style == label.MainStyle {
+			label.DropAltAlone(p, marg, other)
+		}
+	},
+	"altall": func(p *page.Page, style string, marg [][]float64, other int) {
+		if style != label.MainStyle {
+			return
+		}
+		for i := range p.Blocks {
+			if n := p.Blocks[i].Node; n >= 0 && int(n) < len(p.Nodes) && p.Nodes[n].Atom == atom.Img {
+				clear(marg[i])
+				marg[i][other] = 1
+			}
+		}
+	},
+	"samepage":  samePage,
+	"rep3short": repeated(3, 6),
+	"rep3":      repeated(3, 1<<30),
+	"rep5short": repeated(5, 6),
+	"gamma0.8":  gamma(0.8),
+	"gamma1.25": gamma(1.25),
+	"gamma1.5":  gamma(1.5),
+	"gamma2":    gamma(2),
+}
+
+// repeated drops the blocks of at most maxWords words whose text, digits
+// folded, at least n blocks of the page hold ("Add to cart", "12 reviews").
+func repeated(n, maxWords int) func(p *page.Page, style string, marg [][]float64, other int) {
+	return func(p *page.Page, _ string, marg [][]float64, other int) {
+		count := map[uint64]int{}
+		keys := make([]uint64, len(p.Blocks))
+		for i := range p.Blocks {
+			if int(p.Blocks[i].Words) > maxWords {
+				continue
+			}
+			if k, ok := fingerprint.ParagraphKey(p.Blocks[i].Text); ok {
+				keys[i] = k
+				count[k]++
+			}
+		}
+		for i, k := range keys {
+			if k != 0 && count[k] >= n {
+				clear(marg[i])
+				marg[i][other] = 1
+			}
+		}
+	}
+}
+
+// samePage drops every block whose text, digits folded, an earlier block
+// of the page that the model more likely keeps than not holds: a title
+// repeated in a sticky header, a product name in a heading and a caption.
+func samePage(p *page.Page, _ string, marg [][]float64, other int) {
+	seen := map[uint64]bool{}
+	for i := range p.Blocks {
+		k, ok := fingerprint.ParagraphKey(p.Blocks[i].Text)
+		if !ok {
+			continue
+		}
+		if seen[k] {
+			clear(marg[i])
+			marg[i][other] = 1
+			continue
+		}
+		if marg[i][other] <= 0.5 {
+			seen[k] = true
+		}
+	}
+}
+
+// gamma recalibrates the content probability c of every block to c^g,
+// the content labels scaled alike: g above 1 trusts the model's content
+// verdicts less (precision), below 1 more.
+func gamma(g float64) func(p *page.Page, style string, marg [][]float64, other int) {
+	return func(_ *page.Page, _ string, marg [][]float64, other int) {
+		for _, m := range marg {
+			c := 1 - m[other]
+			if c <= 0 {
+				continue
+			}
+			c2 := math.Pow(c, g)
+			for k := range m {
+				if k != other {
+					m[k] *= c2 / c
+				}
+			}
+			m[other] = 1 - c2
+		}
+	}
+}
+
+// heldOut is one line of the marginals file (train.WriteMarginals).
+type heldOut struct {
+	Set    string      `json:"set"`
+	ID     string      `json:"id"`
+	Style  string      `json:"style"`
+	Fold   int         `json:"fold"`
+	Labels []string    `json:"labels"`
+	Blocks [][]float32 `json:"blocks"`
+}
+
+func main() {
+	margPath := flag.String("marginals", "", "the held-out marginals of a cross-validation (sluice train --cv --marginals FILE)")
+	names := flag.String("rules", "", "comma-separated rules to replay, each alone (default: every rule): "+strings.Join(slices.Sorted(maps.Keys(rules)), ", "))
+	flag.Parse()
+	if *margPath == "" {
+		fmt.Fprintln(os.Stderr, "replay: -marginals FILE is required (see the package comment)")
+		os.Exit(2)
+	}
+	if err := run(*margPath, *names); err != nil {
+		fmt.Fprintln(os.Stderr, "replay:", err)
+		os.Exit(1)
+	}
+}
+
+func run(margPath, names string) error {
+	held, err := readMarginals(margPath)
+	if err != nil {
+		return err
+	}
+	var sets []string
+	for _, h := range held {
+		if !slices.Contains(sets, h.Set) {
+			sets = append(sets, h.Set)
+		}
+	}
+	pages, _, err := train.LoadTraining(context.Background(), sets, train.LoadOptions{})
+	if err != nil {
+		return err
+	}
+	lab, err := sluice.DefaultModel()
+	if err != nil {
+		return err
+	}
+	other := slices.Index(label.Labels, "other")
+	kept, fold, marg, err := align(pages, held)
+	if err != nil {
+		return err
+	}
+	labs := make([]*label.Labeller, slices.Max(fold)+1)
+	for f := range labs {
+		labs[f] = lab
+	}
+	base, err := train.ScoreHeldOut(kept, fold, labs, marg, label.ExpectedF1, nil)
+	if err != nil {
+		return err
+	}
+	chosen := slices.Sorted(maps.Keys(rules))
+	if names != "" {
+		chosen = strings.Split(names, ",")
+	}
+	fmt.Printf("%d pages replayed from %s\n", len(kept), margPath)
+	for _, name := range chosen {
+		rule, ok := rules[name]
+		if !ok {
+			return fmt.Errorf("no rule %q (the rules are %s)", name, strings.Join(slices.Sorted(maps.Keys(rules)), ", "))
+		}
+		changed := make([][][]float64, len(marg))
+		for i, p := range kept {
+			changed[i] = cloneMarg(marg[i])
+			style := p.Example.Style
+			if style == "" {
+				style = label.MainStyle
+			}
+			rule(p.Example.Page, style, changed[i], other)
+		}
+		res, err := train.ScoreHeldOut(kept, fold, labs, changed, label.ExpectedF1, nil)
+		if err != nil {
+			return err
+		}
+		report(name, base, res)
+	}
+	return nil
+}
+
+// align pairs the loaded pages with their held-out marginals: the pages,
+// their folds and marginals, in the pages' order; a page not in the
+// marginals, or whose block count differs, is reported and left out.
+func align(pages []*train.TrainPage, held []*heldOut) (kept []*train.TrainPage, fold []int, marg [][][]float64, err error) {
+	byKey := map[string]*heldOut{}
+	for _, h := range held {
+		if !slices.Equal(h.Labels, label.Labels) {
+			return nil, nil, nil, fmt.Errorf("%s/%s: labels %v, want %v", h.Set, h.ID, h.Labels, label.Labels)
+		}
+		byKey[h.Set+"/"+h.ID] = h
+	}
+	for _, p := range pages {
+		h := byKey[p.Data.Set+"/"+p.Data.ID]
+		switch {
+		case h == nil:
+			fmt.Fprintf(os.Stderr, "replay: %s/%s: not in the marginals, left out\n", p.Data.Set, p.Data.ID)
+			continue
+		case len(h.Blocks) != len(p.Example.Page.Blocks):
+			fmt.Fprintf(os.Stderr, "replay: %s/%s: %d blocks, the marginals %d: left out\n", p.Data.Set, p.Data.ID, len(p.Example.Page.Blocks), len(h.Blocks))
+			continue
+		}
+		m := make([][]float64, len(h.Blocks))
+		for b, row := range h.Blocks {
+			m[b] = make([]float64, len(row))
+			for k, v := range row {
+				m[b][k] = float64(v)
+			}
+		}
+		kept = append(kept, p)
+		fold = append(fold, h.Fold)
+		marg = append(marg, m)
+	}
+	if len(kept) == 0 {
+		return nil, nil, nil, fmt.Errorf("no page of the marginals matches a loaded page")
+	}
+	return kept, fold, marg, nil
+}
+
+func cloneMarg(m [][]float64) [][]float64 {
+	out := make([][]float64, len(m))
+	for i, row := range m {
+		out[i] = slices.Clone(row)
+	}
+	return out
+}
+
+func readMarginals(path string) ([]*heldOut, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []*heldOut
+	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<20))
+	for dec.More() {
+		h := new(heldOut)
+		if err := dec.Decode(h); err != nil {
+			return nil, fmt.Errorf("%s: page %d: %w", path, len(out)+1, err)
+		}
+		out = append(out, h)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no pages", path)
+	}
+	return out, nil
+}
+
+// group is the macro F1 of a set or of a set's page type, and the pages
+// it moved.
+type group struct {
+	f1, base    float64
+	n, up, down int
+}
+
+// report prints, per set and per WCXB page type, the macro F1 of the
+// main metric under the rule against the marginals as they are.
+func report(name string, base, res *train.CVResult) {
+	groups := map[string]*group{}
+	for i, ps := range res.Pages {
+		b := base.Pages[i]
+		for _, key := range []string{ps.Set, typeKey(ps)} {
+			if key == "" {
+				continue
+			}
+			g := groups[key]
+			if g == nil {
+				g = &group{}
+				groups[key] = g
+			}
+			g.n++
+			g.f1 += ps.F1
+			g.base += b.F1
+			switch {
+			case ps.F1 > b.F1+1e-9:
+				g.up++
+			case ps.F1 < b.F1-1e-9:
+				g.down++
+			}
+		}
+	}
+	fmt.Printf("\nrule %s (macro F1 of each set's main metric, held out)\n\n", name)
+	fmt.Println("| set | pages | without | with | change | pages up / down |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	for _, key := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[key]
+		n := float64(g.n)
+		fmt.Printf("| %s | %d | %.2f | %.2f | %+.2f | %d / %d |\n", key, g.n, 100*g.base/n, 100*g.f1/n, 100*(g.f1-g.base)/n, g.up, g.down)
+	}
+}
+
+func typeKey(ps train.PageScore) string {
+	if ps.PageType == "" {
+		return ""
+	}
+	return ps.Set + " " + ps.PageType
+}
