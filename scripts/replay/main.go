@@ -57,14 +57,19 @@ var rules = map[string]func(p *page.Page, style string, marg [][]float64, other 
 			}
 		}
 	},
-	"samepage":  samePage,
-	"rep3short": repeated(3, 6),
-	"rep3":      repeated(3, 1<<30),
-	"rep5short": repeated(5, 6),
-	"gamma0.8":  gamma(0.8),
-	"gamma1.25": gamma(1.25),
-	"gamma1.5":  gamma(1.5),
-	"gamma2":    gamma(2),
+	"samepage":   samePage,
+	"ui":         insideTag(atom.Button, atom.Label, atom.Option, atom.Select, atom.Legend),
+	"figcaption": insideTag(atom.Figcaption),
+	"time":       elementTag(atom.Time),
+	"small":      elementTag(atom.Small),
+	"cite":       elementTag(atom.Cite),
+	"rep3short":  repeated(3, 6),
+	"rep3":       repeated(3, 1<<30),
+	"rep5short":  repeated(5, 6),
+	"gamma0.8":   gamma(0.8),
+	"gamma1.25":  gamma(1.25),
+	"gamma1.5":   gamma(1.5),
+	"gamma2":     gamma(2),
 }
 
 // repeated drops the blocks of at most maxWords words whose text, digits
@@ -84,6 +89,43 @@ func repeated(n, maxWords int) func(p *page.Page, style string, marg [][]float64
 		}
 		for i, k := range keys {
 			if k != 0 && count[k] >= n {
+				clear(marg[i])
+				marg[i][other] = 1
+			}
+		}
+	}
+}
+
+// insideTag drops, in the main style, the blocks inside an element of
+// one of the tags.
+func insideTag(tags ...atom.Atom) func(p *page.Page, style string, marg [][]float64, other int) {
+	return func(p *page.Page, style string, marg [][]float64, other int) {
+		if style != label.MainStyle {
+			return
+		}
+		for i := range p.Blocks {
+			in := false
+			p.Ancestors(p.Blocks[i].Node, func(_ int32, nd *page.Node) bool {
+				in = slices.Contains(tags, nd.Atom)
+				return !in
+			})
+			if in {
+				clear(marg[i])
+				marg[i][other] = 1
+			}
+		}
+	}
+}
+
+// elementTag drops, in the main style, the blocks whose element is of
+// one of the tags.
+func elementTag(tags ...atom.Atom) func(p *page.Page, style string, marg [][]float64, other int) {
+	return func(p *page.Page, style string, marg [][]float64, other int) {
+		if style != label.MainStyle {
+			return
+		}
+		for i := range p.Blocks {
+			if n := p.Blocks[i].Node; n >= 0 && int(n) < len(p.Nodes) && slices.Contains(tags, p.Nodes[n].Atom) {
 				clear(marg[i])
 				marg[i][other] = 1
 			}
