@@ -1,6 +1,7 @@
 package train
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -66,6 +67,42 @@ func TestCrossValidateReportsPerSet(t *testing.T) {
 		if n[name] != ss.Main.Pages || math.Abs(sum[name]/float64(n[name])-ss.Main.Macro.F1) > 1e-9 {
 			t.Errorf("%s: %d page rows averaging %v; set: %d pages, macro F1 %v", name, n[name], sum[name]/float64(n[name]), ss.Main.Pages, ss.Main.Macro.F1)
 		}
+	}
+	checkMarginalsRoundTrip(t, pages, res)
+}
+
+// checkMarginalsRoundTrip writes the held-out marginals of res and reads
+// them back (what scripts/replay studies decision rules on): every page,
+// its fold and its probabilities, to float32's precision.
+func checkMarginalsRoundTrip(t *testing.T, pages []*TrainPage, res *CVResult) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteMarginals(&buf, pages, res); err != nil {
+		t.Fatal(err)
+	}
+	held, err := ReadMarginals(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(held) != len(pages) {
+		t.Fatalf("read %d held-out pages, wrote %d", len(held), len(pages))
+	}
+	for i, h := range held {
+		p := pages[i]
+		if h.Set != p.Data.Set || h.ID != p.Data.ID || h.Fold != res.Fold[i] || len(h.Blocks) != len(res.Marginals[i]) {
+			t.Fatalf("page %d read as %s/%s fold %d with %d blocks; want %s/%s fold %d with %d", i, h.Set, h.ID, h.Fold, len(h.Blocks),
+				p.Data.Set, p.Data.ID, res.Fold[i], len(res.Marginals[i]))
+		}
+		for b, row := range h.Blocks {
+			for k, v := range row {
+				if math.Abs(float64(v)-res.Marginals[i][b][k]) > 1e-6 {
+					t.Fatalf("%s/%s block %d label %d: read %v, wrote %v", h.Set, h.ID, b, k, v, res.Marginals[i][b][k])
+				}
+			}
+		}
+	}
+	if _, err := ReadMarginals(strings.NewReader(`{"set": "x"`)); err == nil {
+		t.Error("a cut line: no error")
 	}
 }
 

@@ -99,10 +99,10 @@ func WriteAblation(w io.Writer, runs []Ablated) {
 	}
 }
 
-// heldOutPage is one line of WriteMarginals: a held-out page and the
-// probability of each label (in the order of label.Labels) for each of its
+// HeldOutPage is one line of WriteMarginals: a held-out page and the
+// probability of each label (in the order of Labels) for each of its
 // blocks.
-type heldOutPage struct {
+type HeldOutPage struct {
 	Set    string      `json:"set"`
 	ID     string      `json:"id"`
 	Style  string      `json:"style"`
@@ -117,7 +117,7 @@ type heldOutPage struct {
 func WriteMarginals(w io.Writer, pages []*TrainPage, res *CVResult) error {
 	enc := json.NewEncoder(w)
 	for i, p := range pages {
-		h := heldOutPage{Set: p.Data.Set, ID: p.Data.ID, Style: p.Example.Style, Fold: res.Fold[i], Labels: label.Labels}
+		h := HeldOutPage{Set: p.Data.Set, ID: p.Data.ID, Style: p.Example.Style, Fold: res.Fold[i], Labels: label.Labels}
 		if h.Style == "" {
 			h.Style = label.MainStyle
 		}
@@ -133,4 +133,18 @@ func WriteMarginals(w io.Writer, pages []*TrainPage, res *CVResult) error {
 		}
 	}
 	return nil
+}
+
+// ReadMarginals reads what WriteMarginals wrote, a page at a time.
+func ReadMarginals(r io.Reader) ([]*HeldOutPage, error) {
+	var out []*HeldOutPage
+	dec := json.NewDecoder(r)
+	for dec.More() {
+		h := new(HeldOutPage)
+		if err := dec.Decode(h); err != nil {
+			return nil, fmt.Errorf("held-out page %d: %w", len(out)+1, err)
+		}
+		out = append(out, h)
+	}
+	return out, nil
 }

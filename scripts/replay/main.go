@@ -22,7 +22,6 @@ import (
 
 	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"maps"
@@ -46,17 +45,7 @@ var rules = map[string]func(p *page.Page, style string, marg [][]float64, other 
 			label.DropAltAlone(p, marg, other)
 		}
 	},
-	"altall": func(p *page.Page, style string, marg [][]float64, other int) {
-		if style != label.MainStyle {
-			return
-		}
-		for i := range p.Blocks {
-			if n := p.Blocks[i].Node; n >= 0 && int(n) < len(p.Nodes) && p.Nodes[n].Atom == atom.Img {
-				clear(marg[i])
-				marg[i][other] = 1
-			}
-		}
-	},
+	"altall":     elementTag(atom.Img),
 	"samepage":   samePage,
 	"ui":         insideTag(atom.Button, atom.Label, atom.Option, atom.Select, atom.Legend),
 	"figcaption": insideTag(atom.Figcaption),
@@ -99,33 +88,34 @@ func repeated(n, maxWords int) func(p *page.Page, style string, marg [][]float64
 // insideTag drops, in the main style, the blocks inside an element of
 // one of the tags.
 func insideTag(tags ...atom.Atom) func(p *page.Page, style string, marg [][]float64, other int) {
-	return func(p *page.Page, style string, marg [][]float64, other int) {
-		if style != label.MainStyle {
-			return
-		}
-		for i := range p.Blocks {
-			in := false
-			p.Ancestors(p.Blocks[i].Node, func(_ int32, nd *page.Node) bool {
-				in = slices.Contains(tags, nd.Atom)
-				return !in
-			})
-			if in {
-				clear(marg[i])
-				marg[i][other] = 1
-			}
-		}
-	}
+	return dropWhere(func(p *page.Page, i int) bool {
+		in := false
+		p.Ancestors(p.Blocks[i].Node, func(_ int32, nd *page.Node) bool {
+			in = slices.Contains(tags, nd.Atom)
+			return !in
+		})
+		return in
+	})
 }
 
 // elementTag drops, in the main style, the blocks whose element is of
 // one of the tags.
 func elementTag(tags ...atom.Atom) func(p *page.Page, style string, marg [][]float64, other int) {
+	return dropWhere(func(p *page.Page, i int) bool {
+		n := p.Blocks[i].Node
+		return n >= 0 && int(n) < len(p.Nodes) && slices.Contains(tags, p.Nodes[n].Atom)
+	})
+}
+
+// dropWhere is the rule that drops, in the main style, the blocks i of a
+// page for which drop holds.
+func dropWhere(drop func(p *page.Page, i int) bool) func(p *page.Page, style string, marg [][]float64, other int) {
 	return func(p *page.Page, style string, marg [][]float64, other int) {
 		if style != label.MainStyle {
 			return
 		}
 		for i := range p.Blocks {
-			if n := p.Blocks[i].Node; n >= 0 && int(n) < len(p.Nodes) && slices.Contains(tags, p.Nodes[n].Atom) {
+			if drop(p, i) {
 				clear(marg[i])
 				marg[i][other] = 1
 			}
@@ -173,16 +163,6 @@ func gamma(g float64) func(p *page.Page, style string, marg [][]float64, other i
 			m[other] = 1 - c2
 		}
 	}
-}
-
-// heldOut is one line of the marginals file (train.WriteMarginals).
-type heldOut struct {
-	Set    string      `json:"set"`
-	ID     string      `json:"id"`
-	Style  string      `json:"style"`
-	Fold   int         `json:"fold"`
-	Labels []string    `json:"labels"`
-	Blocks [][]float32 `json:"blocks"`
 }
 
 func main() {
@@ -262,8 +242,8 @@ func run(margPath, names string) error {
 // align pairs the loaded pages with their held-out marginals: the pages,
 // their folds and marginals, in the pages' order; a page not in the
 // marginals, or whose block count differs, is reported and left out.
-func align(pages []*train.TrainPage, held []*heldOut) (kept []*train.TrainPage, fold []int, marg [][][]float64, err error) {
-	byKey := map[string]*heldOut{}
+func align(pages []*train.TrainPage, held []*train.HeldOutPage) (kept []*train.TrainPage, fold []int, marg [][][]float64, err error) {
+	byKey := map[string]*train.HeldOutPage{}
 	for _, h := range held {
 		if !slices.Equal(h.Labels, label.Labels) {
 			return nil, nil, nil, fmt.Errorf("%s/%s: labels %v, want %v", h.Set, h.ID, h.Labels, label.Labels)
@@ -305,25 +285,20 @@ func cloneMarg(m [][]float64) [][]float64 {
 	return out
 }
 
-func readMarginals(path string) ([]*heldOut, error) {
+func readMarginals(path string) ([]*train.HeldOutPage, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var out []*heldOut
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<20))
-	for dec.More() {
-		h := new(heldOut)
-		if err := dec.Decode(h); err != nil {
-			return nil, fmt.Errorf("%s: page %d: %w", path, len(out)+1, err)
-		}
-		out = append(out, h)
+	held, err := train.ReadMarginals(bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if len(out) == 0 {
+	if len(held) == 0 {
 		return nil, fmt.Errorf("%s: no pages", path)
 	}
-	return out, nil
+	return held, nil
 }
 
 // group is the macro F1 of a set or of a set's page type, and the pages
