@@ -196,7 +196,7 @@ func (b *TreesStage) Width() int { return b.width }
 // (grown as needed) and returns it: len(attrs) rows of Width values, what
 // the trees read.
 func (b *TreesStage) Rows(attrs [][]crf.Attr, x []float32) []float32 {
-	return b.vector(attrs, x, &b.dict, nil, new(dictCache))
+	return b.vector(attrs, x, &b.dict, nil, nil)
 }
 
 // AppendTreeVerdict appends to dst the Boost group's attributes of a block
@@ -210,6 +210,7 @@ func AppendTreeVerdict(e *features.Extractor, dst []crf.Attr, p float64) []crf.A
 // in d (b.dict, or a labeller's with the CRF's ids too). Unless r is nil,
 // it also appends to r, a block at a time, the CRF's ids and values of the
 // attributes (see attrDict.resolveInto): one lookup an attribute for both.
+// The lookups go through c (nil: straight to d).
 func (b *TreesStage) vector(attrs [][]crf.Attr, x []float32, d *attrDict, r *crf.Resolved, c *dictCache) []float32 {
 	n := len(attrs)
 	x = grow.Slice(x, n*b.width)

@@ -88,8 +88,12 @@ const dictCacheBits = 10
 
 const dictCacheSlots = 1 << dictCacheBits
 
-// at returns (*d)'s entry for name, as d.at does.
+// at returns (*d)'s entry for name, as d.at does; a nil c looks it up
+// in d.
 func (c *dictCache) at(d *attrDict, name string) dictEntry {
+	if c == nil {
+		return d.at(name)
+	}
 	if c.owner != d {
 		c.slots = [dictCacheSlots]dictSlot{}
 		c.owner = d

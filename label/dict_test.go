@@ -32,6 +32,10 @@ func TestDictCache(t *testing.T) {
 	if got := c.at(&other, names[1]); got.crf != 99 {
 		t.Errorf("another dictionary: %+v, want its own entry", got)
 	}
+	var none *dictCache
+	if got := none.at(&d, names[2]); got != d.at(names[2]) {
+		t.Errorf("no cache: %+v, want %+v", got, d.at(names[2]))
+	}
 	if got := c.at(&other, ""); got != noEntry {
 		t.Errorf("the empty name: %+v, want noEntry", got)
 	}
