@@ -10,6 +10,10 @@
 //	go run ./scripts/replay -marginals held.jsonl               # every rule against none
 //	go run ./scripts/replay -marginals held.jsonl -rules alt
 //
+// The marginals are the labeller's, after the rules it applies itself
+// (since f67eb42, an image's alt text alone in the main style): replaying
+// one of those rules measures nothing on marginals written since.
+//
 // The pages are loaded and segmented again as sluice train loads them
 // (the binary must segment as the one that wrote the marginals: a page
 // whose block count differs is reported and left out). Every fold is
