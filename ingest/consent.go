@@ -2,10 +2,9 @@ package ingest
 
 import (
 	"strings"
-	"unicode/utf8"
-	"unsafe"
 
 	"github.com/sluice-project/sluice/dom"
+	"github.com/sluice-project/sluice/internal/lower"
 )
 
 // consentNames mark, anywhere in an element's id or in one of its class
@@ -36,32 +35,12 @@ func consentPanel(n dom.Node) bool {
 		}
 		var buf [64]byte
 		for name := range strings.FieldsSeq(val) {
-			if consentName(lowerName(buf[:], name)) {
+			if consentName(lower.Into(buf[:], name)) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// lowerName returns name in lower case: for an ASCII name that fits buf,
-// written into buf (valid until buf is written again), so that the names
-// of every element of a page are read without allocating.
-func lowerName(buf []byte, name string) string {
-	if len(name) > len(buf) {
-		return strings.ToLower(name)
-	}
-	for i := range len(name) {
-		c := name[i]
-		if c >= utf8.RuneSelf {
-			return strings.ToLower(name)
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[i] = c
-	}
-	return unsafe.String(unsafe.SliceData(buf), len(name))
 }
 
 // consentName reports whether one id or class name, lower case, marks a

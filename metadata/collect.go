@@ -2,13 +2,12 @@ package metadata
 
 import (
 	"strings"
-	"unicode/utf8"
-	"unsafe"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
 	"github.com/sluice-project/sluice/dom"
+	lowername "github.com/sluice-project/sluice/internal/lower"
 )
 
 // Bounds on what is read from one page.
@@ -174,32 +173,12 @@ func dateMarked(c dom.Node, m marks) bool {
 	}
 	var buf [64]byte
 	for _, v := range [...]string{m.class, m.id} {
-		v = lowerInto(buf[:], v)
+		v = lowername.Into(buf[:], v)
 		if strings.Contains(v, "date") && !strings.Contains(v, "candidate") || strings.Contains(v, "publish") || strings.Contains(v, "posted") || strings.Contains(v, "timestamp") {
 			return true
 		}
 	}
 	return false
-}
-
-// lowerInto returns strings.ToLower(v): for ASCII v that fits buf, written
-// into buf (valid until buf is written again), so that the class and id
-// checks of every element allocate nothing.
-func lowerInto(buf []byte, v string) string {
-	if len(v) > len(buf) {
-		return strings.ToLower(v)
-	}
-	for i := range len(v) {
-		c := v[i]
-		if c >= utf8.RuneSelf {
-			return strings.ToLower(v)
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[i] = c
-	}
-	return unsafe.String(unsafe.SliceData(buf), len(v))
 }
 
 // itemprop reads a microdata property: its content, datetime or href
@@ -234,7 +213,7 @@ func bylineMarked(c dom.Node, m marks) bool {
 	}
 	var buf [64]byte
 	for _, v := range [...]string{m.class, m.id} {
-		v = lowerInto(buf[:], v)
+		v = lowername.Into(buf[:], v)
 		if strings.Contains(v, "byline") || strings.Contains(v, "author") && !strings.Contains(v, "authori") {
 			return true
 		}

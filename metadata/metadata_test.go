@@ -127,17 +127,3 @@ func TestHostile(t *testing.T) {
 	Extract(nil, &m)
 	Extract(&html.Node{}, nil)
 }
-
-// TestLowerInto: lowerInto is strings.ToLower, without allocating for
-// ASCII values that fit its buffer.
-func TestLowerInto(t *testing.T) {
-	var buf [8]byte
-	for _, v := range []string{"", "date", "Post-Date", "BYLINE", "AUTHORİTY", "ÉDITÉ", "a-very-long-class-name", "Kelvin\u212A"} {
-		if got, want := lowerInto(buf[:], v), strings.ToLower(v); got != want {
-			t.Errorf("lowerInto(%q) = %q, want %q", v, got, want)
-		}
-	}
-	if n := testing.AllocsPerRun(100, func() { lowerInto(buf[:], "Byline") }); n != 0 {
-		t.Errorf("lowerInto allocates %v times for an ASCII value", n)
-	}
-}
