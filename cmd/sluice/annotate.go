@@ -20,51 +20,6 @@ import (
 	"github.com/sluice-project/sluice/train"
 )
 
-const annotateHelp = `
-Usage: sluice annotate [flags] PAGE.html|DIR...
-       sluice annotate --check [-o DIR] PAGE.html|DIR...
-
-Prepares pages for labelling by hand, as Victor's annotation tool does. For
-each page it writes an annotation file, one text block per line in page
-order, each with its label in brackets:
-
-  [o] Home
-  [h] Rivers of the north
-  [p] The rivers of the north run cold
-  [c] and fast.
-  [l] Salmon
-
-[h] heading, [p] paragraph, [l] list item, [c] continuation (the block goes
-on with the last [h], [p] or [l] segment, as the text after a <br> in a
-paragraph does), [o] other (boilerplate). The labels come pre-filled by the
-embedded model (or --model, or from a CleanEval gold with --gold); correct
-them in any text editor, changing only what is in the brackets: the texts
-and the order of the lines must stay as they are, and the editor must not
-wrap long lines. --check then validates the files against their pages and
-names the file and line of every mistake.
-
-PAGE.html's annotation is PAGE.ann beside it, or NAME.ann in the folder
-given with -o (keeping the path below a directory argument, whose .html and
-.htm files are taken; links leading out of it, links to directories and
-special files are left out with a warning, as in sluice clean). A folder with html/ and ann/ folders is an annotated
-data set (unless -o is given): its pages are html/NAME.html, their
-annotations ann/NAME.ann, and "sluice train --data DIR" trains on it.
-Existing annotation files are left as they are unless --force is given.
-
-Examples:
-  sluice annotate page.html                            # page.ann, labelled by the model
-  mkdir -p myset/html myset/ann && cp pages/*.html myset/html/   # start a data set
-  sluice annotate myset                                # myset/ann/NAME.ann for each myset/html/NAME.html
-  sluice annotate --check myset                        # after editing: errors with file and line
-  sluice train --data ./myset --cv 5 -o my.model       # train on it (./ for a folder here)
-  sluice annotate --gold gold/12.txt html/12.html      # pre-filled from a CleanEval gold file
-  sluice annotate --gold ce/gold -o ann ce/html        # ce/gold/NAME.txt for each ce/html/NAME.html
-
-Exit status: 0 when every page was annotated (with --check: every
-annotation is valid), 1 when any failed (each failure is reported on
-standard error with the file's name), 2 for a usage error.
-`
-
 // annotateCmd is sluice annotate: its flags, and what validate makes of
 // them.
 type annotateCmd struct {
@@ -83,7 +38,7 @@ func cmdAnnotate(args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *annotateCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("annotate", annotateHelp)
+	fs := newFlagSet("annotate")
 	fs.StringVar(&c.outDir, "o", "", "write the annotation files into `DIR` (with --check: read them from there)")
 	fs.StringVar(&c.model, "model", "", "pre-fill the labels with the model in `FILE` (written by sluice train) instead of the embedded one")
 	fs.StringVar(&c.gold, "gold", "", "pre-fill the labels from a CleanEval-format gold `FILE` (one page), or from DIR/NAME.txt for each page NAME.html")

@@ -15,25 +15,6 @@ import (
 	"github.com/sluice-project/sluice/internal/progress"
 )
 
-const benchHelp = `
-Usage: sluice bench [flags]
-
-Runs filter pipelines over the evaluation data sets (../shared/data, or
-$SLUICE_DATA) and prints, per set, the macro and micro precision, recall and
-F1 of the set's main metric (CleanEval text-only for the CleanEval sets,
-bag-of-words F1 for the others) and the pages per second of one core. Each
-page is parsed and segmented once and scored with every pipeline. Han, kana
-and Thai characters are words of their own (--cjk-words: as published
-scorers cut them); a set whose pages record languages gets a row for each.
-
-Examples:
-  sluice bench                                  # every filter on every set
-  sluice bench --sets cleaneval-dev,wcxb-dev --filter 'lqf>targetnode,bte,union(dsc,bte)'
-  sluice bench --json bench.json --md bench.md  # keep the table
-  sluice bench --compare bench.json             # the change since an earlier run
-  sluice bench --limit 100 -j 1                 # a quick look, one core
-`
-
 // benchCmd is sluice bench: its flags, and what validate makes of them.
 type benchCmd struct {
 	cmdIO
@@ -49,7 +30,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *benchCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("bench", benchHelp)
+	fs := newFlagSet("bench")
 	fs.StringVar(&c.filters, "filter", "", "comma-separated filter `pipelines` (default: the default pipeline, every filter and CombinE's combinations)")
 	fs.StringVar(&c.sets, "sets", "", "comma-separated data `sets` (names under the data folder, or directories; default: all)")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "pages cleaned in parallel")

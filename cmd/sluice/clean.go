@@ -24,76 +24,6 @@ import (
 	"github.com/sluice-project/sluice/tables"
 )
 
-const cleanHelp = `
-Usage: sluice clean [flags] [FILE|DIR|-]...
-
-Cleans HTML pages: removes navigation, ads, footers and other boilerplate and
-writes the main content with its structure (headings, paragraphs, list items).
-Inputs are HTML files in any charset (plain or gzip-compressed), directories
-(every .html, .htm, .txt or .gz file below them), http:// or https://
-addresses, or "-" for standard input (the default). An address is fetched
-with a User-Agent naming sluice, at most 5 redirects, 16 MiB and 30 seconds,
-the charset of its HTTP Content-Type; addresses on private, loopback and
-link-local networks are refused unless --allow-private (with -o, its output
-is named after its host and path: DIR/example.org/news/a.txt). HTTPS_PROXY,
-HTTP_PROXY and NO_PROXY are honoured as curl honours them; through a proxy,
-only addresses written out are checked. Output goes to standard output, documents separated as the
-format defines, or with -o DIR to one file per input.
-
-In a directory, a symbolic link to a file inside it is read; links leading
-out of it, links to directories and special files are skipped with a
-warning (name such a file as an argument to clean it). A directory may be
-given by a link.
-
-With -o DIR, the output of an input is named after its path below its
-directory argument (a file argument: its name), with its endings (.html,
-.htm, .xhtml, .shtml, .txt, .gz) replaced by the format's (.txt, .md, .json,
-.html, .xml): pages/a/x.html.gz gives DIR/a/x.txt. Two inputs that would get the
-same output (x.html and x.htm, or two index.html given as files) are
-refused before anything is written, and so is an output that would replace
-an input. Each output is written whole or not at all (a temporary file
-.NAME.tmp-... renamed), replacing a symbolic link at its name rather than
-writing through it. DIR may be inside an input directory (it is not read
-as input), but not be one or hold one.
-
-Examples:
-  sluice clean testdata/example.html
-  sluice clean -f markdown --with-metadata https://example.org/
-  sluice clean -f markdown --links --images page.html   # links and images kept
-  sluice clean -f tei --links page.html   # a TEI P5 document (-f xml: trafilatura's XML)
-  sluice clean --format cleaneval --cleaneval-header page.html
-  curl -s https://example.org/ | sluice clean --format markdown
-  sluice clean -o out/ --format json -j 4 pages/
-  sluice clean --filter 'lqf>targetnode' page.html.gz   # a heuristic pipeline instead of the model
-  sluice clean --model my.model --precision page.html
-  sluice clean --filter-set docs/filter-sets/news-strict.toml page.html   # a stored pipeline with its parameters
-  sluice clean --style cleaneval --format cleaneval page.html   # keep all running text, as CleanEval did
-  sluice clean -f parser --drop-pattern menu --log-removed removed.jsonl page.html   # Kitten's text for parsers
-  sluice clean --format json --include-dropped page.html | jq '.blocks[] | select(.label=="other") | .text'
-  sluice clean --tables linear page.html   # data tables as one clause per row (see --tables)
-  sluice clean --site multifile --prune -o out/ site/   # the pages of one site against each other
-
-With --site multifile the inputs are pages of one site, cleaned against each
-other as WC Cleaner (Baisa 2009) does: each page is compared with a reference
-page level by level from <body>, and what the two share (menus, headers,
-footers) is dropped; the rest is kept. The reference is --reference FILE,
-else the input of median size (itself compared with the next median).
---prune cleans a page whose structure differs from the reference's (child
-counts in the 3 levels below <body>) by its density target node instead;
---from-target compares only the target nodes of the two pages; --sparse
-omits pages under 10 characters per structural element: written empty, with
-a warning, and counted. Give one site at a time; --filter, --model and the
-threshold flags do not apply. See docs/site-multifile.md.
-
-By default blocks are labelled by the embedded trained model (a CRF over
-block features); --filter uses a heuristic pipeline instead, and
---filter-set FILE a stored one (a pipeline with per-filter parameters, or a
-model with a style and threshold: see "sluice filters --help").
-Formats: cleaneval, text, markdown, json, html, parser (one sentence a line), xml, tei. Filters: see "sluice filters".
-Exit status: 0 when every input was cleaned, 1 when any failed (each failure
-is reported on standard error with the input's name), 2 for a usage error.
-`
-
 // cleanCmd is sluice clean: its flags, and what validate makes of them.
 type cleanCmd struct {
 	cmdIO
@@ -126,7 +56,7 @@ func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func (c *cleanCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("clean", cleanHelp)
+	fs := newFlagSet("clean")
 	fs.StringVar(&c.format, "format", "text", "output `format`: cleaneval, text, markdown, json, html, parser, xml (trafilatura's <doc>) or tei (TEI P5)")
 	fs.StringVar(&c.format, "f", "text", "short for --format")
 	fs.StringVar(&c.filter, "filter", "", "clean with a heuristic filter pipeline `expression` instead of the trained model (see \"sluice filters\"; the best measured is "+sluice.DefaultFilter+")")

@@ -13,32 +13,6 @@ import (
 	"github.com/sluice-project/sluice/score"
 )
 
-const evalHelp = `
-Usage: sluice eval --gold SET|DIR [flags] OUTDIR
-
-Scores the cleaned pages in OUTDIR against a gold standard. The gold is a
-data set (a name under ../shared/data or $SLUICE_DATA, or its folder), or a
-folder of CleanEval-format gold files (N.txt). Outputs are matched by file
-name: the output of page 12 is OUTDIR/12.txt (CleanEval format or plain
-text, as "sluice clean -o" writes them); a page with no output scores as an
-empty output. A summary is always printed; --per-file adds a row per page.
-
-Metrics: cleaneval (text only, Evert's alignment), cleaneval-labelled,
-cleaneval-unlabelled, bow, bow-cjk (bow, with characters as words even with
---cjk-words), lcs, shingle, snippets, rouge-lsum, and edit (the
-CleanEval paper's insert/delete distance score); "all" for every one.
-Default: the set's main metric (cleaneval for CleanEval sets, bow otherwise).
-Han, kana and Thai characters are words of their own; --cjk-words scores a
-run of them as one word, as the published scorers do. A set whose pages
-record languages gets a row per language.
-
-Examples:
-  sluice clean -f cleaneval -o out/ ../shared/data/cleaneval-dev/html
-  sluice eval --gold cleaneval-dev out/
-  sluice eval --gold cleaneval-dev --metric cleaneval,cleaneval-labelled,edit --per-file out/
-  sluice eval --gold wcxb-dev --metric all --json out/ > scores.json
-`
-
 // evalCmd is sluice eval: its flags, and what validate makes of them.
 type evalCmd struct {
 	cmdIO
@@ -59,7 +33,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *evalCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("eval", evalHelp)
+	fs := newFlagSet("eval")
 	fs.StringVar(&c.gold, "gold", "", "the gold standard: a data `SET` name or folder, or a folder of CleanEval gold files")
 	fs.StringVar(&c.metricList, "metric", "", "comma-separated `metrics` (default: the set's main metric; \"all\" for every one)")
 	fs.BoolVar(&c.perFile, "per-file", false, "print a row of scores per page")

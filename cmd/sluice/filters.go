@@ -14,51 +14,6 @@ import (
 	"github.com/sluice-project/sluice/filterset"
 )
 
-const filtersHelp = `
-Usage: sluice filters
-       sluice filters --check FILE...
-
-Lists the content filters, their parameters and the pipeline expression
-syntax. With --check, checks filter set files instead: each problem is
-printed as FILE:LINE:COL: message on standard error, and each valid file
-gets a one-line summary on standard output.
-
-A filter set is a named way of cleaning kept in a file, TOML or JSON by its
-extension, for sluice clean --filter-set FILE (and sluice corpus): either a
-pipeline with the parameters of its filters and a threshold,
-
-  version = 1
-  name = "news-strict"
-  description = "LQF before the target node, with a stricter link quota"
-  filter = "lqf>targetnode"
-  threshold = 0.5
-
-  [params.lqf]          # the parameters listed below; the rest keep their defaults
-  threshold = 0.4
-  lone_words = 6
-
-or the trained model with a style and threshold (a number, or "ef"),
-
-  version = 1
-  name = "cleaneval-model"
-  threshold = "ef"
-
-  [model]
-  style = "cleaneval"   # default: main
-  file = "my.model"     # default: the embedded model; relative to the set's file
-
-Unknown fields, filters and parameters are errors, and so are values out
-of range. docs/filter-sets/ holds examples.
-
-Examples:
-  sluice filters
-  sluice filters --check docs/filter-sets/*.toml docs/filter-sets/*.json
-  sluice clean --filter-set docs/filter-sets/news-strict.toml page.html
-
-Exit status: 0 when every file is valid, 1 when any is not, 2 for a usage
-error.
-`
-
 // filtersCmd is sluice filters.
 type filtersCmd struct {
 	cmdIO
@@ -71,7 +26,7 @@ func cmdFilters(args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *filtersCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("filters", filtersHelp)
+	fs := newFlagSet("filters")
 	fs.BoolVar(&c.check, "check", false, "check the filter set files given as arguments")
 	return fs
 }

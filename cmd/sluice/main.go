@@ -18,11 +18,11 @@
 package main
 
 import (
+	"embed"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/sluice-project/sluice"
 )
@@ -135,13 +135,28 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // newFlagSet returns a flag set with the command's help text as its
 // Usage. It writes nothing itself: runCommand prints --help to standard
 // output and reports a flag error in one line and a pointer to --help.
-func newFlagSet(name, help string) *flag.FlagSet {
+func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), strings.TrimLeft(help, "\n"))
+		fmt.Fprint(fs.Output(), helpText(name))
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// The text of each command's --help is help/NAME.txt: usage, what the
+// command does, examples and exit status; the flags follow it.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// helpText returns the --help text of command name.
+func helpText(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		return "Usage: sluice " + name + " [flags]\n" // a command whose text is missing (TestHelpTexts)
+	}
+	return string(b)
 }

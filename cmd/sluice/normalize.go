@@ -17,29 +17,6 @@ import (
 	"github.com/sluice-project/sluice/xhtml"
 )
 
-const normalizeHelp = `
-Usage: sluice normalize [flags] [FILE|DIR|-]...
-
-Writes each whole page as UTF-8 XHTML 1.0 that a strict XML parser accepts,
-as Kitten's first stage does: parsed as HTML5, every element closed, names
-in lower case, attributes quoted and deduplicated, entities as characters
-(&#128;-&#159; as windows-1252 means them), script and style in CDATA, text
-never re-indented; with --clean, only the content blocks the cleaner keeps
-(the embedded model, or --filter, --model, --threshold as for clean), in
-their original markup. Inputs and -o are as for clean
-(outputs DIR/NAME.xhtml); several inputs without -o are written one
-after the other, each a document of its own.
-
-Examples:
-  sluice normalize page.html > page.xhtml
-  curl -s https://example.org/ | sluice normalize | xmllint --noout -
-  sluice normalize -o xhtml/ -j 4 pages/
-  sluice normalize --clean page.html   # the content only, as XHTML
-  sluice normalize --clean --filter 'lqf>targetnode' --threshold 0.4 page.html
-
-Exit status: 0 when all inputs were normalised, 1 when any failed, 2 for a usage error.
-`
-
 // normalizeCmd is sluice normalize.
 type normalizeCmd struct {
 	cmdIO
@@ -58,7 +35,7 @@ func cmdNormalize(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 }
 
 func (c *normalizeCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("normalize", normalizeHelp)
+	fs := newFlagSet("normalize")
 	fs.StringVar(&c.outDir, "o", "", "write one .xhtml file per input into `DIR` (created if needed)")
 	fs.StringVar(&c.contentType, "content-type", "", "HTTP Content-Type of the inputs (its charset wins over the page's)")
 	fs.IntVar(&c.jobs, "j", runtime.GOMAXPROCS(0), "normalise this many inputs in parallel")

@@ -25,96 +25,6 @@ import (
 	"github.com/sluice-project/sluice/workbench"
 )
 
-const serveHelp = `
-Usage: sluice serve [flags]
-
-Serves sluice's HTTP API until it gets SIGINT or SIGTERM, then stops
-accepting, lets the requests in flight finish (--shutdown-timeout) and logs
-those it had to interrupt.
-
-  POST /v1/clean        clean a page: the raw HTML as the body (options as
-                        query parameters), or JSON {"html": ..., "url": ...,
-                        "format": ..., "filter": ..., "style": ...,
-                        "threshold": ..., "include_dropped": ...}
-  GET  /healthz         up, with the memory in use
-  GET  /metrics         Prometheus metrics
-  GET  /v1/openapi.json the API's OpenAPI 3 description
-  GET  /               the web workbench: open http://127.0.0.1:8080/ in a
-                        browser; its Inspect view (/inspect, POST
-                        /v1/inspect) shows what sluice keeps and drops on
-                        the page itself, with a threshold slider and a
-                        choice of filter sets. It fetches pages by address
-                        under the proxy's rules (no loopback or private
-                        addresses unless --fetch-allow-private), for clients
-                        on loopback or with the token.
-  GET  /filter-sets     the workbench's Filter sets view (with the store):
-                        write, check, version, delete and compare filter
-                        sets on a data set
-  GET  /annotate        the workbench's Annotate view (with the store):
-                        Victor's annotation tool, keys h p l c o; export
-                        and train on a project
-
-Answers come in every format of sluice clean (text, cleaneval, markdown,
-json with per-block labels, scores and source spans, html, parser). Errors are JSON:
-{"error": {"code": ..., "message": ...}}. Pages are admitted to cleaning by
-their estimated memory cost within --memory; a request that waits longer
-than --admission-wait for its place is answered 503 with Retry-After.
-
-The server listens on loopback by default. Management endpoints (filter
-sets, projects, training) need --token (or $SLUICE_TOKEN) as
-"Authorization: Bearer TOKEN"; the server refuses to listen on another
-address without one. Logs go to standard error, one line per request with
-its id (X-Request-Id, the client's or a new one).
-
-Filter sets and evaluation runs are kept in a SQLite file, --db (default
-$XDG_DATA_HOME/sluice/sluice.db, else ~/.local/share/sluice/sluice.db;
-"none" for no store and none of these routes):
-
-  GET    /v1/filter-sets                  the stored filter sets
-  POST   /v1/filter-sets                  create one (a TOML or JSON file, as
-                                          sluice filters --check reads them)
-  GET|PUT|DELETE /v1/filter-sets/NAME     read, save a new version, delete
-  GET    /v1/filter-sets/NAME/versions    its history
-  POST   /v1/filter-sets/NAME/evaluate    {"data": "FOLDER"}: score it on a
-                                          data set under --data-root, in the
-                                          background
-  GET    /v1/jobs/ID                      the job's status, progress, P/R/F
-  POST   /v1/clean?filter_set=NAME        clean with a stored set
-
-and annotation projects (Victor's annotation tool, docs/server.md):
-
-  GET|POST /v1/projects, GET|DELETE /v1/projects/ID
-  GET|POST /v1/projects/ID/pages          the pages with their progress; add one
-  GET    /v1/projects/ID/pages/PAGE       its blocks, pre-labelled by the model
-  PUT    /v1/projects/ID/pages/PAGE/labels {"labels": ["o", "h", "p", ...]}
-  GET    /v1/projects/ID/export?format=victor|dataset   a tar.gz (or zip)
-  POST   /v1/train                        {"project": ID, "name": "news-1"}:
-                                          train a model in the background
-  GET    /v1/train/ID, /v1/models         the run's progress; the models
-  POST   /v1/clean?model=NAME             clean with a stored model
-
-With --proxy the same address is also an HTTP forward proxy (CombinE's
-filtering proxy): point a browser's HTTP proxy at it, and text/html pages
-come back cleaned with the default filter (--filter, --model, --style,
---threshold), under a bar naming it; everything else passes through
-unchanged, and HTTPS (CONNECT) is tunnelled untouched, so HTTPS pages are
-not cleaned. Only clients on loopback may use it, and it refuses to reach
-loopback, private, link-local and metadata addresses (checked on the
-resolved address when it dials) unless --allow-private. See docs/proxy.md.
-
-Examples:
-  sluice serve
-  sluice serve --proxy --filter 'lqf>targetnode'   # then: curl -x http://127.0.0.1:8080 http://example.com/
-  curl -s -H 'Content-Type: text/html' --data-binary @page.html 'http://127.0.0.1:8080/v1/clean?format=markdown'
-  curl -s -d '{"html": "<h1>Hi</h1><p>Some text of the page.</p>", "format": "json"}' \
-       -H 'Content-Type: application/json' http://127.0.0.1:8080/v1/clean
-  sluice serve --listen :8080 --token "$(cat token)" --log-format json
-  sluice serve --filter 'lqf>targetnode' --memory 2G
-  sluice serve --db ./sluice.db --data-root ../shared/data
-  curl -s -H 'Content-Type: application/toml' --data-binary @news.toml http://127.0.0.1:8080/v1/filter-sets
-  curl -s -d '{"data": "cleaneval-dev"}' http://127.0.0.1:8080/v1/filter-sets/news/evaluate
-`
-
 // serveCmd is sluice serve.
 type serveCmd struct {
 	cmdIO
@@ -139,7 +49,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *serveCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("serve", serveHelp)
+	fs := newFlagSet("serve")
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "listen on `ADDRESS` (host:port; :8080 is every interface)")
 	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
 	fs.StringVar(&c.token, "token", "", "require `TOKEN` on management endpoints (default $SLUICE_TOKEN)")

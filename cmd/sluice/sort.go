@@ -14,27 +14,6 @@ import (
 	"github.com/sluice-project/sluice/internal/progress"
 )
 
-const sortHelp = `
-Usage: sluice sort -o DIR [flags] INPUT...
-
-Sorts the records of WARC and ARC archives (files, or directories of .warc,
-.warc.gz, .arc, .arc.gz) by host into DIR/part-NNNNN.warc.gz, so that sluice
-corpus --site sees each site whole: every record kept, byte-identical once
-decompressed; records without a host first, under "-". DIR/index.tsv says
-where each record went and came from; DIR/summary.json accounts for every
-record, damaged span (reported on stderr unless -q) and duplicate record ID.
-Memory is bounded by --mem (sorted runs spill to DIR/.sluice-sort). Running
-again resumes; --force starts over. See docs/sort.md for the host key.
-
-Examples:
-  sluice sort -o sorted crawl-00001.warc.gz crawl-00002.warc.gz
-  sluice sort -o sorted --mem 1G --part-size 4G crawls/
-  sluice corpus --site -o corpus sorted/
-
-Exit status: 0 when every input was read, 1 when one could not be or the
-output could not be written, 2 for a usage error.
-`
-
 // sortCmd is sluice sort.
 type sortCmd struct {
 	cmdIO
@@ -49,7 +28,7 @@ func cmdSort(args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *sortCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("sort", sortHelp)
+	fs := newFlagSet("sort")
 	fs.StringVar(&c.out, "o", "", "write the sorted parts into `DIR` (required)")
 	fs.StringVar(&c.mem, "mem", "256M", "hold at most about `SIZE` of record lines in memory before spilling a sorted run")
 	fs.StringVar(&c.partSize, "part-size", "1G", "close a part at the first host boundary after `SIZE` bytes (at any record after twice that)")

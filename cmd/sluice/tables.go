@@ -10,43 +10,6 @@ import (
 	"github.com/sluice-project/sluice/tableset"
 )
 
-const tablesHelp = `
-Usage: sluice tables sample [--n N] [--seed S] [--sets a,b] -o TABLES.tsv
-       sluice tables dump [--from K] [--count M] [--cells] TABLES.tsv [CELLS.tsv]
-       sluice tables check TABLES.tsv [CELLS.tsv]
-       sluice tables train TABLES.tsv CELLS.tsv -o FILE
-       sluice tables cv [--folds 10] [--seed 1] [--json FILE] TABLES.tsv CELLS.tsv
-
-Builds the annotated table set (Kitten's data and layout leaf tables, and
-the cell roles of data tables) as references to the pages of the data sets
-($SLUICE_DATA, else ../shared/data): a tables file (set, page, table index,
-label data|layout|?, optional note) and a cells file (set, page, table,
-row, col, role), both tab-separated. docs/tables-labelling.md is the guide.
-
-sample chooses N leaf tables (about 40% among those the heuristic finds
-data-ish, at most 3 per page), the same for the same seed, labelled ?.
-dump prints each table for the labeller, without the heuristic's guess;
-with --cells, the tables labelled data come with their cells pre-labelled
-by the heuristic, in the cells file's format, to be checked one by one.
-check validates the files against the data and prints the counts.
-train fits the table classifier and the cell models (boosted trees) on
-files that check passes and writes a tables model (the embedded default
-is tables/model/tables.model). cv cross-validates them, folds grouped by
-site, and prints P/R/F per class, the model beside the heuristics and
-Kitten's Tables 1 and 2 (docs/tables.md).
-
-Examples:
-  sluice tables sample --n 800 --seed 1 -o tableset/labels/tables.tsv
-  sluice tables dump --from 1 --count 20 tableset/labels/tables.tsv
-  sluice tables dump --cells tableset/labels/tables.tsv | grep -v '^[ =#]' | grep . >> cells.tsv
-  sluice tables check tableset/labels/tables.tsv tableset/labels/cells.tsv
-  sluice tables cv --json cv.json tableset/labels/tables.tsv tableset/labels/cells.tsv
-  sluice tables train -o tables/model/tables.model tableset/labels/tables.tsv tableset/labels/cells.tsv
-
-Exit status: 0 on success (check: no problem), 1 when a reference does not
-resolve or a file is wrong, 2 for a usage error.
-`
-
 // tablesCmd is sluice tables.
 type tablesCmd struct {
 	cmdIO
@@ -68,7 +31,7 @@ func cmdTables(args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *tablesCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("tables", tablesHelp)
+	fs := newFlagSet("tables")
 	fs.IntVar(&c.n, "n", 800, "sample: the number of tables")
 	fs.Uint64Var(&c.seed, "seed", 1, "sample, cv: the random seed (of the sample, of the folds)")
 	fs.IntVar(&c.folds, "folds", 10, "cv: the number of folds")

@@ -27,66 +27,6 @@ import (
 	"github.com/sluice-project/sluice/train"
 )
 
-const trainHelp = `
-Usage: sluice train [flags] -o MODEL
-
-Trains the block labeller (a linear-chain CRF over text-block features, as
-Victor does) on data sets with gold standards: each page is segmented and its
-blocks are labelled by aligning them with the gold text (CleanEval segments
-give headings, paragraphs, list items and continuations; other sets give
-content vs boilerplate, with structure from the markup). A folder of pages
-labelled by hand (html/NAME.html with ann/NAME.ann, written by "sluice
-annotate") gives its labels as they are, and is scored with CleanEval F1
-against the annotated content. With --cv K it cross-validates first (pages
-of one site never split across folds) and reports labelling accuracy and
-cleaning scores per fold and overall, and chooses the decision threshold of
-each annotation style, which -o records in the model.
-
-A labeller is a list of stages, run in order, that --stages names:
-  trees    gradient-boosted trees over the block features (and the
-           neighbours'), whose verdict is one of the CRF's features
-           (--trees, --tree-depth)
-  crf      the linear-chain CRF (always)
-  stack    a second CRF over the first's verdicts summarised over the
-           page; or
-  context  context trees that judge each block again from the CRF's and
-           the trees' verdicts over its neighbours, element path, div
-           group and page
-  blend    the CRF's verdict moved toward the trees' (--blend)
-  smooth   path smoothing (--smooth)
-  region   the content region (--region)
-The stack and context stages learn from the CRF's verdicts on pages it did
-not see, and the CRF from the trees' likewise: each costs inner folds of
-training (three more CRFs; three more sets of trees). Without --stages the
-list is the embedded model's, trees,crf,context,smooth,region, and without
---threshold or --cv the model keeps blocks by ef, as the embedded model
-does: sluice train -o builds what is embedded. (With --off boost, stack or
-context and no --stages, the list is trees,crf,stack,blend,smooth,region
-less what they leave out, as before --stages.)
-
-Gold standards disagree on what content is, so each set has an annotation
-style: "main" (the main content only: WCXB, Dragnet, L3S-GN1, Readability,
-CleanPortalEval, and any set by default) or "cleaneval" (all running text,
-as CleanEval's annotators kept it: the default of sets named cleaneval*).
-Give a set's style after a colon. One model learns every style it is given
-pages of; "sluice clean --style" picks one.
-
-Examples:
-  sluice train -o my.model                          # all sets under ../shared/data
-  sluice train --data cleaneval-dev,wcxb-dev --cv 6 -o my.model
-  sluice train --data ./my-forum-pages:cleaneval,wcxb-dev -o my.model   # a set annotated in the cleaneval style
-  sluice train --data ./my-annotated-set --cv 5     # cross-validate only (see sluice annotate)
-  sluice train --cv 6 --ablate                      # one cross-validation per feature group and per stage left out
-  sluice train --cv 6 --marginals held.jsonl        # keep the held-out probabilities for study
-  sluice train --print-template > my.tmpl           # the default feature template, to edit
-  sluice train --template my.tmpl --cv 6 -o my.model
-  sluice train --trees 300 --blend 0.3 -o my.model  # more boosted trees, their verdict weighed less
-  sluice train --stages trees,crf,context,smooth,region -o my.model   # as the embedded model
-  sluice train --stages crf -o my.model             # the CRF alone
-  sluice train --off stack,context -o my.model      # trees,crf,blend,smooth,region
-  sluice clean --model my.model page.html
-`
-
 // trainCmd is sluice train: its flags, and what validate makes of them.
 type trainCmd struct {
 	cmdIO
@@ -109,7 +49,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *trainCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("train", trainHelp)
+	fs := newFlagSet("train")
 	fs.StringVar(&c.data, "data", "", "comma-separated data `sets` (names under the data folder, or directories; default: all), each optionally followed by :STYLE")
 	fs.StringVar(&c.out, "o", "", "write the trained model to `FILE`")
 	fs.IntVar(&c.cv, "cv", 0, "cross-validate with `K` folds first")
