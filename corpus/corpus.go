@@ -7,12 +7,14 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/fingerprint"
 	"github.com/sluice-project/sluice/internal/freelist"
+	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/parallel"
 	"github.com/sluice-project/sluice/render"
@@ -307,6 +309,13 @@ func (o *Options) withDefaults() error {
 			o.SiteLearn.MaxBytes = o.Memory / 4
 		}
 	}
+	var err error
+	if o.SiteGroup.Model, err = SiteModelOptions(o.Cleaner, o.SiteGroup.Model); err != nil {
+		return err
+	}
+	if o.SiteLearn.Model, err = SiteModelOptions(o.Cleaner, o.SiteLearn.Model); err != nil {
+		return err
+	}
 	langs, err := normalizeLanguages(o.Languages)
 	if err != nil {
 		return err
@@ -320,6 +329,51 @@ func (o *Options) withDefaults() error {
 			o.NearDuplicateWindow, nearDupBytes(o.NearDuplicateWindow)>>20, o.Memory>>20)
 	}
 	return nil
+}
+
+// SiteModelOptions returns the site model options Run uses with cleaner c
+// for o (Options.SiteGroup.Model and SiteLearn.Model). When c is a trained
+// model deciding each page by the expected-F1 rule (the default), the path
+// prior is on: o.Prior 0 means site.DefaultPrior, a negative o.Prior turns
+// it off. Otherwise (a filter pipeline, or a fixed threshold) the scores
+// are not the model's probabilities: the prior is off (a positive o.Prior
+// is an error), and the site model rescues prose next to the kept content
+// (site.Options.Rescue), which raised lqf>targetnode's F1 on
+// cleanportaleval and costs the model held out (docs/experiments.md).
+func SiteModelOptions(c *sluice.Cleaner, o site.Options) (site.Options, error) {
+	probabilities := c.Threshold() == sluice.ExpectedF1 && strings.HasPrefix(c.Filter(), "model")
+	switch {
+	case o.Prior < 0 || math.IsNaN(o.Prior):
+		o.Prior = 0
+	case o.Prior > 1:
+		return o, fmt.Errorf("corpus: site prior %v: give a weight between 0 and 1", o.Prior)
+	case !probabilities && o.Prior > 0:
+		return o, fmt.Errorf("corpus: site prior %v: the path prior reads the trained model's probabilities with the expected-F1 rule; the cleaner decides by %s at threshold %s", o.Prior, c.Filter(), label.FormatThreshold(c.Threshold()))
+	case o.Prior == 0 && probabilities:
+		o.Prior = site.DefaultPrior
+	}
+	if !probabilities {
+		o.Rescue = true
+	}
+	return o, nil
+}
+
+// ParsePrior reads the weight of the path prior as the command line gives
+// it (sluice corpus --site-prior): "" for the default (0 in
+// site.Options.Prior, as SiteModelOptions reads it), "0" for none (-1), or
+// a weight up to 1.
+func ParsePrior(s string) (float64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	w, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil || math.IsNaN(w) || w < 0 || w > 1:
+		return 0, fmt.Errorf("--site-prior %q: give a weight from 0 (off) to 1", s)
+	case w == 0:
+		return -1, nil
+	}
+	return w, nil
 }
 
 // orDefault sets *x to def unless it is positive.

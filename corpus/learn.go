@@ -34,7 +34,8 @@ func numbered(yield func(*item) bool) func(*item) bool {
 
 // learn is the first pass of Options.SiteWhole: it reads the inputs of
 // p.learnFrom as the second pass will, segments on Options.Jobs workers
-// every page that pass would clean, and adds the pages to a site.Learner
+// every page that pass would clean (and labels it, for the path prior of
+// site.Options.Prior), and adds the pages to a site.Learner
 // in input order, so that the models do not depend on Jobs. The pages of a
 // host over the Learner's MaxPages are not parsed when their record names
 // the host. It sets p.models and the site counts of the summary.
@@ -111,6 +112,10 @@ func (p *pipeline) segmenter() func(context.Context, *item) (*item, error) {
 		if err != nil {
 			it.failed = true
 			return it, nil
+		}
+		if p.opts.SiteLearn.Model.Prior > 0 {
+			// The path prior learns what the labeller says at each path.
+			p.opts.Cleaner.Score(res.Page)
 		}
 		it.page = res.Page
 		return it, nil

@@ -91,22 +91,6 @@ func SiteKey(h string) string {
 	return h
 }
 
-// usable reports whether a model can judge a page (one of its own pages
-// when member) by the others: it has pages enough, and fingerprints seen on
-// two of them or more (a host whose pages came one at a time has none: the
-// Grouper keeps only those between batches). A page whose model cannot is
-// written as cleaned page by page, without the rescue of prose either.
-func usable(m *site.Model, member bool) bool {
-	if m == nil || m.Len() == 0 {
-		return false
-	}
-	others := m.Pages()
-	if member {
-		others--
-	}
-	return m.Need(member) <= others
-}
-
 // finish corrects page i of the batch with its model (SiteCorrect) and
 // renders it (unless keep); a page left without text is skipped as "no
 // text".
@@ -148,7 +132,7 @@ func SiteCorrect[T any](b *site.Batch[T], i int) (*render.JSONSite, Verdict) {
 // correct corrects page p of host with the host's model m (see
 // site.Model.Apply for member), as SiteCorrect does.
 func correct(m *site.Model, member bool, host string, p *page.Page) (*render.JSONSite, Verdict) {
-	if !usable(m, member) {
+	if !m.Judges(member) {
 		return nil, Verdict{}
 	}
 	dropped, rescued := m.Apply(p, member)

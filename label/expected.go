@@ -1,11 +1,11 @@
 package label
 
 import (
-	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/sluice-project/sluice/features"
+	"github.com/sluice-project/sluice/internal/expectf1"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -44,45 +44,14 @@ func (l *Labeller) expectedF1Threshold(p *page.Page, marg [][]float64) float64 {
 		}
 	}()
 	bs := sc.c[:0]
-	gold, sure := 0.0, false
 	for i := range p.Blocks {
-		pr := 1 - marg[i][l.other]
-		w := float64(p.Blocks[i].Words)
-		bs = append(bs, candidate{pr, w})
-		gold += pr * w
-		sure = sure || pr >= SureContent
+		bs = append(bs, expectf1.Block{P: 1 - marg[i][l.other], W: float64(p.Blocks[i].Words)})
 	}
 	sc.c = bs
-	if !sure || gold == 0 {
-		return 2
-	}
-	slices.SortFunc(bs, func(a, b candidate) int {
-		switch {
-		case a.p > b.p:
-			return -1
-		case a.p < b.p:
-			return 1
-		}
-		return 0
-	})
-	best, cut := -1.0, 2.0
-	tp, kept := 0.0, 0.0
-	for i, b := range bs {
-		tp += b.p * b.w
-		kept += b.w
-		if i+1 < len(bs) && bs[i+1].p == b.p {
-			continue // blocks of one probability go together
-		}
-		if f := 2 * tp / (kept + gold); f > best {
-			best, cut = f, b.p
-		}
-	}
-	return cut
+	return expectf1.Cut(bs, SureContent)
 }
 
-type candidate struct{ p, w float64 }
-
-type candidates struct{ c []candidate }
+type candidates struct{ c []expectf1.Block }
 
 var cands = sync.Pool{New: func() any { return new(candidates) }}
 

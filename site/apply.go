@@ -6,16 +6,18 @@ import (
 )
 
 // Apply corrects a labelled page (by the labeller or a filter pipeline and
-// the structure stage) with the model: the kept blocks that are template
-// evidence are dropped (Remove), then, unless the model's Options say
-// NoRescue, the page's own prose next to its kept content is kept (Rescue).
-// member is as for Template. It returns the number of blocks dropped and
-// kept anew.
+// the structure stage) with the model: with Options.Prior, the page is
+// decided again under the path prior (ApplyPrior); then the kept blocks
+// that are template evidence are dropped (Remove), and, when the model's
+// Options say Rescue, the page's own prose next to its kept content is
+// kept (Rescue). member is as for Template. It returns the number of
+// blocks dropped and kept anew.
 func (m *Model) Apply(p *page.Page, member bool) (dropped, rescued int) {
+	dropped, rescued = m.ApplyPrior(p, member)
 	tmpl := m.Template(p, member)
-	dropped = Remove(p, tmpl)
-	if m != nil && !m.opts.NoRescue {
-		rescued = Rescue(p, tmpl)
+	dropped += Remove(p, tmpl)
+	if m != nil && m.opts.Rescue {
+		rescued += Rescue(p, tmpl)
 	}
 	return dropped, rescued
 }
@@ -87,16 +89,24 @@ func Rescue(p *page.Page, tmpl []bool) int {
 				continue
 			}
 			b.Score = max(b.Score, 0.5)
-			if i > 0 && p.Blocks[i-1].Label.Kept() && structure.Continues(b) {
-				b.Label = page.Continuation
-			} else {
-				b.Label = structure.Kind(p, b.Node)
-			}
+			keepBlock(p, i)
 			n++
 		}
 		start = end
 	}
 	return n
+}
+
+// keepBlock keeps dropped block i of p: it becomes the continuation of a
+// kept block just before it when it reads as one, else what its markup
+// implies (heading, list item, paragraph).
+func keepBlock(p *page.Page, i int) {
+	b := &p.Blocks[i]
+	if i > 0 && p.Blocks[i-1].Label.Kept() && structure.Continues(b) {
+		b.Label = page.Continuation
+	} else {
+		b.Label = structure.Kind(p, b.Node)
+	}
 }
 
 func hasGroup(groups []int32, g int32) bool {

@@ -201,9 +201,11 @@ func Fingerprints(p *page.Page) []Fingerprint {
 
 // scratch holds buffers reused from page to page.
 type scratch struct {
-	fps  []Fingerprint
-	tags []uint64
-	hs   []uint64
+	fps   []Fingerprint
+	tags  []uint64
+	hs    []uint64
+	keys  []uint64
+	means []pathMean
 }
 
 // fingerprints returns the fingerprints of p's blocks in s.fps; with paths

@@ -18,10 +18,12 @@ import (
 	"github.com/sluice-project/sluice/structure"
 )
 
-// sitePage is one page of cleanportaleval, segmented once.
+// sitePage is one page of cleanportaleval, segmented once and labelled
+// once by the default cleaner.
 type sitePage struct {
 	d   *dataset.Page
 	seg *page.Page
+	lab *page.Page
 }
 
 func loadPortal(t *testing.T) (map[string][]*sitePage, *sluice.Cleaner) {
@@ -51,7 +53,9 @@ func loadPortal(t *testing.T) (map[string][]*sitePage, *sluice.Cleaner) {
 			t.Logf("%s: %v", p.ID, err)
 			continue
 		}
-		sites[p.Site] = append(sites[p.Site], &sitePage{d: p, seg: res.Page})
+		lab := clonePage(res.Page)
+		c.Score(lab)
+		sites[p.Site] = append(sites[p.Site], &sitePage{d: p, seg: res.Page, lab: lab})
 	}
 	if len(sites) == 0 {
 		t.Skip("no cleanportaleval pages")
@@ -65,12 +69,14 @@ func clonePage(p *page.Page) *page.Page {
 	return &c
 }
 
-// leaveOneOut builds the model of the pages of a site other than page i.
+// leaveOneOut builds the model of the pages of a site other than page i,
+// as the default cleaner labelled them (the path prior reads the labels;
+// the template does not).
 func leaveOneOut(pages []*sitePage, i int, opts site.Options) *site.Model {
 	b := site.NewBuilder(opts)
 	for j, q := range pages {
 		if j != i {
-			b.Add(q.seg)
+			b.Add(q.lab)
 		}
 	}
 	return b.Build()
@@ -120,24 +126,24 @@ func variants(t *testing.T, c *sluice.Cleaner, opts site.Options) []variant {
 		}
 		structure.Label(p, structure.Threshold)
 	}
-	noRescue := opts
-	noRescue.NoRescue = true
+	// What sluice corpus --site uses with each cleaner
+	// (corpus.SiteModelOptions): the path prior for the model, the rescue
+	// of prose for the pipelines.
+	withPrior, withRescue := opts, opts
+	withPrior.Prior = site.DefaultPrior
+	withRescue.Rescue = true
 	return []variant{
 		{"default", func(ps []*sitePage, i int) *page.Page {
-			p := clonePage(ps[i].seg)
-			c.Score(p)
-			return p
+			return clonePage(ps[i].lab)
 		}},
-		{"default+site-only", func(ps []*sitePage, i int) *page.Page {
-			p := clonePage(ps[i].seg)
-			c.Score(p)
-			leaveOneOut(ps, i, noRescue).Apply(p, false)
+		{"default+template", func(ps []*sitePage, i int) *page.Page {
+			p := clonePage(ps[i].lab)
+			leaveOneOut(ps, i, opts).Apply(p, false)
 			return p
 		}},
 		{"default+site", func(ps []*sitePage, i int) *page.Page {
-			p := clonePage(ps[i].seg)
-			c.Score(p)
-			leaveOneOut(ps, i, opts).Apply(p, false)
+			p := clonePage(ps[i].lab)
+			leaveOneOut(ps, i, withPrior).Apply(p, false)
 			return p
 		}},
 		{"lqf>targetnode", func(ps []*sitePage, i int) *page.Page {
@@ -148,7 +154,14 @@ func variants(t *testing.T, c *sluice.Cleaner, opts site.Options) []variant {
 		{"lqf>targetnode+site", func(ps []*sitePage, i int) *page.Page {
 			p := clonePage(ps[i].seg)
 			lt.Score(p)
-			leaveOneOut(ps, i, opts).Apply(p, false)
+			leaveOneOut(ps, i, withRescue).Apply(p, false)
+			return p
+		}},
+		{"default+site+rescue", func(ps []*sitePage, i int) *page.Page {
+			p := clonePage(ps[i].lab)
+			o := withPrior
+			o.Rescue = true
+			leaveOneOut(ps, i, o).Apply(p, false)
 			return p
 		}},
 		{"site>lqf>targetnode", func(ps []*sitePage, i int) *page.Page {
@@ -300,8 +313,7 @@ func logDroppedGold(t *testing.T, sites map[string][]*sitePage, c *sluice.Cleane
 	for _, s := range sortedKeys(sites) {
 		pages := sites[s]
 		for i, sp := range pages {
-			p := clonePage(sp.seg)
-			c.Score(p)
+			p := clonePage(sp.lab)
 			tmpl := leaveOneOut(pages, i, site.Options{}).Template(p, false)
 			gold := map[string]bool{}
 			for _, seg := range sp.d.Gold.Segments {

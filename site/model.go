@@ -49,8 +49,18 @@ type Options struct {
 	// lower bound, and the model errs towards keeping text. Default
 	// DefaultMaxEntries, 65,536 entries (about 2.5 MB of map).
 	MaxEntries int
-	// NoRescue turns Rescue off in Model.Apply.
-	NoRescue bool
+	// Rescue turns Rescue on in Model.Apply. It is off by default: on
+	// the labeller's held-out decisions (docs/experiments.md, "Site
+	// models") it lost on every set it moved, where it had helped the
+	// embedded model on the pages it was trained on.
+	Rescue bool
+	// Prior is the weight of the path prior (prior.go), 0 (the default)
+	// for none; DefaultPrior, 0.9, is the measured one. The prior reads
+	// the content scores of the labelled pages added to the Builder as
+	// probabilities and decides pages again with the expected-F1 rule: it
+	// is for pages labelled by a trained model with that rule (the
+	// default model), not for filter pipelines' scores.
+	Prior float64
 }
 
 func (o Options) withDefaults() Options {
@@ -66,6 +76,7 @@ func (o Options) withDefaults() Options {
 	if o.MaxEntries <= 0 {
 		o.MaxEntries = DefaultMaxEntries
 	}
+	o.Prior = min(max(o.Prior, 0), 1)
 	return o
 }
 
@@ -75,19 +86,28 @@ func (o Options) withDefaults() Options {
 type Builder struct {
 	opts   Options
 	counts map[uint64]uint32
+	paths  map[uint64]pathStat // with Options.Prior
 	pages  int
 	s      scratch
 }
 
 // NewBuilder returns an empty Builder.
 func NewBuilder(opts Options) *Builder {
-	return &Builder{opts: opts.withDefaults(), counts: make(map[uint64]uint32)}
+	b := &Builder{opts: opts.withDefaults(), counts: make(map[uint64]uint32)}
+	if b.opts.Prior > 0 {
+		b.paths = make(map[uint64]pathStat)
+	}
+	return b
 }
 
 // Add counts the blocks of p: each distinct fingerprint of p once, however
-// often it occurs on the page. p is only read.
+// often it occurs on the page; with Options.Prior, the mean score of its
+// blocks at each path too. p is only read.
 func (b *Builder) Add(p *page.Page) {
 	b.pages++
+	if b.paths != nil {
+		b.addPaths(p)
+	}
 	for _, h := range b.s.distinct(p, b.opts.Key) {
 		if c, ok := b.counts[h]; ok {
 			if c < math.MaxUint32 {
@@ -138,19 +158,39 @@ func (b *Builder) compact(min int) {
 		}
 	}
 	b.counts = m
+	if b.paths != nil {
+		ps := make(map[uint64]pathStat)
+		for k, st := range b.paths {
+			if int(st.pages) >= min {
+				ps[k] = st
+			}
+		}
+		b.paths = ps
+	}
 	b.s = scratch{}
 }
 
 // Pages returns the number of pages added.
 func (b *Builder) Pages() int { return b.pages }
 
-// Len returns the number of fingerprints held.
-func (b *Builder) Len() int { return len(b.counts) }
+// Len returns the number of fingerprints held, and of paths with
+// Options.Prior.
+func (b *Builder) Len() int { return len(b.counts) + len(b.paths) }
 
 // Build returns the model of the pages added so far. The Builder stays
 // usable; pages added later go into later models only.
 func (b *Builder) Build() *Model {
 	m := &Model{opts: b.opts, pages: b.pages, counts: make(map[uint64]uint32)}
+	if b.paths != nil {
+		// A path on one page only says nothing of the page's others (as
+		// a fingerprint under MinPages is no evidence).
+		m.paths = make(map[uint64]pathStat)
+		for k, st := range b.paths {
+			if st.pages >= 2 {
+				m.paths[k] = st
+			}
+		}
+	}
 	// A fingerprint on fewer than MinPages pages can never be evidence; the
 	// model keeps only the others, which are few: the template.
 	for h, c := range b.counts {
@@ -168,6 +208,7 @@ type Model struct {
 	opts   Options
 	pages  int
 	counts map[uint64]uint32
+	paths  map[uint64]pathStat // the path prior, with Options.Prior
 }
 
 // Pages returns the number of pages the model was built from.
@@ -176,12 +217,29 @@ func (m *Model) Pages() int { return m.pages }
 // Options returns the options the model was built with, defaults filled in.
 func (m *Model) Options() Options { return m.opts }
 
-// Len returns the number of fingerprints the model holds.
-func (m *Model) Len() int { return len(m.counts) }
+// Len returns the number of fingerprints the model holds, and of paths
+// with Options.Prior.
+func (m *Model) Len() int { return len(m.counts) + len(m.paths) }
 
 // Count returns the number of the model's pages fingerprint h (of the
 // model's Key) occurs on, or 0 when it is on fewer than MinPages of them.
 func (m *Model) Count(h uint64) int { return int(m.counts[h]) }
+
+// Judges reports whether the model can judge a page (one of its own pages
+// when member) by the others: it has pages enough, and fingerprints seen
+// on two of them or more (a host whose pages came one at a time has none:
+// a Grouper keeps only those between batches), or, with Options.Prior,
+// paths of priorOthers other pages or more.
+func (m *Model) Judges(member bool) bool {
+	if m == nil {
+		return false
+	}
+	others := m.others(member)
+	if len(m.paths) > 0 && others >= priorOthers {
+		return true
+	}
+	return len(m.counts) > 0 && m.Need(member) <= others
+}
 
 // Need returns the number of other pages a block must occur on to be
 // template evidence: max(MinPages, ⌈Share × others⌉), where others is

@@ -221,7 +221,7 @@ func keepAll(p *page.Page) {
 
 func TestApplyRemovesTemplate(t *testing.T) {
 	pages := threePages(t)
-	b := site.NewBuilder(site.Options{NoRescue: true})
+	b := site.NewBuilder(site.Options{})
 	for _, p := range pages {
 		b.Add(p)
 	}
@@ -269,7 +269,7 @@ func TestRescue(t *testing.T) {
 		portal(t, "Storm", []string{"Other text."}, ""),
 		portal(t, "Vote", []string{"More other text."}, ""),
 	}
-	b := site.NewBuilder(site.Options{})
+	b := site.NewBuilder(site.Options{Rescue: true})
 	for _, o := range others {
 		b.Add(o)
 	}

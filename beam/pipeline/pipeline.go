@@ -149,6 +149,17 @@ func Build(s beam.Scope, o Options) error {
 	if err != nil {
 		return err
 	}
+	if o.Site {
+		// The site model's options must suit the cleaner (the path prior
+		// needs the trained model): say so here, not on the workers.
+		if err := c.setup(); err != nil {
+			return err
+		}
+		if _, err := corpus.SiteModelOptions(c.c, o.SiteGroup.Model); err != nil {
+			return err
+		}
+		c.c = nil
+	}
 	f := finishing{Keep: o.ParagraphDedup > 0, Sign: o.NearDuplicate > 0}
 
 	s = s.Scope("sluice")

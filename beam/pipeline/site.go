@@ -52,7 +52,16 @@ type siteFn struct {
 	Group     site.GroupOptions
 }
 
-func (fn *siteFn) Setup() error { return fn.Cleaner.setup() }
+// Setup makes the cleaner and settles the site model's options as corpus
+// does with it (corpus.SiteModelOptions: the path prior for the model).
+func (fn *siteFn) Setup() error {
+	if err := fn.Cleaner.setup(); err != nil {
+		return err
+	}
+	var err error
+	fn.Group.Model, err = corpus.SiteModelOptions(fn.Cleaner.c, fn.Group.Model)
+	return err
+}
 
 func (fn *siteFn) ProcessElement(ctx context.Context, key string, pages func(*Page) bool, emit func(Cleaned)) error {
 	var all []Page

@@ -21,93 +21,18 @@ import (
 	"github.com/sluice-project/sluice/site"
 )
 
-const corpusHelp = `
-Usage: sluice corpus -o DIR [flags] INPUT...
-
-Builds a text corpus from crawl archives: cleans every HTML page of the
-inputs on all cores and writes the cleaned pages into DIR. Inputs are WARC and
-ARC files (plain, .gz per record or whole), directories (walked for archives
-and for HTML files: .html, .htm, .xhtml, .shtml, .txt and their .gz), single
-HTML files, or "-" for a list of inputs on standard input, one per line.
-
-Output formats (--format):
-  jsonl      DIR/part-NNNNN.jsonl, one JSON object per page, as sluice clean
-             --format json writes it: url, host, date, title, encoding,
-             language, text, blocks (index, label, text, score, start, end), segments,
-             source (file, offset, length, record_id: where the record is in
-             its archive)
-  jsonl.gz, jsonl.zst
-             the same lines in DIR/part-NNNNN.jsonl.gz or .jsonl.zst, each
-             line compressed on its own (gzip member, zstd frame): zcat or
-             zstdcat reads a part whole, and a resumed run cuts it on a line
-  cleaneval  DIR/corpus.txt, one stream: a "<doc>" line, "URL: ..." and the
-             page in the CleanEval format, for each page
-  warc       DIR/part-NNNNN.warc.gz, a warcinfo record and one conversion
-             record per page (its plain text), WARC-Refers-To its source record
-
-Every record read is accounted for, in the summary printed at the end and in
-DIR/summary.json: cleaned; skipped (not a response, not HTML, status NNN,
-revisit, empty, too large, no text, language: not one --language keeps,
-duplicate: all but the first copy in input order); or failed (archive: damage in the archive, such as a truncated
-gzip member, garbage between records or a wrong Content-Length; http: a
-response that cannot be parsed; read: an HTML file that cannot be read;
-clean: a page that cannot be cleaned). Each failure is reported on standard
-error with its input and offset (-v: the skipped records too; -q: neither).
-The files a directory's walk leaves out (links leading out of it or to
-directories, links to nothing, special files) are named on standard error
-and listed in summary.json, "skipped_files" with path and reason (the first
-1,000; "skipped_files_left_out" counts the rest); they are not errors.
-
---site cleans the pages of one host against each other: the cleaned pages
-of an input are held by host, and each host's pages are corrected with a
-model of what recurs on them (menus, boxes, notes and footers that the
-page-by-page cleaner keeps) before they are written. The pages held are
-bounded (--site-batch pages per host, --site-memory in all). Within an input
-the output then comes by host, not in input order; a page whose host has had
-fewer than three pages held is cleaned page by page. jsonl documents say
-what the model did: "site": {"pages": N, "dropped": N, "rescued": N}.
---site=model is the same; WC Cleaner's multiple-file mode (a page against
-a reference page of its site) is sluice clean --site multifile.
---site=whole reads the inputs twice: first it learns every host's model
-from its pages wherever they are (its first --site-pages; the models within
-a quarter of --memory), then it cleans in input order: sorted or not, a
-crawl gives the same output (a resumed run reads every input again first).
-
-Running again with the same DIR resumes: the inputs finished before (listed
-in DIR/manifest.json) are skipped, and the output of an input left unfinished
-(by an interrupt or a crash) is dropped and written again. --force starts the
-output over.
-
-Examples:
-  sluice corpus -o out crawl-00001.warc.gz crawl-00002.warc.gz
-  sluice corpus -o out --format cleaneval pages/
-  find /data/crawl -name '*.warc.gz' | sluice corpus -o out -
-  sluice corpus -o out --format warc --max-record 4M -j 8 crawls/
-  sluice corpus -o out --memory 4G -j 16 crawls/                    # more pages at once on a large machine
-  sluice corpus -o out --filter 'lqf>targetnode' crawl.warc.gz   # a heuristic pipeline instead of the model
-  sluice corpus -o out --filter-set news-strict.toml crawl.warc.gz  # a stored pipeline with its parameters
-  sluice corpus -o out --site --site-memory 512M crawl.warc.gz     # pages of a host against each other
-  sluice corpus -o out --site=whole crawls/                         # hosts spread over many archives
-  jq -r 'select(.host == "example.com") | .text' out/part-*.jsonl
-
-Exit status: 0 when every input was read to its end (records may still have
-been skipped or failed: see the summary), 1 when an input could not be read,
-the output could not be written or the run was interrupted (run the same
-command again to resume), 2 for a usage error.
-`
-
 // corpusCmd is sluice corpus: its flags, and what validate makes of them.
 type corpusCmd struct {
 	cmdIO
 	args []string
 
-	out, format, filter, model, maxRecord, partSize, siteMemory, memory string
-	style, filterSet, languages                                         string
-	jobs, partRecords, siteBatch, dedupParas, nearWindow, sitePages     int
-	force, resume, quiet, verbose, jsonSummary                          bool
-	site                                                                corpusSite
-	links, images, noTables, blockLangs                                 bool
-	nearDup                                                             float64
+	out, format, filter, model, maxRecord, partSize, siteMemory, memory, sitePrior string
+	style, filterSet, languages                                                    string
+	jobs, partRecords, siteBatch, dedupParas, nearWindow, sitePages                int
+	force, resume, quiet, verbose, jsonSummary                                     bool
+	site                                                                           corpusSite
+	links, images, noTables, blockLangs                                            bool
+	nearDup, prior                                                                 float64
 
 	maxRecordBytes, partBytes, siteBytes, memoryBytes int64
 	cleaner                                           *sluice.Cleaner
@@ -118,7 +43,7 @@ func cmdCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func (c *corpusCmd) flagSet() *flag.FlagSet {
-	fs := newFlagSet("corpus", corpusHelp)
+	fs := newFlagSet("corpus")
 	fs.StringVar(&c.out, "o", "", "write the corpus into `DIR` (required; created if needed)")
 	fs.StringVar(&c.format, "format", corpus.FormatJSONL, "output `format`: jsonl, jsonl.gz, jsonl.zst (each line compressed on its own), cleaneval or warc")
 	fs.StringVar(&c.format, "f", corpus.FormatJSONL, "short for --format")
@@ -143,6 +68,7 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.IntVar(&c.sitePages, "site-pages", site.DefaultLearnPages, "with --site=whole: learn a host's model from its first `N` pages")
 	fs.IntVar(&c.siteBatch, "site-batch", site.DefaultBatchSize, "with --site: correct a host's pages `N` at a time")
 	fs.StringVar(&c.siteMemory, "site-memory", "128M", "with --site: hold at most `SIZE` of cleaned pages (K, M, G)")
+	fs.StringVar(&c.sitePrior, "site-prior", "", "with --site and the trained model: the weight `W` of the path prior, from 0 (off) to 1 (default 0.9)")
 	fs.BoolVar(&c.force, "force", false, "start the output over: remove the corpus files already in DIR")
 	fs.BoolVar(&c.resume, "resume", true, "resume the output in DIR (--resume=false is --force)")
 	fs.BoolVar(&c.quiet, "q", false, "do not report failed records one by one")
@@ -182,6 +108,9 @@ func (c *corpusCmd) validate(args []string) error {
 	if c.siteBatch <= 0 {
 		return fmt.Errorf("--site-batch %d: must be at least 1", c.siteBatch)
 	}
+	if c.prior, err = corpus.ParsePrior(c.sitePrior); err != nil {
+		return err
+	}
 	for _, a := range args {
 		if _, err := os.Stat(a); err != nil && (a == "model" || a == "multifile") {
 			return fmt.Errorf("%s: no such input; --site takes no separate value (--site alone is the site model; WC Cleaner's multiple-file mode is sluice clean --site multifile)", a)
@@ -196,7 +125,13 @@ func (c *corpusCmd) validate(args []string) error {
 		return fmt.Errorf("--format: unknown output format %q; the formats are %s", c.format, strings.Join(corpus.Formats(), ", "))
 	}
 	c.cleaner, err = newCleaner(sluice.Options{Filter: c.filter, Style: c.style, Links: c.links, Images: c.images}, c.model, c.filterSet)
-	return err
+	if err != nil {
+		return err
+	}
+	if _, err := corpus.SiteModelOptions(c.cleaner, site.Options{Prior: c.prior}); err != nil {
+		return fmt.Errorf("--site-prior %s: %w", c.sitePrior, err)
+	}
+	return nil
 }
 
 // run builds the corpus, until done or interrupted, and prints the summary.
@@ -279,14 +214,14 @@ func (c *corpusCmd) options(bar *corpusBar) corpus.Options {
 		Force:               c.force || !c.resume,
 		Site:                c.site != "",
 		SiteWhole:           c.site == "whole",
-		SiteLearn:           site.LearnOptions{MaxPages: c.sitePages},
+		SiteLearn:           site.LearnOptions{MaxPages: c.sitePages, Model: site.Options{Prior: c.prior}},
 		NoTables:            c.noTables,
 		Languages:           splitList(c.languages),
 		BlockLanguages:      c.blockLangs,
 		NearDuplicate:       c.nearDup,
 		NearDuplicateWindow: c.nearWindow,
 		ParagraphDedup:      c.dedupParas,
-		SiteGroup:           site.GroupOptions{BatchSize: c.siteBatch},
+		SiteGroup:           site.GroupOptions{BatchSize: c.siteBatch, Model: site.Options{Prior: c.prior}},
 		SiteBytes:           c.siteBytes,
 		Progress:            bar.update,
 		Notice:              func(s string) { bar.println("sluice corpus: " + s) },

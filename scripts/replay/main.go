@@ -171,7 +171,8 @@ func gamma(g float64) func(p *page.Page, style string, marg [][]float64, other i
 
 func main() {
 	margPath := flag.String("marginals", "", "the held-out marginals of a cross-validation (sluice train --cv --marginals FILE)")
-	names := flag.String("rules", "", "comma-separated rules to replay, each alone (default: every rule): "+strings.Join(slices.Sorted(maps.Keys(rules)), ", "))
+	names := flag.String("rules", "", "comma-separated rules to replay, each alone (default: every rule): "+strings.Join(ruleNames(), ", "))
+	flag.StringVar(&showSet, "pages", "", "print the pages of this set whose F1 the rule moves, with their site")
 	flag.Parse()
 	if *margPath == "" {
 		fmt.Fprintln(os.Stderr, "replay: -marginals FILE is required (see the package comment)")
@@ -215,30 +216,44 @@ func run(margPath, names string) error {
 	if err != nil {
 		return err
 	}
-	chosen := slices.Sorted(maps.Keys(rules))
+	chosen := ruleNames()
 	if names != "" {
 		chosen = strings.Split(names, ",")
 	}
 	fmt.Printf("%d pages replayed from %s\n", len(kept), margPath)
 	for _, name := range chosen {
-		rule, ok := rules[name]
-		if !ok {
-			return fmt.Errorf("no rule %q (the rules are %s)", name, strings.Join(slices.Sorted(maps.Keys(rules)), ", "))
-		}
 		changed := make([][][]float64, len(marg))
-		for i, p := range kept {
+		for i := range kept {
 			changed[i] = cloneMarg(marg[i])
-			style := p.Example.Style
-			if style == "" {
-				style = label.MainStyle
+		}
+		rule, ok := rules[name]
+		siteModel, modelOK := siteModels[name]
+		switch {
+		case modelOK:
+			applySiteModel(siteModel, lab, kept, changed, other)
+		case ok:
+			for i, p := range kept {
+				style := p.Example.Style
+				if style == "" {
+					style = label.MainStyle
+				}
+				rule(p.Example.Page, style, changed[i], other)
 			}
-			rule(p.Example.Page, style, changed[i], other)
+		default:
+			return fmt.Errorf("no rule %q (the rules are %s)", name, strings.Join(ruleNames(), ", "))
 		}
 		res, err := train.ScoreHeldOut(kept, fold, labs, changed, label.ExpectedF1, nil)
 		if err != nil {
 			return err
 		}
 		report(name, base, res)
+		if showSet != "" {
+			for i, ps := range res.Pages {
+				if ps.Set == showSet && math.Abs(ps.F1-base.Pages[i].F1) > 1e-9 {
+					fmt.Printf("  %s site %s: %.1f -> %.1f (P %.1f -> %.1f, R %.1f -> %.1f)\n", ps.ID, kept[i].Data.Site, 100*base.Pages[i].F1, 100*ps.F1, 100*base.Pages[i].P, 100*ps.P, 100*base.Pages[i].R, 100*ps.R)
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -279,6 +294,24 @@ func align(pages []*train.TrainPage, held []*train.HeldOutPage) (kept []*train.T
 		return nil, nil, nil, fmt.Errorf("no page of the marginals matches a loaded page")
 	}
 	return kept, fold, marg, nil
+}
+
+// ruleNames returns the names of every rule, page and site rules alike.
+var showSet string
+
+func ruleNames() []string {
+	return slices.Sorted(func(yield func(string) bool) {
+		for k := range rules {
+			if !yield(k) {
+				return
+			}
+		}
+		for k := range siteModels {
+			if !yield(k) {
+				return
+			}
+		}
+	})
 }
 
 func cloneMarg(m [][]float64) [][]float64 {

@@ -35,6 +35,7 @@ import (
 
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/beam/pipeline"
+	"github.com/sluice-project/sluice/corpus"
 	"github.com/sluice-project/sluice/site"
 )
 
@@ -54,6 +55,7 @@ var (
 	dedup     = flag.Bool("dedup", true, "skip a page whose payload an earlier page had, keeping the one of lowest file and offset, as sluice corpus always does (a shuffle of every payload)")
 	siteModel = flag.Bool("site", false, "clean the pages of one host (in one archive) against each other: drop what recurs on many of them, as sluice corpus --site")
 	siteBatch = flag.Int("site-batch", site.DefaultBatchSize, "with --site: correct a host's pages N at a time")
+	sitePrior = flag.String("site-prior", "", "with --site and the trained model: the weight W of the path prior, from 0 (off) to 1 (default 0.9), as sluice corpus --site-prior")
 	nearDup   = flag.Float64("near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (similarity 0 to 1; 0.8 catches syndicated copies; 0: off)")
 	dedupPara = flag.Int("dedup-paragraphs", 0, "drop from each page the paragraphs that N earlier pages held (1: keep only the first copy; 0: off); with --site, after the site model")
 )
@@ -75,6 +77,10 @@ func run(ctx context.Context) error {
 		usage()
 		return fmt.Errorf("--input and --output are required")
 	}
+	prior, err := corpus.ParsePrior(*sitePrior)
+	if err != nil {
+		return err
+	}
 	o := pipeline.Options{
 		Input:          *input,
 		Output:         *output,
@@ -86,7 +92,7 @@ func run(ctx context.Context) error {
 		NoTables:       *noTables,
 		Dedup:          *dedup,
 		Site:           *siteModel,
-		SiteGroup:      site.GroupOptions{BatchSize: *siteBatch},
+		SiteGroup:      site.GroupOptions{BatchSize: *siteBatch, Model: site.Options{Prior: prior}},
 		NearDuplicate:  *nearDup,
 		ParagraphDedup: *dedupPara,
 	}
