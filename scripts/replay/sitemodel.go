@@ -19,6 +19,8 @@ var siteModels = map[string]site.Options{
 	"site+prior":   {Prior: site.DefaultPrior},                    // the template and the path prior: corpus's default
 	"prior":        {Prior: site.DefaultPrior, MinPages: 1 << 30}, // the path prior alone
 	"site+prior50": {Prior: 0.5},
+	"site+prior75": {Prior: 0.75},
+	"site+prior1":  {Prior: 1},
 }
 
 // applySiteModel decides every page, corrects it with its site's model and
