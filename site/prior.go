@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/sluice-project/sluice/internal/expectf1"
@@ -71,15 +72,7 @@ func (s *scratch) pathMeans(p *page.Page, keys []uint64) []pathMean {
 	for i, k := range keys {
 		s.means = append(s.means, pathMean{k, p.Blocks[i].Score})
 	}
-	slices.SortStableFunc(s.means, func(a, b pathMean) int {
-		switch {
-		case a.key < b.key:
-			return -1
-		case a.key > b.key:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(s.means, func(a, b pathMean) int { return cmp.Compare(a.key, b.key) })
 	out := s.means[:0]
 	for i := 0; i < len(s.means); {
 		j, sum := i, 0.0
@@ -150,15 +143,7 @@ func (m *Model) ApplyPrior(p *page.Page, member bool) (dropped, kept int) {
 		scores[i] = c
 		st := m.paths[k]
 		if member && st.pages > 0 {
-			if j, ok := slices.BinarySearchFunc(own, k, func(a pathMean, k uint64) int {
-				switch {
-				case a.key < k:
-					return -1
-				case a.key > k:
-					return 1
-				}
-				return 0
-			}); ok {
+			if j, ok := slices.BinarySearchFunc(own, k, func(a pathMean, k uint64) int { return cmp.Compare(a.key, k) }); ok {
 				st.sum -= own[j].mean
 				st.pages--
 			}
