@@ -32,8 +32,14 @@ y</pre>`, `<table><tr><td>a</td></tr></table>`)
 			}
 			site.SimilarByChildCount(pa, pb, mode)
 		}
+		for i := range pa.Blocks {
+			pa.Blocks[i].Score = float64(i%7) / 6
+		}
+		for i := range pb.Blocks {
+			pb.Blocks[i].Score = float64(i%3) / 2
+		}
 		for _, key := range []site.Key{site.TextKey, site.PathKey} {
-			bl := site.NewBuilder(site.Options{Key: key, MinPages: 1, MaxEntries: 4})
+			bl := site.NewBuilder(site.Options{Key: key, MinPages: 1, MaxEntries: 4, Prior: site.DefaultPrior, Rescue: key == site.PathKey})
 			bl.Add(pa)
 			bl.Add(pb)
 			bl.Add(pb)
@@ -45,6 +51,9 @@ y</pre>`, `<table><tr><td>a</td></tr></table>`)
 				pa.Blocks[i].Label = page.Label(i % 5)
 			}
 			m.Apply(pa, false)
+			if d, k := m.Apply(pb, true); d < 0 || k < 0 || d+k > 2*len(pb.Blocks) {
+				t.Fatalf("Apply: %d dropped, %d kept of %d blocks", d, k, len(pb.Blocks))
+			}
 		}
 	})
 }
