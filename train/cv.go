@@ -67,6 +67,10 @@ type LoadOptions struct {
 	// *SkipError otherwise (an annotation that does not match its page
 	// among them). It is called from one goroutine at a time.
 	Skip func(set *dataset.Set, id string, reason error)
+	// TypeWeights weighs the pages of a page type (dataset Gold.PageType,
+	// WCXB's "product", "listing"...) in training by this factor
+	// (Example.Weight); other pages weigh 1.
+	TypeWeights map[string]float64
 }
 
 // SkipError says why LoadTraining left a page out of training.
@@ -161,6 +165,9 @@ func LoadTraining(ctx context.Context, sets []string, opts LoadOptions) ([]*Trai
 				tp.Example.Labels = nil
 			}
 			tp.Example.Style = style
+			if w, ok := opts.TypeWeights[tp.Data.Gold.PageType]; ok && tp.Data.Gold.PageType != "" {
+				tp.Example.Weight = w
+			}
 			out = append(out, tp)
 		}
 	}

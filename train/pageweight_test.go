@@ -18,9 +18,18 @@ func TestPageWeights(t *testing.T) {
 	s := seqs(10, 40, 1000)
 	pageWeights(s, 0)
 	for i := range s {
-		if s[i].Weight != 0 {
-			t.Fatalf("gamma 0 set weight %v", s[i].Weight)
+		if s[i].Weight != 1 {
+			t.Fatalf("gamma 0 set weight %v, want 1", s[i].Weight)
 		}
+	}
+	// Example weights (Example.Weight, LoadOptions.TypeWeights) multiply
+	// the page weights before the scaling: with gamma 0, a page of weight
+	// 3 counts three times as much as the others.
+	s = seqs(10, 40, 1000)
+	s[1].Weight = 3
+	pageWeights(s, 0)
+	if s[1].Weight != 3*s[0].Weight || math.Abs(s[0].Weight+s[1].Weight+s[2].Weight-3) > 1e-9 {
+		t.Errorf("weights %v %v %v, want the second three times the others and a sum of 3", s[0].Weight, s[1].Weight, s[2].Weight)
 	}
 	s = seqs(100, 400, 100)
 	pageWeights(s, 0.5)

@@ -29,6 +29,10 @@ type Example struct {
 	// out (the pages of one site, whose templates repeat); "" is a group
 	// of its own.
 	Group string
+	// Weight multiplies the page's weight in the training objective (its
+	// page weight, Config.PageWeight, before the weights are scaled to a
+	// mean of 1); 0 means 1. LoadOptions.TypeWeights sets it by page type.
+	Weight float64
 }
 
 // DefaultIterations is the default cap on L-BFGS iterations. On all the
@@ -246,7 +250,11 @@ func (j *job) sequences() error {
 			ls[k] = int(l)
 		}
 		attrs := label.WithStyle(j.trainingExtractor(i).Attrs(ex.Page), ex.Style)
-		j.seqs = append(j.seqs, crf.Sequence{Attrs: attrs, Labels: ls, Cost: marginCosts(ex.Page, ls, j.cfg.Margin)})
+		w := ex.Weight
+		if w <= 0 {
+			w = 1
+		}
+		j.seqs = append(j.seqs, crf.Sequence{Attrs: attrs, Labels: ls, Cost: marginCosts(ex.Page, ls, j.cfg.Margin), Weight: w})
 		j.used = append(j.used, i)
 		g := ex.Group
 		if g == "" {
@@ -417,14 +425,11 @@ const DefaultMargin = 0.5
 // of 1, so that no tiny page counts like a hundred.
 const minPageWeight, maxPageWeight = 0.2, 5
 
-// pageWeights sets each sequence's weight to (mean length / its
-// length)^gamma, clamped, then scaled so that the weights average 1 (the
-// L2 penalty keeps its strength against the data). gamma 0 leaves every
-// weight at 1.
+// pageWeights multiplies each sequence's weight (its example's Weight)
+// by (mean length / its length)^gamma, clamped, then scales the weights
+// so that they average 1 (the L2 penalty keeps its strength against the
+// data). gamma 0 and examples of weight 1 leave every weight at 1.
 func pageWeights(seqs []crf.Sequence, gamma float64) {
-	if gamma == 0 {
-		return
-	}
 	mean := 0.0
 	for _, s := range seqs {
 		mean += float64(len(s.Labels))
@@ -432,10 +437,16 @@ func pageWeights(seqs []crf.Sequence, gamma float64) {
 	mean /= float64(len(seqs))
 	sum := 0.0
 	for i := range seqs {
-		w := math.Pow(mean/float64(len(seqs[i].Labels)), gamma)
-		w = min(max(w, minPageWeight), maxPageWeight)
-		seqs[i].Weight = w
-		sum += w
+		w := 1.0
+		if gamma != 0 {
+			w = math.Pow(mean/float64(len(seqs[i].Labels)), gamma)
+			w = min(max(w, minPageWeight), maxPageWeight)
+		}
+		if seqs[i].Weight <= 0 {
+			seqs[i].Weight = 1 // 0 means 1
+		}
+		seqs[i].Weight *= w
+		sum += seqs[i].Weight
 	}
 	for i := range seqs {
 		seqs[i].Weight *= float64(len(seqs)) / sum

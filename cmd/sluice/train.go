@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,16 +33,18 @@ type trainCmd struct {
 	cmdIO
 
 	data, out, off, on, stages, jsonOut, margOut, tmplFile string
+	typeWeight                                             string
 	cv, limit, iters, minCount, trees, treeDepth           int
 	ablate, printTmpl, verbose                             bool
 	l2, minQuality, smooth, region, pageWeight             float64
 	margin, blend                                          float64
 	threshold                                              thresholdFlag
 
-	cfg    train.Config // the training settings
-	fc     label.FeatureConfig
-	sets   []string          // the data sets to read
-	styles map[string]string // their annotation styles, where given
+	cfg         train.Config // the training settings
+	fc          label.FeatureConfig
+	sets        []string           // the data sets to read
+	styles      map[string]string  // their annotation styles, where given
+	typeWeights map[string]float64 // --type-weight
 }
 
 func cmdTrain(args []string, stdout, stderr io.Writer) int {
@@ -50,6 +53,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) int {
 
 func (c *trainCmd) flagSet() *flag.FlagSet {
 	fs := newFlagSet("train")
+	fs.StringVar(&c.typeWeight, "type-weight", "", "weigh the pages of a page type (a gold's page type: WCXB's product, listing...) `TYPE=W,...` times in training")
 	fs.StringVar(&c.data, "data", "", "comma-separated data `sets` (names under the data folder, or directories; default: all), each optionally followed by :STYLE")
 	fs.StringVar(&c.out, "o", "", "write the trained model to `FILE`")
 	fs.IntVar(&c.cv, "cv", 0, "cross-validate with `K` folds first")
@@ -133,6 +137,22 @@ func (c *trainCmd) validate(args []string) error {
 		c.cfg.Template = string(b)
 	}
 	c.dataSets()
+	return c.readTypeWeights()
+}
+
+// readTypeWeights reads --type-weight: TYPE=W pairs, W above 0.
+func (c *trainCmd) readTypeWeights() error {
+	for _, kv := range splitList(c.typeWeight) {
+		t, v, ok := strings.Cut(kv, "=")
+		w, err := strconv.ParseFloat(v, 64)
+		if !ok || t == "" || err != nil || !(w > 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("--type-weight %q: give TYPE=WEIGHT pairs, the weight above 0 (product=3,listing=2)", kv)
+		}
+		if c.typeWeights == nil {
+			c.typeWeights = map[string]float64{}
+		}
+		c.typeWeights[t] = w
+	}
 	return nil
 }
 
@@ -288,7 +308,7 @@ func (c *trainCmd) load(ctx context.Context) ([]*train.TrainPage, error) {
 			reasons = append(reasons, fmt.Sprintf("sluice train: %s: %s %s: %v", set.Name, what, id, reason))
 		}
 	}
-	pages, skipped, err := train.LoadTraining(ctx, c.sets, train.LoadOptions{MinQuality: c.minQuality, Limit: c.limit, Styles: c.styles, Skip: skip, Progress: func(set string, done, total int) {
+	pages, skipped, err := train.LoadTraining(ctx, c.sets, train.LoadOptions{MinQuality: c.minQuality, Limit: c.limit, Styles: c.styles, Skip: skip, TypeWeights: c.typeWeights, Progress: func(set string, done, total int) {
 		if bar == nil || bar.Label() != set {
 			if bar != nil {
 				bar.Finish()
