@@ -11,7 +11,7 @@ import (
 	"github.com/sluice-project/sluice/site"
 )
 
-// kept returns the text of the kept blocks of p.
+// keptText returns the texts of the kept blocks of p.
 func keptText(p *page.Page) []string {
 	var out []string
 	for _, b := range p.Blocks {

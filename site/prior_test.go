@@ -22,16 +22,6 @@ func label(p *page.Page, score func(text string) float64) {
 	}
 }
 
-func keptTexts(p *page.Page) []string {
-	var out []string
-	for _, b := range p.Blocks {
-		if b.Label.Kept() {
-			out = append(out, b.Text)
-		}
-	}
-	return out
-}
-
 // priorPages are four pages of a host: each has an article in div.main
 // and a box of "more" stories in div.more that the labeller dropped
 // confidently on three pages and kept, unsure, on the fourth; on the
@@ -75,9 +65,9 @@ func TestApplyPrior(t *testing.T) {
 		t.Fatal("a model of four pages with a prior cannot judge them")
 	}
 	p := ps[3]
-	before := keptTexts(p)
+	before := keptText(p)
 	dropped, kept := m.ApplyPrior(p, true)
-	after := keptTexts(p)
+	after := keptText(p)
 	want := []string{"Bridge", "Bridge first paragraph of the article, long enough to be prose.", "Bridge second paragraph of the article, also prose."}
 	if dropped != 1 || kept != 1 || !slices.Equal(after, want) {
 		t.Errorf("ApplyPrior = %d dropped, %d kept; kept %q (before %q), want %q", dropped, kept, after, before, want)
@@ -85,9 +75,9 @@ func TestApplyPrior(t *testing.T) {
 	// The confident pages do not change: the fourth page's doubt is
 	// outvoted, not the others' certainty.
 	for _, q := range ps[:3] {
-		was := keptTexts(q)
-		if d, k := m.ApplyPrior(q, true); d != 0 || k != 0 || !slices.Equal(keptTexts(q), was) {
-			t.Errorf("a confident page changed: %d dropped, %d kept: %q, was %q", d, k, keptTexts(q), was)
+		was := keptText(q)
+		if d, k := m.ApplyPrior(q, true); d != 0 || k != 0 || !slices.Equal(keptText(q), was) {
+			t.Errorf("a confident page changed: %d dropped, %d kept: %q, was %q", d, k, keptText(q), was)
 		}
 	}
 }
@@ -124,8 +114,8 @@ func TestApplyPriorInert(t *testing.T) {
 	m = b.Build()
 	p := ps[3]
 	label(p, func(string) float64 { return 0.1 })
-	if d, k := m.ApplyPrior(p, true); d != 0 || k != 0 || len(keptTexts(p)) != 0 {
-		t.Errorf("a page with nothing sure: ApplyPrior = %d, %d, kept %q", d, k, keptTexts(p))
+	if d, k := m.ApplyPrior(p, true); d != 0 || k != 0 || len(keptText(p)) != 0 {
+		t.Errorf("a page with nothing sure: ApplyPrior = %d, %d, kept %q", d, k, keptText(p))
 	}
 }
 
