@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -331,6 +332,10 @@ func (o *Options) withDefaults() error {
 	return nil
 }
 
+// ErrPriorNeedsModel is SiteModelOptions' error for a path prior asked of a
+// cleaner whose scores are not the trained model's probabilities.
+var ErrPriorNeedsModel = errors.New("the path prior reads the trained model's probabilities under the expected-F1 rule")
+
 // SiteModelOptions returns the site model options Run uses with cleaner c
 // for o (Options.SiteGroup.Model and SiteLearn.Model). When c is a trained
 // model deciding each page by the expected-F1 rule (the default), the path
@@ -348,7 +353,7 @@ func SiteModelOptions(c *sluice.Cleaner, o site.Options) (site.Options, error) {
 	case o.Prior > 1:
 		return o, fmt.Errorf("corpus: site prior %v: give a weight between 0 and 1", o.Prior)
 	case !probabilities && o.Prior > 0:
-		return o, fmt.Errorf("corpus: site prior %v: the path prior reads the trained model's probabilities with the expected-F1 rule; the cleaner decides by %s at threshold %s", o.Prior, c.Filter(), label.FormatThreshold(c.Threshold()))
+		return o, fmt.Errorf("corpus: site prior %v: %w; the cleaner decides by %s at threshold %s", o.Prior, ErrPriorNeedsModel, c.Filter(), label.FormatThreshold(c.Threshold()))
 	case o.Prior == 0 && probabilities:
 		o.Prior = site.DefaultPrior
 	}

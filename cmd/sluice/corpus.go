@@ -128,8 +128,10 @@ func (c *corpusCmd) validate(args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := corpus.SiteModelOptions(c.cleaner, site.Options{Prior: c.prior}); err != nil {
-		return fmt.Errorf("--site-prior %s: %w", c.sitePrior, err)
+	if _, err := corpus.SiteModelOptions(c.cleaner, site.Options{Prior: c.prior}); errors.Is(err, corpus.ErrPriorNeedsModel) {
+		return fmt.Errorf("--site-prior %s: the path prior needs the trained model deciding by the expected-F1 rule, not --filter or a fixed --threshold", c.sitePrior)
+	} else if err != nil {
+		return err
 	}
 	return nil
 }
