@@ -331,3 +331,41 @@ func TestPageBytes(t *testing.T) {
 		t.Error("an empty page takes nothing")
 	}
 }
+
+// TestSiteModelOptions: the path prior is on for the trained model by
+// default and off on request; a filter pipeline gets Rescue, and refuses a
+// prior.
+func TestSiteModelOptions(t *testing.T) {
+	model, err := sluice.New(sluice.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lqf, err := sluice.New(sluice.Options{Filter: "lqf>targetnode"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		c      *sluice.Cleaner
+		prior  float64
+		want   float64
+		rescue bool
+		err    bool
+	}{
+		{model, 0, site.DefaultPrior, false, false},
+		{model, 0.5, 0.5, false, false},
+		{model, -1, 0, false, false},
+		{model, 2, 0, false, true},
+		{lqf, 0, 0, true, false},
+		{lqf, -1, 0, true, false},
+		{lqf, 0.5, 0, false, true},
+	} {
+		o, err := SiteModelOptions(tc.c, site.Options{Prior: tc.prior})
+		if (err != nil) != tc.err {
+			t.Errorf("%s, prior %v: error %v, want one: %v", tc.c.Filter(), tc.prior, err, tc.err)
+			continue
+		}
+		if err == nil && (o.Prior != tc.want || o.Rescue != tc.rescue) {
+			t.Errorf("%s, prior %v: Prior %v, Rescue %v; want %v, %v", tc.c.Filter(), tc.prior, o.Prior, o.Rescue, tc.want, tc.rescue)
+		}
+	}
+}
