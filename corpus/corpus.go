@@ -103,9 +103,13 @@ type Options struct {
 	// Site cleans the pages of one host against each other with a site
 	// model (package site): cleaned pages are held by host (www.example.org
 	// counts as example.org), and a host's pages are corrected with the
-	// model built from them (the kept blocks that recur on many of the
-	// host's pages, its template, are dropped, and a page's own prose next
-	// to its content is kept) before they are written. Pages are grouped within one input: the held pages are
+	// model built from them before they are written: with the trained
+	// model, each page is decided again with what the model said at the
+	// same containers on the host's other pages as a prior (the path
+	// prior, site.Options.Prior; SiteModelOptions), then the kept blocks
+	// that recur on many of the host's pages, its template, are dropped;
+	// with a filter pipeline, the template is dropped and a page's own
+	// prose next to its content kept (site.Options.Rescue). Pages are grouped within one input: the held pages are
 	// written when their host has SiteGroup.BatchSize of them, when the
 	// buffers are full (SiteGroup.MaxPending pages or SiteBytes, the host
 	// waiting longest first), and at the end of the input. The output is
