@@ -9,6 +9,11 @@
 //	sluice train --cv 6 --threshold ef --marginals held.jsonl   # once, with the rules off
 //	go run ./scripts/replay -marginals held.jsonl               # every rule against none
 //	go run ./scripts/replay -marginals held.jsonl -rules alt
+//	go run ./scripts/replay -marginals held.jsonl -rules site,site+prior -pages cleanportaleval
+//
+// Besides the rules on one page, the site models (sitemodel.go) correct
+// each page's decisions with the model of its site's pages, as sluice
+// corpus --site does; -pages SET prints the pages of a set a rule moves.
 //
 // The marginals are the labeller's, after the rules it applies itself
 // (since f67eb42, an image's alt text alone in the main style): replaying
