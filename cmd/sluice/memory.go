@@ -18,8 +18,9 @@ import (
 // memoryHelp is the flag's usage line.
 const memoryHelp = "use at most about `SIZE` of memory: pages are cleaned at once only while their estimated cost (40 bytes per byte of page) fits, and the Go runtime's soft memory limit is set to it (K, M, G)"
 
-// defaultMemory is the flag's default.
-const defaultMemory = "1G"
+// defaultMemory is the flag's default, corpus.DefaultMemory: under 10^9
+// bytes of resident memory on a crawl (docs/sort.md).
+const defaultMemory = "900M"
 
 // parseMemory reads the flag's value.
 func parseMemory(s string) (int64, error) {
