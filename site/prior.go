@@ -131,7 +131,7 @@ func (m *Model) ApplyPrior(p *page.Page, member bool) (dropped, kept int) {
 		return 0, 0
 	}
 	var s scratch
-	keys := slices.Clone(s.pathKeys(p))
+	keys := s.pathKeys(p) // pathMeans below writes s.means, not s.keys
 	var own []pathMean
 	if member {
 		own = s.pathMeans(p, keys)

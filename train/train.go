@@ -250,11 +250,8 @@ func (j *job) sequences() error {
 			ls[k] = int(l)
 		}
 		attrs := label.WithStyle(j.trainingExtractor(i).Attrs(ex.Page), ex.Style)
-		w := ex.Weight
-		if w <= 0 {
-			w = 1
-		}
-		j.seqs = append(j.seqs, crf.Sequence{Attrs: attrs, Labels: ls, Cost: marginCosts(ex.Page, ls, j.cfg.Margin), Weight: w})
+		// pageWeights reads an example weight of 0 as 1.
+		j.seqs = append(j.seqs, crf.Sequence{Attrs: attrs, Labels: ls, Cost: marginCosts(ex.Page, ls, j.cfg.Margin), Weight: ex.Weight})
 		j.used = append(j.used, i)
 		g := ex.Group
 		if g == "" {
