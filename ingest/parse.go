@@ -60,8 +60,8 @@ const (
 
 // DefaultDrop is the default list of elements removed before segmentation.
 var DefaultDrop = []string{
-	"script", "style", "noscript", "template", "iframe", "object", "embed",
-	"applet", "svg", "math", "canvas", "audio", "video", "map",
+	"script", "style", "noscript", "template", "iframe", "embed",
+	"svg", "math", "canvas", "audio", "video", "map",
 	"input", "select", "option", "optgroup", "textarea", "button", "datalist",
 	"#comment",
 }

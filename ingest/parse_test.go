@@ -130,6 +130,20 @@ func TestPrecleanDropsNonContent(t *testing.T) {
 	}
 }
 
+// A browser without the plugin an <object> or <applet> asks for (every
+// browser today, for Flash and Java) shows the element's children instead:
+// the video's caption below, which the page's gold text holds. <embed> and
+// <param> have no children; <video> and <audio> fallbacks are read only by
+// browsers too old to play them and stay dropped.
+func TestObjectFallbackKept(t *testing.T) {
+	d := mustParse(t, `<body><object type="application/x-shockwave-flash" data="player.swf"><param name="movie" value="player.swf">
+<embed src="player.swf"><div class="caption-box"><p class="caption">The panel talks about campaign money.</p></div></object>
+<applet code="Clock.class"><p>Your clock.</p></applet><video src="v.mp4"><p>Your browser cannot play this video.</p></video></body>`)
+	if got := bodyText(d); got != "The panel talks about campaign money. Your clock." {
+		t.Errorf("body text = %q", got)
+	}
+}
+
 func TestHiddenOrNoscriptKeptWhenItHoldsThePage(t *testing.T) {
 	long := strings.Repeat("The forum post says something worth keeping. ", 20)
 	d := mustParse(t, `<body><div style="visibility:hidden"><nav>Menu</nav><p>`+long+`</p></div><p>tiny</p></body>`)
