@@ -48,3 +48,42 @@ func TestConsentPanelsDropped(t *testing.T) {
 		t.Errorf("a page whose content is its cookie policy lost it: %q", got)
 	}
 }
+
+// consentNameSlow is consentName as written first, one strings.Contains
+// per word: the one-pass reading must agree with it.
+func consentNameSlow(s string) bool {
+	if strings.HasPrefix(s, "ot-") {
+		return true
+	}
+	for _, w := range consentNames {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	if !strings.Contains(s, "cookie") {
+		return false
+	}
+	for _, w := range cookieWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestConsentNameOnePass(t *testing.T) {
+	pieces := append(append([]string{"ot-", "-", "_", "c", "co", "cook", "cookie", "x", "truste", "ust", "gdp", "q", "qc-", "cmp"}, consentNames...), cookieWords...)
+	seed := uint64(1)
+	for range 200000 {
+		var b strings.Builder
+		seed = seed*6364136223846793005 + 1442695040888963407
+		for n, r := int(seed>>60)%5+1, seed; n > 0; n-- {
+			b.WriteString(pieces[int(r>>33)%len(pieces)])
+			r = r*6364136223846793005 + 1
+		}
+		s := b.String()
+		if got, want := consentName(s), consentNameSlow(s); got != want {
+			t.Fatalf("consentName(%q) = %v, the word-by-word reading %v", s, got, want)
+		}
+	}
+}

@@ -127,3 +127,26 @@ func TestHostile(t *testing.T) {
 	Extract(nil, &m)
 	Extract(&html.Node{}, nil)
 }
+
+// Every date key has a needle, which scriptDate scans for first; the order
+// of the keys, not of the scripts, still decides.
+func TestScriptDate(t *testing.T) {
+	for k, key := range scriptDateKeys {
+		if scriptKeyNeedle[k] < 0 {
+			t.Errorf("key %q holds none of scriptDateNeedles", key)
+		}
+	}
+	code := []string{`var a={"createdAt":"2001-02-03"}`, `x={publishedAt: "2019-08-16T00:00:00Z", "dateCreated":"2005-01-01"}`}
+	if got := scriptDate(code); got != "2019-08-16" {
+		t.Errorf("scriptDate = %q, want the publication date before the creation dates", got)
+	}
+	if got := scriptDate(code[:1]); got != "2001-02-03" {
+		t.Errorf("scriptDate = %q, want 2001-02-03", got)
+	}
+	if got := scriptDate([]string{`{"first_publication_date":"2020-05-06"}`, `{"date_posted":"2021-07-08"}`, `{"pubDate":"2022-09-10"}`}); got != "2020-05-06" {
+		t.Errorf("scriptDate = %q, want 2020-05-06", got)
+	}
+	if got := scriptDate([]string{`no dates here, only "publisher"`}); got != "" {
+		t.Errorf("scriptDate = %q, want none", got)
+	}
+}

@@ -2,6 +2,7 @@ package metadata
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -20,11 +21,38 @@ var scriptDateKeys = []string{
 // with or without quotes around the key and spaces around the colon.
 var scriptValue = regexp.MustCompile(`^\\?"?\s*:\s*\\?"([^"\\]{8,40})`)
 
+// scriptDateNeedles are strings that the keys of scriptDateKeys hold
+// between them: a script that holds none of a key's needle cannot hold
+// the key, so five scans of each script rule out most of the twelve
+// keys (large script bundles rarely name a date at all).
+var scriptDateNeedles = []string{"ublish", "ublication", "date_posted", "pubDate", "reated"}
+
+// scriptKeyNeedle is, for each key of scriptDateKeys, the index of a
+// needle it holds.
+var scriptKeyNeedle = func() []int {
+	out := make([]int, len(scriptDateKeys))
+	for k, key := range scriptDateKeys {
+		out[k] = slices.IndexFunc(scriptDateNeedles, func(n string) bool { return strings.Contains(key, n) })
+	}
+	return out
+}()
+
 // scriptDate returns the first date given to one of scriptDateKeys in the
 // scripts, YYYY-MM-DD, or "".
 func scriptDate(code []string) string {
-	for _, key := range scriptDateKeys {
-		for _, s := range code {
+	needles := make([]uint8, len(code)) // per script, a bit for each needle it holds
+	for j, s := range code {
+		for n, needle := range scriptDateNeedles {
+			if strings.Contains(s, needle) {
+				needles[j] |= 1 << n
+			}
+		}
+	}
+	for k, key := range scriptDateKeys {
+		for j, s := range code {
+			if needles[j]&(1<<scriptKeyNeedle[k]) == 0 {
+				continue
+			}
 			for rest, n := s, 0; n < 8; n++ {
 				i := strings.Index(rest, key)
 				if i < 0 {
