@@ -2,12 +2,12 @@ package metadata
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
 	"github.com/sluice-project/sluice/dom"
+	lowername "github.com/sluice-project/sluice/internal/lower"
 )
 
 // Bounds on what is read from one page.
@@ -171,9 +171,10 @@ func dateMarked(c dom.Node, m marks) bool {
 	if !markable(c) {
 		return false
 	}
+	var buf [64]byte
 	for _, v := range [...]string{m.class, m.id} {
-		w := nameWords(v)
-		if w&wDate != 0 && w&wCandidate == 0 || w&(wPublish|wPosted|wTimestamp) != 0 {
+		v = lowername.Into(buf[:], v)
+		if strings.Contains(v, "date") && !strings.Contains(v, "candidate") || strings.Contains(v, "publish") || strings.Contains(v, "posted") || strings.Contains(v, "timestamp") {
 			return true
 		}
 	}
@@ -210,75 +211,14 @@ func bylineMarked(c dom.Node, m marks) bool {
 	if strings.EqualFold(m.rel, "author") {
 		return true
 	}
+	var buf [64]byte
 	for _, v := range [...]string{m.class, m.id} {
-		w := nameWords(v)
-		if w&wByline != 0 || w&wAuthor != 0 && w&wAuthori == 0 {
+		v = lowername.Into(buf[:], v)
+		if strings.Contains(v, "byline") || strings.Contains(v, "author") && !strings.Contains(v, "authori") {
 			return true
 		}
 	}
 	return false
-}
-
-// The words of a class or id that mark a date or a byline (nameWords).
-const (
-	wDate = 1 << iota
-	wCandidate
-	wPublish
-	wPosted
-	wTimestamp
-	wByline
-	wAuthor
-	wAuthori
-)
-
-// markWords are the words nameWords looks for, by their bit.
-var markWords = [...]string{"date", "candidate", "publish", "posted", "timestamp", "byline", "author", "authori"}
-
-// nameWords returns the bits of the markWords that a class or id holds,
-// case folded as strings.ToLower folds it. An ASCII value is read in one
-// pass (a word can start only at one of a few letters); another is
-// lowered and searched word by word.
-func nameWords(v string) uint8 {
-	var w uint8
-	for i := 0; i < len(v); i++ {
-		if v[i] >= utf8.RuneSelf {
-			lv := strings.ToLower(v)
-			w = 0
-			for k, word := range markWords {
-				if strings.Contains(lv, word) {
-					w |= 1 << k
-				}
-			}
-			return w
-		}
-		switch v[i] | 0x20 {
-		case 'd', 'c', 'p', 't', 'b', 'a':
-			for k, word := range markWords {
-				if hasPrefixFold(v[i:], word) {
-					w |= 1 << k
-				}
-			}
-		}
-	}
-	return w
-}
-
-// hasPrefixFold reports whether s starts with the lower-case ASCII word,
-// ASCII letters folded.
-func hasPrefixFold(s, word string) bool {
-	if len(s) < len(word) {
-		return false
-	}
-	for i := 0; i < len(word); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != word[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // bylineName returns the name in a byline element: the text of a link to

@@ -150,30 +150,3 @@ func TestScriptDate(t *testing.T) {
 		t.Errorf("scriptDate = %q, want none", got)
 	}
 }
-
-// nameWords agrees with strings.Contains over strings.ToLower, on ASCII
-// values and others (a Kelvin sign lowers to k; a dotted capital I to i
-// and a combining dot).
-func TestNameWords(t *testing.T) {
-	pieces := append([]string{"-", "_", "D", "Da", "AUTHOR", "İ", "\u212A", "é", "x", "cand", "idate", "Post", "ed", "TIME", "stamp"}, markWords[:]...)
-	seed := uint64(7)
-	for range 100000 {
-		var b strings.Builder
-		seed = seed*6364136223846793005 + 1442695040888963407
-		for n, r := int(seed>>60)%6+1, seed; n > 0; n-- {
-			b.WriteString(pieces[int(r>>33)%len(pieces)])
-			r = r*6364136223846793005 + 1
-		}
-		v := b.String()
-		lv := strings.ToLower(v)
-		var want uint8
-		for k, w := range markWords {
-			if strings.Contains(lv, w) {
-				want |= 1 << k
-			}
-		}
-		if got := nameWords(v); got != want {
-			t.Fatalf("nameWords(%q) = %08b, want %08b", v, got, want)
-		}
-	}
-}
