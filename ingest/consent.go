@@ -44,27 +44,17 @@ func consentPanel(n dom.Node) bool {
 }
 
 // consentName reports whether one id or class name, lower case, marks a
-// consent panel. It reads the name once: a consent name can start only at
-// one of a few letters (consentStarts), and a page has many class names,
-// few of them consent names.
+// consent panel.
 func consentName(s string) bool {
 	if strings.HasPrefix(s, "ot-") {
 		return true
 	}
-	cookie := false
-	for i := 0; i < len(s); i++ {
-		if !consentStarts[s[i]] {
-			continue
+	for _, w := range consentNames {
+		if strings.Contains(s, w) {
+			return true
 		}
-		rest := s[i:]
-		for _, w := range consentNames {
-			if strings.HasPrefix(rest, w) {
-				return true
-			}
-		}
-		cookie = cookie || strings.HasPrefix(rest, "cookie")
 	}
-	if !cookie {
+	if !strings.Contains(s, "cookie") {
 		return false
 	}
 	for _, w := range cookieWords {
@@ -74,12 +64,3 @@ func consentName(s string) bool {
 	}
 	return false
 }
-
-// consentStarts holds the first bytes of consentNames and of "cookie".
-var consentStarts = func() (t [256]bool) {
-	for _, w := range consentNames {
-		t[w[0]] = true
-	}
-	t['c'] = true
-	return t
-}()
