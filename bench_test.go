@@ -2,7 +2,9 @@ package sluice
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"os"
 	"runtime"
 	"testing"
 
@@ -10,9 +12,11 @@ import (
 )
 
 // benchPages loads the cleaneval-dev pages (the benchmark corpus named by
-// the core issue), or skips.
+// the core issue), or those of the shared set $SLUICE_BENCH_SET
+// (wcxb-dev: larger, script-heavy pages of today), or skips.
 func benchPages(b *testing.B) ([][]byte, int64) {
-	pages := loadSet(b, "cleaneval-dev")
+	set := cmp.Or(os.Getenv("SLUICE_BENCH_SET"), "cleaneval-dev")
+	pages := loadSet(b, set)
 	var data [][]byte
 	var total int64
 	for _, p := range pages {
