@@ -262,12 +262,16 @@ func prepare(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, p *datase
 // Folds assigns pages to k folds so that pages of one site never fall in
 // two folds (sites from dataset.Page.Site; pages without one are their own
 // group); see AssignFolds.
-func Folds(pages []*TrainPage, k int) []int {
+func Folds(pages []*TrainPage, k int) []int { return FoldsSeeded(pages, k, 0) }
+
+// FoldsSeeded is Folds with the sites dealt in the order of seed (see
+// AssignFoldsSeeded, Config.FoldSeed).
+func FoldsSeeded(pages []*TrainPage, k int, seed uint64) []int {
 	groups := make([]string, len(pages))
 	for i, p := range pages {
 		groups[i] = siteGroup(p.Data)
 	}
-	return AssignFolds(groups, k)
+	return AssignFoldsSeeded(groups, k, seed)
 }
 
 // siteGroup is the group of a page for fold assignment: its set and site,
@@ -394,7 +398,7 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg Config, t
 	if err := checkThreshold(threshold); err != nil {
 		return nil, err
 	}
-	fold := Folds(pages, k)
+	fold := FoldsSeeded(pages, k, cfg.FoldSeed)
 	labs := make([]*label.Labeller, k)
 	marg := make([][][]float64, len(pages))
 	var trainTime []time.Duration

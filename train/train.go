@@ -3,6 +3,7 @@ package train
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -92,6 +93,12 @@ type Config struct {
 	// Stage, if set, is called before each CRF is trained, with what it
 	// is: "first stage without fold 1 of 3", "first stage", "second stage".
 	Stage func(string)
+	// FoldSeed, when not 0, deals the sites to CrossValidate's folds in
+	// another order (FoldsSeeded): cross-validations with different seeds
+	// hold out different partitions of the same pages, so that their
+	// spread can be seen. Train itself does not read it (its inner folds
+	// stay as they are).
+	FoldSeed uint64
 }
 
 // Train trains a labeller on examples, stage by stage (see Config.Stages).
@@ -368,7 +375,12 @@ func distinct(s []string) int {
 // fall in two folds. Groups are dealt largest first to the smallest fold,
 // in an order fixed by a hash of the group name, so folds are balanced and
 // stable.
-func AssignFolds(groups []string, k int) []int {
+func AssignFolds(groups []string, k int) []int { return AssignFoldsSeeded(groups, k, 0) }
+
+// AssignFoldsSeeded is AssignFolds with the groups of one size dealt in
+// the order of a hash of the seed and the group name; seed 0 is
+// AssignFolds's order.
+func AssignFoldsSeeded(groups []string, k int, seed uint64) []int {
 	members := map[string][]int{}
 	for i, g := range groups {
 		members[g] = append(members[g], i)
@@ -377,7 +389,14 @@ func AssignFolds(groups []string, k int) []int {
 	for n := range members {
 		names = append(names, n)
 	}
-	hash := func(s string) uint64 { h := fnv.New64a(); h.Write([]byte(s)); return h.Sum64() }
+	hash := func(s string) uint64 {
+		h := fnv.New64a()
+		if seed != 0 {
+			h.Write(binary.LittleEndian.AppendUint64(nil, seed))
+		}
+		h.Write([]byte(s))
+		return h.Sum64()
+	}
 	sort.Slice(names, func(i, j int) bool {
 		a, b := len(members[names[i]]), len(members[names[j]])
 		if a != b {

@@ -35,6 +35,7 @@ type trainCmd struct {
 	data, out, off, on, stages, jsonOut, margOut, tmplFile string
 	typeWeight                                             string
 	cv, limit, iters, minCount, trees, treeDepth           int
+	cvSeed                                                 uint64
 	ablate, printTmpl, verbose                             bool
 	l2, minQuality, smooth, region, pageWeight             float64
 	margin, blend                                          float64
@@ -57,6 +58,7 @@ func (c *trainCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.data, "data", "", "comma-separated data `sets` (names under the data folder, or directories; default: all), each optionally followed by :STYLE")
 	fs.StringVar(&c.out, "o", "", "write the trained model to `FILE`")
 	fs.IntVar(&c.cv, "cv", 0, "cross-validate with `K` folds first")
+	fs.Uint64Var(&c.cvSeed, "cv-seed", 0, "with --cv: deal the sites to the folds in the order of seed `N` (0: the fixed order), to see how far the figures move with the partition")
 	fs.BoolVar(&c.ablate, "ablate", false, "with --cv: also cross-validate with each feature group switched off, and without each stage but crf")
 	fs.StringVar(&c.stages, "stages", "", "comma-separated `stages` of the labeller, in order, from "+strings.Join(label.StageNames(), ",")+" (default: the embedded model's, "+strings.Join(embeddedStages(), ",")+")")
 	fs.StringVar(&c.off, "off", "", "comma-separated feature `groups` to switch off (boost, stack and context leave out the trees, stack and context stages, as before --stages)")
@@ -104,6 +106,8 @@ func (c *trainCmd) validate(args []string) error {
 		return errors.New("--marginals needs --cv")
 	case c.ablate && c.cv == 0:
 		return errors.New("--ablate needs --cv")
+	case c.cvSeed != 0 && c.cv == 0:
+		return errors.New("--cv-seed needs --cv")
 	}
 	if err := c.checkSettings(); err != nil {
 		return err
@@ -125,7 +129,7 @@ func (c *trainCmd) validate(args []string) error {
 	boost := train.DefaultBoost()
 	boost.Trees, boost.Depth = c.trees, c.treeDepth
 	c.cfg = train.Config{Features: &c.fc, Stages: stages, PageWeight: c.pageWeight, Margin: c.margin, L2: c.l2, MaxIterations: c.iters,
-		MinCount: c.minCount, Boost: &boost, Workers: runtime.GOMAXPROCS(0)}
+		MinCount: c.minCount, Boost: &boost, Workers: runtime.GOMAXPROCS(0), FoldSeed: c.cvSeed}
 	if c.tmplFile != "" {
 		b, err := os.ReadFile(c.tmplFile)
 		if err != nil {
