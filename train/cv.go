@@ -261,12 +261,9 @@ func prepare(ctx context.Context, c *sluice.Cleaner, set *dataset.Set, p *datase
 
 // Folds assigns pages to k folds so that pages of one site never fall in
 // two folds (sites from dataset.Page.Site; pages without one are their own
-// group); see AssignFolds.
-func Folds(pages []*TrainPage, k int) []int { return FoldsSeeded(pages, k, 0) }
-
-// FoldsSeeded is Folds with the sites dealt in the order of seed (see
-// AssignFoldsSeeded, Config.FoldSeed).
-func FoldsSeeded(pages []*TrainPage, k int, seed uint64) []int {
+// group), the sites dealt in the order of seed (see AssignFoldsSeeded,
+// Config.FoldSeed; 0 is the fixed order).
+func Folds(pages []*TrainPage, k int, seed uint64) []int {
 	groups := make([]string, len(pages))
 	for i, p := range pages {
 		groups[i] = siteGroup(p.Data)
@@ -398,7 +395,7 @@ func CrossValidate(ctx context.Context, pages []*TrainPage, k int, cfg Config, t
 	if err := checkThreshold(threshold); err != nil {
 		return nil, err
 	}
-	fold := FoldsSeeded(pages, k, cfg.FoldSeed)
+	fold := Folds(pages, k, cfg.FoldSeed)
 	labs := make([]*label.Labeller, k)
 	marg := make([][][]float64, len(pages))
 	var trainTime []time.Duration

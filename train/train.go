@@ -94,7 +94,7 @@ type Config struct {
 	// is: "first stage without fold 1 of 3", "first stage", "second stage".
 	Stage func(string)
 	// FoldSeed, when not 0, deals the sites to CrossValidate's folds in
-	// another order (FoldsSeeded): cross-validations with different seeds
+	// another order (Folds): cross-validations with different seeds
 	// hold out different partitions of the same pages, so that their
 	// spread can be seen. Train itself does not read it (its inner folds
 	// stay as they are).
