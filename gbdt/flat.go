@@ -62,6 +62,7 @@ func (m *Model) addHeap(t []node, depth int32) {
 		fill(nd.right, 2*at+2)
 	}
 	fill(0, 0)
+	m.cols.addSplits(splits[:1<<depth-1])
 }
 
 // next returns the heap index of the child of split i (s[i]) that the row
@@ -109,34 +110,5 @@ func (m *Model) leaf(h heapTree, row []float32) float64 {
 	return m.leaves[int(h.leaves)+int(i)-len(s)]
 }
 
-// chunkRows is how many rows walkChunk walks side by side.
+// chunkRows is how many rows Margins walks side by side (walkGathered).
 const chunkRows = 32
-
-// walkChunk adds the leaf values of tree h for the rows r to r+len(at)-1
-// of x (width values a row, width at least NumFeatures), at most
-// chunkRows. It walks them level by level, each row's step independent
-// of the others', so that the processor runs many rows' chains of loads
-// side by side where one walk waits on each split's load; at holds each
-// row's heap index.
-func (m *Model) walkChunk(h heapTree, x []float32, width, r int, at []uint32, out []float64) {
-	s := m.splits[h.splits : h.splits+1<<h.depth-1]
-	clear(at)
-	for range h.depth {
-		stepRows(s, at, x, r*width, width)
-	}
-	leaves, n := m.leaves[h.leaves:], uint32(len(s))
-	out = out[r : r+len(at)]
-	for k, i := range at {
-		out[k] += leaves[i-n]
-	}
-}
-
-// stepRows takes one step of the walks at, rows of width values from
-// x[off]. A function of its own, so that its loop keeps its few values in
-// registers.
-func stepRows(s []heapSplit, at []uint32, x []float32, off, width int) {
-	for k := range at {
-		at[k] = next(s, at[k], x, off)
-		off += width
-	}
-}

@@ -15,6 +15,7 @@ type Model struct {
 	heap   []heapTree
 	splits []heapSplit
 	leaves []float64
+	cols   columns // the splits as Margins walks them (columns.go)
 }
 
 // node is a node of a Model: a split (feature >= 0) sending values <=
@@ -47,10 +48,11 @@ func (m *Model) Margin(row []float32) float64 {
 
 // Margins sets out[r] to Margin of row r of x, rows of width values laid
 // end to end, for the len(out) rows. It takes the rows chunkRows at a
-// time and walks each tree over a chunk's rows level by level (walkChunk);
-// each row's trees are summed in the same order as Margin's, so the
-// results are the same to the bit. It does not allocate; x must hold
-// len(out) rows.
+// time, gathers the columns the splits test (columns.go) and walks each
+// tree over the chunk's rows level by level (walkGathered); each row's
+// trees are summed in the same order as Margin's, so the results are the
+// same to the bit. Its scratch is pooled, so it allocates only when the
+// pool is empty; x must hold len(out) rows.
 func (m *Model) Margins(x []float32, width int, out []float64) {
 	for r := range out {
 		out[r] = m.base
@@ -64,12 +66,16 @@ func (m *Model) Margins(x []float32, width int, out []float64) {
 		return
 	}
 	var at [chunkRows]uint32
+	buf, g := m.cols.buffer(min(chunkRows, len(out)))
+	n := len(m.cols.src)
 	for r := 0; r < len(out); r += chunkRows {
 		k := min(chunkRows, len(out)-r)
+		m.cols.gather(g[:k*n], x, width, r)
 		for _, h := range m.heap {
-			m.walkChunk(h, x, width, r, at[:k], out)
+			m.walkGathered(h, g[:k*n], n, at[:k], out[r:r+k])
 		}
 	}
+	m.cols.scratch.Put(buf)
 }
 
 // Probs sets out[r] to Prob of row r of x, as Margins lays them out.
