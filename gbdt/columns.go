@@ -93,16 +93,16 @@ func (c *columns) addSplits(s []heapSplit) {
 // r (width values a row, at least every column's feature) into g, row
 // after row.
 func (c *columns) gather(g, x []float32, width, r int) {
-	n := len(c.src)
-	for off := 0; off < len(g); off += n {
+	src := c.src
+	for off := 0; off < len(g); off += len(src) {
 		row := x[r*width : (r+1)*width]
-		out := g[off : off+n]
-		for k, src := range c.src {
-			v := row[src.feature]
+		out := g[off : off+len(src)]
+		for k := range src {
+			v := row[src[k].feature]
 			if v != v {
-				v = src.nan
-			} else if v > src.max {
-				v = src.max
+				v = src[k].nan
+			} else if v > src[k].max {
+				v = src[k].max
 			}
 			out[k] = v
 		}
