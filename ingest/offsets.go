@@ -81,7 +81,15 @@ func (m *OffsetMap) Original(off int) int {
 // refineStep walks characters forward from cp until the output offset
 // reaches off.
 func (m *OffsetMap) refineStep(cp checkpoint, off int) int {
-	in, out := cp.in, cp.out
+	in, _ := m.step(cp, off)
+	return in
+}
+
+// step decodes from the character boundary cp up to output offset off
+// and returns the offsets, input and output, of the start of the
+// character that holds off (off itself when it is a boundary).
+func (m *OffsetMap) step(cp checkpoint, off int) (in, out int) {
+	in, out = cp.in, cp.out
 	for out < off && in < len(m.src) {
 		var r rune
 		var n int
@@ -102,7 +110,7 @@ func (m *OffsetMap) refineStep(cp checkpoint, off int) int {
 		out += w
 		in += n
 	}
-	return in
+	return in, out
 }
 
 // refineTransform re-decodes from checkpoint i into a buffer of exactly

@@ -243,6 +243,25 @@ func checkOffsets(t *testing.T, c Charset, ps []piece, zeroWidthSlack bool) {
 	if got, want := m.Original(-1), m.Original(0); got != want {
 		t.Errorf("Original(-1) = %d, want Original(0) = %d", got, want)
 	}
+	checkCursor(t, m, len(out))
+}
+
+// checkCursor: a Cursor gives Original's answer for every offset, asked
+// in increasing order (each offset, and every seventh), again, and going
+// back.
+func checkCursor(t *testing.T, m *OffsetMap, n int) {
+	t.Helper()
+	doc := &Document{offsets: m}
+	for _, stride := range []int{1, 7, 300} {
+		c := doc.Cursor()
+		for off := -1; off <= n+2; off += stride {
+			for _, o := range []int{off, off, off - 5, off} {
+				if got, want := c.Original(o), m.Original(o); got != want {
+					t.Fatalf("stride %d: Cursor.Original(%d) = %d, Original = %d", stride, o, got, want)
+				}
+			}
+		}
+	}
 }
 
 func TestOffsetMapIdentity(t *testing.T) {

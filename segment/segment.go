@@ -49,7 +49,7 @@ func DefaultOptions() Options { return Options{ImageAlt: true} }
 // Segment builds the page of a parsed document.
 func Segment(doc *ingest.Document, opts Options) *page.Page {
 	p := &page.Page{Meta: doc.Meta}
-	b := builder{doc: doc, p: p, opts: opts, container: -1, start: -1, refs: refs{open: -1}}
+	b := builder{doc: doc, orig: doc.Cursor(), p: p, opts: opts, container: -1, start: -1, refs: refs{open: -1}}
 	if doc.Tree != nil {
 		// The tree's memory goes back to its Builder: copy what the
 		// page keeps.
@@ -75,6 +75,7 @@ func Segment(doc *ingest.Document, opts Options) *page.Page {
 // builder holds the state of one segmentation run.
 type builder struct {
 	doc    *ingest.Document
+	orig   ingest.Cursor // maps the blocks' spans to the source, in order
 	p      *page.Page
 	opts   Options
 	blocks chunked[page.Block] // the page's, until it is built
@@ -363,7 +364,7 @@ func (b *builder) flush() {
 	blk.Words = page.RoundUnits(blk.Units)
 	blk.LinkChars = min(blk.LinkChars, blk.Chars)
 	if b.start >= 0 && b.end > b.start {
-		blk.Source = page.Span{Start: b.doc.Original(b.start), End: b.doc.Original(b.end)}
+		blk.Source = page.Span{Start: b.orig.Original(b.start), End: b.orig.Original(b.end)}
 	}
 	b.groups(&blk)
 	b.blocks.add(blk)
