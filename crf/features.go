@@ -144,11 +144,12 @@ func (fs *featureSet) emitRows(r *resolved, n, from, to int, w []float32, e []fl
 	e = e[:(to-from)*L]
 	clear(e)
 	uniStart, uniOff := fs.uniStart, fs.uniOff
+	rows := to - from
 	for s := from - fs.before; s < to+fs.after; s++ {
 		ids, vals := r.at(s, n)
 		for k, a := range ids {
 			lo, hi := uniStart[a], uniStart[a+1]
-			addRows(e, L, s-from, uniOff[lo:hi], w[int(lo)*L:int(hi)*L], vals[k])
+			addRows(e, L, rows, s-from, uniOff[lo:hi], w[int(lo)*L:int(hi)*L], vals[k])
 		}
 	}
 	if len(fs.pairFeats) == 0 {
@@ -165,10 +166,16 @@ func (fs *featureSet) emitRows(r *resolved, n, from, to int, w []float32, e []fl
 	}
 }
 
-// addRows adds v times row i of ws to row s-offs[i] of e, for the rows of e
-// that exist.
-func addRows(e []float64, L, s int, offs []int8, ws []float32, v float64) {
-	n := len(e) / L
+// addRows adds v times row i of ws to row s-offs[i] of e (n rows of L),
+// for the rows of e that exist. It is the hot loop of decoding: rows of
+// five labels (the labeller's) are added unrolled, and v = 1 (an
+// attribute without a value) without the multiplication, which leaves
+// every sum as it was.
+func addRows(e []float64, L, n, s int, offs []int8, ws []float32, v float64) {
+	if L == 5 {
+		addRows5(e, n, s, offs, ws, v)
+		return
+	}
 	for i, o := range offs {
 		t := s - int(o)
 		if uint(t) >= uint(n) {
@@ -180,6 +187,31 @@ func addRows(e []float64, L, s int, offs []int8, ws []float32, v float64) {
 		for y, wv := range row {
 			es[y] += float64(wv) * v
 		}
+	}
+}
+
+// addRows5 is addRows for rows of five labels.
+func addRows5(e []float64, n, s int, offs []int8, ws []float32, v float64) {
+	for i, o := range offs {
+		t := s - int(o)
+		if uint(t) >= uint(n) {
+			continue
+		}
+		w := ws[i*5 : i*5+5 : i*5+5]
+		es := e[t*5 : t*5+5 : t*5+5]
+		if v == 1 {
+			es[0] += float64(w[0])
+			es[1] += float64(w[1])
+			es[2] += float64(w[2])
+			es[3] += float64(w[3])
+			es[4] += float64(w[4])
+			continue
+		}
+		es[0] += float64(w[0]) * v
+		es[1] += float64(w[1]) * v
+		es[2] += float64(w[2]) * v
+		es[3] += float64(w[3]) * v
+		es[4] += float64(w[4]) * v
 	}
 }
 

@@ -58,6 +58,12 @@ type Config struct {
 	MinCount      int
 	MaxIterations int
 	Workers       int
+	// MinSites, when above 1, leaves out of every sequence the
+	// attributes that the examples of fewer than MinSites groups (sites)
+	// have (see siteAttrs): a class name one site uses tells a model
+	// nothing about the next site, and its weight would learn that
+	// site's pages instead of the features that carry over.
+	MinSites int
 	// PageWeight, from 0 (off) to 1, weighs each page in the training
 	// objective by (mean blocks per page / its blocks)^PageWeight (see
 	// pageWeights), so that pages of many blocks do not outweigh the
@@ -207,6 +213,10 @@ func newJob(ctx context.Context, examples []Example, cfg Config) (*job, error) {
 	}
 	if err := j.sequences(); err != nil {
 		return nil, err
+	}
+	if cfg.MinSites > 1 {
+		n := dropSiteAttrs(j.seqs, j.groups, cfg.MinSites)
+		j.stage(fmt.Sprintf("%d attributes left out: the pages of fewer than %d sites have them", n, cfg.MinSites))
 	}
 	j.crfOptions()
 	j.folds = min(cmp.Or(cfg.StackFolds, 3), distinct(j.groups))

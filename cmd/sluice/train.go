@@ -34,7 +34,7 @@ type trainCmd struct {
 
 	data, out, off, on, stages, jsonOut, margOut, tmplFile string
 	typeWeight                                             string
-	cv, limit, iters, minCount, trees, treeDepth           int
+	cv, limit, iters, minCount, minSites, trees, treeDepth int
 	cvSeed                                                 uint64
 	ablate, printTmpl, verbose                             bool
 	l2, minQuality, smooth, region, pageWeight             float64
@@ -67,6 +67,7 @@ func (c *trainCmd) flagSet() *flag.FlagSet {
 	fs.Float64Var(&c.l2, "l2", 1, "L2 regularisation")
 	fs.IntVar(&c.iters, "iterations", train.DefaultIterations, "at most `N` L-BFGS iterations")
 	fs.IntVar(&c.minCount, "min-count", 2, "drop features seen fewer than `N` times")
+	fs.IntVar(&c.minSites, "min-sites", 0, "drop attributes that the pages of fewer than `N` sites have (0 or 1: keep them)")
 	fs.Float64Var(&c.minQuality, "min-quality", 0.5, "skip pages whose gold aligns with less than this share of its words")
 	fs.Float64Var(&c.smooth, "smooth", label.DefaultSmooth, "path smoothing `weight`, from 0 (off) to 1: how far each block's content probability moves toward the mean over the blocks at the same element path")
 	fs.Float64Var(&c.region, "region", label.DefaultRegion, "content region `factor`, from 0 (off) to 1: how much the content probability of blocks outside the element that holds the page's likely content is lowered")
@@ -129,7 +130,7 @@ func (c *trainCmd) validate(args []string) error {
 	boost := train.DefaultBoost()
 	boost.Trees, boost.Depth = c.trees, c.treeDepth
 	c.cfg = train.Config{Features: &c.fc, Stages: stages, PageWeight: c.pageWeight, Margin: c.margin, L2: c.l2, MaxIterations: c.iters,
-		MinCount: c.minCount, Boost: &boost, Workers: runtime.GOMAXPROCS(0), FoldSeed: c.cvSeed}
+		MinCount: c.minCount, MinSites: c.minSites, Boost: &boost, Workers: runtime.GOMAXPROCS(0), FoldSeed: c.cvSeed}
 	if c.tmplFile != "" {
 		b, err := os.ReadFile(c.tmplFile)
 		if err != nil {
