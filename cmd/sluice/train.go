@@ -109,6 +109,8 @@ func (c *trainCmd) validate(args []string) error {
 		return errors.New("--ablate needs --cv")
 	case c.cvSeed != 0 && c.cv == 0:
 		return errors.New("--cv-seed needs --cv")
+	case c.minSites < 0:
+		return fmt.Errorf("--min-sites %d: give a number of sites, or 0 (off)", c.minSites)
 	}
 	if err := c.checkSettings(); err != nil {
 		return err
