@@ -51,18 +51,17 @@ func source(feature int32, kind colKind) colSource {
 	return colSource{feature: feature, nan: inf, max: inf}
 }
 
-// colSplit is a split of the gathered layout: the rows whose value in
-// column col is above threshold go right.
-type colSplit struct {
-	col       uint32
-	threshold float32
-}
+// The splits of the gathered layout are two arrays, a split's column
+// and its threshold at the same index (Model.splits'): the rows whose
+// value in the column is above the threshold go right. (As two arrays
+// rather than pairs, a step loads each with one plain indexed load.)
 
 // columns is a Model's gathered layout, filled as its trees are added.
 type columns struct {
 	src     []colSource
 	index   map[colSource]uint32 // src → column
-	splits  []colSplit           // Model.splits, with their columns
+	col     []uint32             // each of Model.splits' column
+	thr     []float32            // and threshold
 	scratch sync.Pool            // *[]float32, a chunk's gathered rows
 }
 
@@ -85,7 +84,8 @@ func (c *columns) addSplits(s []heapSplit) {
 			c.index[src] = col
 			c.src = append(c.src, src)
 		}
-		c.splits = append(c.splits, colSplit{col: col, threshold: thr})
+		c.col = append(c.col, col)
+		c.thr = append(c.thr, thr)
 	}
 }
 
@@ -126,13 +126,14 @@ func (c *columns) buffer(rows int) (*[]float32, []float32) {
 // walkGathered adds the leaf values of tree h for the gathered rows g (n
 // columns a row, len(at) rows) to out.
 func (m *Model) walkGathered(h heapTree, g []float32, n int, at []uint32, out []float64) {
-	s := m.cols.splits[h.splits : h.splits+1<<h.depth-1]
+	lo, hi := h.splits, h.splits+1<<h.depth-1
+	col, thr := m.cols.col[lo:hi], m.cols.thr[lo:hi]
 	g = g[:len(at)*n] // stepGathered reads within it unchecked
 	clear(at)
 	for range h.depth {
-		stepGathered(s, at, g, n)
+		stepGathered(col, thr[:len(col)], at, g, n)
 	}
-	leaves, ns := m.leaves[h.leaves:], uint32(len(s))
+	leaves, ns := m.leaves[h.leaves:], uint32(len(col))
 	out = out[:len(at)]
 	for k, i := range at {
 		out[k] += leaves[i-ns]
@@ -143,17 +144,18 @@ func (m *Model) walkGathered(h heapTree, g []float32, n int, at []uint32, out []
 // n values a row. It reads the splits and the values without bounds
 // checks, which were a fifth of a step's instructions: a walk of a tree
 // of depth d starts at split 0 and takes d steps, so before each step its
-// index is below 2^d−1, the tree's number of splits (len(s)); a split's
+// index is below 2^d−1, the tree's number of splits (len(col) = len(thr)); a split's
 // column is below n, by addSplits; and g holds len(at) rows of n values,
 // which walkGathered's callers give it.
-func stepGathered(s []colSplit, at []uint32, g []float32, n int) {
-	sp0 := unsafe.Pointer(unsafe.SliceData(s))
+func stepGathered(col []uint32, thr []float32, at []uint32, g []float32, n int) {
+	cp := unsafe.Pointer(unsafe.SliceData(col))
+	tp := unsafe.Pointer(unsafe.SliceData(thr))
 	gp := unsafe.Pointer(unsafe.SliceData(g))
 	stride := uintptr(n) * 4
 	for k, i := range at {
-		sp := (*colSplit)(unsafe.Add(sp0, uintptr(i)*8))
-		v := *(*float32)(unsafe.Add(gp, uintptr(sp.col)*4))
-		at[k] = 2*i + 1 + b2u(v > sp.threshold)
+		c := *(*uint32)(unsafe.Add(cp, uintptr(i)*4))
+		v := *(*float32)(unsafe.Add(gp, uintptr(c)*4))
+		at[k] = 2*i + 1 + b2u(v > *(*float32)(unsafe.Add(tp, uintptr(i)*4)))
 		gp = unsafe.Add(gp, stride)
 	}
 }
