@@ -11,9 +11,10 @@ import (
 // own way, which costs a walk step as many instructions again as the
 // test. Margins instead gathers, for a chunk of rows, one column per
 // feature and way of treating its missing values that some split needs
-// (colKind), and a split of this layout (colSplit) sends a row right
-// exactly when its column's value is above its threshold. So a step is a
-// load of the split, a load of the value and one comparison, and the
+// (colKind), and a split of this layout sends a row right exactly when
+// its column's value is above its threshold. So a step is a load of the
+// split's column and threshold, a load of the value and one comparison,
+// and the
 // results are those of the heap layout to the bit (the same leaves,
 // summed in the same order; TestGatheredEqualsHeap).
 
@@ -144,9 +145,9 @@ func (m *Model) walkGathered(h heapTree, g []float32, n int, at []uint32, out []
 // n values a row. It reads the splits and the values without bounds
 // checks, which were a fifth of a step's instructions: a walk of a tree
 // of depth d starts at split 0 and takes d steps, so before each step its
-// index is below 2^d−1, the tree's number of splits (len(col) = len(thr)); a split's
-// column is below n, by addSplits; and g holds len(at) rows of n values,
-// which walkGathered's callers give it.
+// index is below 2^d−1, the tree's number of splits (len(col), and
+// len(thr) is the same); a split's column is below n, by addSplits; and g
+// holds len(at) rows of n values, which walkGathered makes sure of.
 func stepGathered(col []uint32, thr []float32, at []uint32, g []float32, n int) {
 	cp := unsafe.Pointer(unsafe.SliceData(col))
 	tp := unsafe.Pointer(unsafe.SliceData(thr))

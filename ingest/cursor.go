@@ -4,11 +4,12 @@ import "sort"
 
 // Cursor maps offsets of a Document's Text back to its Source as
 // Document.Original does, faster when the offsets come in increasing
-// order, as block boundaries do: it remembers where the last query
-// ended and, when the next offset lies ahead of that within the same
-// stretch between checkpoints or the next, goes on decoding from there
-// instead of from the checkpoint. A Cursor is not safe for concurrent
-// use; the zero Cursor of a Document is ready.
+// order, as block boundaries do: it remembers the character boundary
+// where the last query ended and, when the next offset lies at or after
+// it and it lies after the checkpoint before that offset, goes on
+// decoding from there instead of from the checkpoint. (Encodings decoded
+// by a transformer, the multi-byte CJK ones, always go to Original.)
+// Document.Cursor returns one; a Cursor is not safe for concurrent use.
 type Cursor struct {
 	doc *Document
 	at  checkpoint // a character boundary found by the last query
