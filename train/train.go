@@ -60,9 +60,10 @@ type Config struct {
 	Workers       int
 	// MinSites, when above 1, leaves out of every sequence the
 	// attributes that the examples of fewer than MinSites groups (sites)
-	// have (see siteAttrs): a class name one site uses tells a model
-	// nothing about the next site, and its weight would learn that
-	// site's pages instead of the features that carry over.
+	// have (see dropSiteAttrs): a class name one site uses tells a model
+	// nothing about the next site. Off by default: held out with 2, no
+	// shared set moved beyond the spread of a retrained model
+	// (docs/experiments.md).
 	MinSites int
 	// PageWeight, from 0 (off) to 1, weighs each page in the training
 	// objective by (mean blocks per page / its blocks)^PageWeight (see
