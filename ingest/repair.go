@@ -74,6 +74,16 @@ func repairUnclosed(b []byte) ([]byte, []rawFix) {
 	return out, fixes
 }
 
+// rawTextInitial marks the first letters of rawTextElements (lower
+// case), so that mayBeUnclosed compares the names only after a tag that
+// may be one of them.
+var rawTextInitial = func() (t [256]bool) {
+	for _, name := range rawTextElements {
+		t[name[0]] = true
+	}
+	return t
+}()
+
 // mayBeUnclosed reports whether the last start tag of one of
 // rawTextElements in b has no end tag after it: a quick scan, without
 // tokenizing, that tells whether unclosedRaw needs to run.
@@ -89,6 +99,9 @@ func mayBeUnclosed(b []byte) bool {
 		j := i
 		if end {
 			j++
+		}
+		if j >= len(b) || !rawTextInitial[b[j]|0x20] {
+			continue
 		}
 		for t, name := range rawTextElements {
 			if hasTagName(b[j:], name) {
