@@ -1,7 +1,5 @@
 package ingest
 
-import "sort"
-
 // Cursor maps offsets of a Document's Text back to its Source as
 // Document.Original does, faster when the offsets come in increasing
 // order, as block boundaries do: it remembers the character boundary
@@ -25,8 +23,7 @@ func (c *Cursor) Original(off int) int {
 	if m == nil || m.identity || off <= 0 || off >= m.outLen || m.kind == kindTransform || m.kind == kindISO2022JP {
 		return c.doc.Original(off)
 	}
-	i := sort.Search(len(m.cps), func(i int) bool { return m.cps[i].out > off }) - 1
-	cp := m.cps[i]
+	_, cp := m.before(off)
 	if cp.out == off {
 		return cp.in
 	}

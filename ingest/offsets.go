@@ -64,9 +64,7 @@ func (m *OffsetMap) Original(off int) int {
 	if m.identity {
 		return min(m.cps[0].in+off, len(m.src))
 	}
-	// The last checkpoint at or before off.
-	i := sort.Search(len(m.cps), func(i int) bool { return m.cps[i].out > off }) - 1
-	cp := m.cps[i]
+	i, cp := m.before(off)
 	if cp.out == off {
 		return cp.in
 	}
@@ -76,6 +74,13 @@ func (m *OffsetMap) Original(off int) int {
 	default:
 		return m.refineStep(cp, off)
 	}
+}
+
+// before returns the last checkpoint at or before output offset off, and
+// its index.
+func (m *OffsetMap) before(off int) (int, checkpoint) {
+	i := sort.Search(len(m.cps), func(i int) bool { return m.cps[i].out > off }) - 1
+	return i, m.cps[i]
 }
 
 // refineStep walks characters forward from cp until the output offset
