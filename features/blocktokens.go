@@ -60,23 +60,6 @@ func tokenHash(tok []byte) uint64 {
 	return v
 }
 
-// hashTable returns table keyed by its keys' tokenHash. Two keys with one
-// hash (for a table of 100,000 tokens, about one chance in 4·10^9) keep the
-// larger value.
-func hashTable(table map[string]float32) map[uint64]float32 {
-	if len(table) == 0 {
-		return nil
-	}
-	out := make(map[uint64]float32, len(table))
-	for k, v := range table {
-		h := tokenHash([]byte(k))
-		if old, ok := out[h]; !ok || v > old {
-			out[h] = v
-		}
-	}
-	return out
-}
-
 // textCueValues returns the text cue values of block i's first
 // textCueTokens tokens.
 func (s *scratch) textCueValues(i int) cueValues {
@@ -86,7 +69,7 @@ func (s *scratch) textCueValues(i int) cueValues {
 		if unit[k] > textCueTokens {
 			break
 		}
-		if x, ok := s.textCueH[h]; ok {
+		if x, ok := s.textCueH.get(h); ok {
 			v.add(x)
 		}
 	}

@@ -108,7 +108,7 @@ type Extractor struct {
 	cues    map[string]float32 // Config.Cues
 	// textCues is Config.TextCues, textCueH the same keyed by tokenHash
 	textCues map[string]float32
-	textCueH map[uint64]float32
+	textCueH *hashTable
 	titleOn  bool // the Title group is on
 	needs    pass // the page passes of the groups on
 	pool     *freelist.List[scratch]
@@ -153,7 +153,7 @@ func NewExtractor(cfg Config) (*Extractor, error) {
 			}
 		}
 	}
-	e.cues, e.textCues, e.textCueH = cfg.Cues, cfg.TextCues, hashTable(cfg.TextCues)
+	e.cues, e.textCues, e.textCueH = cfg.Cues, cfg.TextCues, newHashTable(cfg.TextCues)
 	e.titleOn = e.on[groupIndex(Title)]
 	for i, g := range featureGroups {
 		if !e.on[i] {
@@ -335,7 +335,7 @@ type scratch struct {
 	// the blocks' text tokens (blocktokens.go), read by the text cues, the
 	// section cues (with the extractor's text cue table) and the title
 	toks     textTokenCache
-	textCueH map[uint64]float32
+	textCueH *hashTable
 	titleOn  bool
 	// the section cues (group_section.go): each block's heading's value
 	sec   []float32

@@ -41,7 +41,7 @@ func sectionPage(s *scratch, _ []*Bucket) {
 	s.sec = slices.Grow(s.sec[:0], n)[:n]
 	s.secOK = slices.Grow(s.secOK[:0], n)[:n]
 	clear(s.secOK)
-	if len(s.textCueH) == 0 {
+	if s.textCueH == nil {
 		return
 	}
 	var cur float32
