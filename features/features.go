@@ -68,7 +68,7 @@ var DefaultFilters = []string{"lqf", "bte", "dsc", "targetnode", "ttr", "density
 // any of them on with sluice train --on.
 func DefaultConfig() Config {
 	return Config{
-		Off:     map[Group]bool{ClassID: true, Item: true, Schema: true, SectionCues: true},
+		Off:     map[Group]bool{ClassID: true, Item: true, Schema: true, SectionCues: true, Headline: true},
 		Buckets: DefaultBuckets(),
 		Filters: slices.Clone(DefaultFilters),
 	}
@@ -109,9 +109,11 @@ type Extractor struct {
 	// textCues is Config.TextCues, textCueH the same keyed by tokenHash
 	textCues map[string]float32
 	textCueH *hashTable
-	titleOn  bool // the Title group is on
-	needs    pass // the page passes of the groups on
-	pool     *freelist.List[scratch]
+	titleOn  bool // the Title or the Headline group is on: the headline is found
+	// titleGroupOn: the Title group is on, whose page pass finds it
+	titleGroupOn bool
+	needs        pass // the page passes of the groups on
+	pool         *freelist.List[scratch]
 
 	// typical and largest number of attributes of a block
 	perBlock, maxPerBlock int
@@ -154,7 +156,8 @@ func NewExtractor(cfg Config) (*Extractor, error) {
 		}
 	}
 	e.cues, e.textCues, e.textCueH = cfg.Cues, cfg.TextCues, newHashTable(cfg.TextCues)
-	e.titleOn = e.on[groupIndex(Title)]
+	e.titleOn = e.on[groupIndex(Title)] || e.on[groupIndex(Headline)]
+	e.titleGroupOn = e.on[groupIndex(Title)]
 	for i, g := range featureGroups {
 		if !e.on[i] {
 			continue
@@ -298,6 +301,16 @@ func (e *Extractor) Keys(g Group) []string {
 	return keys
 }
 
+// GroupKeys returns the attribute keys group g gives (the part of a name
+// before "="), besides those of each feature filter; nil for an unknown
+// group.
+func GroupKeys(g Group) []string {
+	if i := groupIndex(g); i >= 0 {
+		return slices.Clone(featureGroups[i].keys)
+	}
+	return nil
+}
+
 // Filters returns the canonical names of the filters whose scores are
 // features.
 func (e *Extractor) Filters() []string {
@@ -332,11 +345,16 @@ type scratch struct {
 	ttl            []titleMatch
 	ttlSet, ttlBlk []uint64
 	headline       int // the headline block, -1 when none
+	// the headline group (group_headline.go)
+	hl      []headlineRel
+	hlWords []int64
 	// the blocks' text tokens (blocktokens.go), read by the text cues, the
 	// section cues (with the extractor's text cue table) and the title
 	toks     textTokenCache
 	textCueH *hashTable
 	titleOn  bool
+	// titleGroupOn is Extractor.titleGroupOn
+	titleGroupOn bool
 	// the section cues (group_section.go): each block's heading's value
 	sec   []float32
 	secOK []bool
@@ -446,7 +464,7 @@ type Prepared struct {
 // Prepare runs the page passes of p.
 func (e *Extractor) Prepare(p *page.Page) *Prepared {
 	s := e.pool.Get()
-	s.p, s.textCueH, s.titleOn = p, e.textCueH, e.titleOn
+	s.p, s.textCueH, s.titleOn, s.titleGroupOn = p, e.textCueH, e.titleOn, e.titleGroupOn
 	s.toks.done = false
 	if len(p.Blocks) > 0 {
 		e.preparePage(s)

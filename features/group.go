@@ -55,7 +55,7 @@ type bucketDef struct {
 var featureGroups = []*groupSpec{
 	&containerGroup, &splitGroup, &charGroup, &tokenGroup, &sentenceGroup,
 	&duplicateGroup, &patternGroup, &bulletGroup, &groupRatioGroup,
-	&positionGroup, &documentGroup, &schemaGroup, &classIDGroup, &learnedCuesGroup, &textCuesGroup, &sectionCuesGroup, &titleGroup, &filterScoreGroup,
+	&positionGroup, &documentGroup, &schemaGroup, &classIDGroup, &learnedCuesGroup, &textCuesGroup, &sectionCuesGroup, &titleGroup, &headlineGroup, &filterScoreGroup,
 	&densityGroup, &realGroup, &repeatGroup, &itemGroup, &boostGroup, &stackGroup,
 }
 

@@ -41,6 +41,7 @@ func New(cfg FeatureConfig, stages ...Stage) (*Labeller, error) {
 		return nil, err
 	}
 	cfg = cfg.WithStages(names)
+	cfg.Config = unreadGroupsOff(cfg.Config, stages)
 	ext, err := features.NewExtractor(cfg.Config)
 	if err != nil {
 		return nil, err

@@ -62,7 +62,7 @@ func (c *trainCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.ablate, "ablate", false, "with --cv: also cross-validate with each feature group switched off, and without each stage but crf")
 	fs.StringVar(&c.stages, "stages", "", "comma-separated `stages` of the labeller, in order, from "+strings.Join(label.StageNames(), ",")+" (default: the embedded model's, "+strings.Join(embeddedStages(), ",")+")")
 	fs.StringVar(&c.off, "off", "", "comma-separated feature `groups` to switch off (boost, stack and context leave out the trees, stack and context stages, as before --stages)")
-	fs.StringVar(&c.on, "on", "", "comma-separated feature `groups` off by default to switch on: classid (the fixed list of English class/id words that the learned cues replace), item (the parts of repeated items), schema (the kind of page the markup declares), sectioncues (the text cues of the heading a block sits under)")
+	fs.StringVar(&c.on, "on", "", "comma-separated feature `groups` off by default to switch on: classid (the fixed list of English class/id words that the learned cues replace), item (the parts of repeated items), schema (the kind of page the markup declares), sectioncues (the text cues of the heading a block sits under), headline (where a block sits in the element tree relative to the headline)")
 	fs.IntVar(&c.limit, "limit", 0, "at most `N` pages per set")
 	fs.Float64Var(&c.l2, "l2", 1, "L2 regularisation")
 	fs.IntVar(&c.iters, "iterations", train.DefaultIterations, "at most `N` L-BFGS iterations")
