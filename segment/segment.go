@@ -423,11 +423,13 @@ func normalize(out, buf []byte, pre bool) (text []byte, chars int32) {
 			i = j
 			continue
 		}
+		// An ASCII byte asciiWord stopped at is a space or a control
+		// character, which isSpace counts as space.
 		r, size := rune(buf[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRune(buf[i:])
 		}
-		if isSpace(r) {
+		if size == 1 && r < utf8.RuneSelf || isSpace(r) {
 			if lead && (r == ' ' || r == '\t') {
 				out = append(out, byte(r))
 			} else {
