@@ -266,8 +266,8 @@ func (c *cleanCmd) output(stream *render.Stream, i int, s inputs.Source, o clean
 	return ok, stop
 }
 
-// closeOutputs closes the stream of several inputs and writes the log of
-// --log-removed; it returns the failures (a failure to close the stream
+// closeOutputs closes the stream of several inputs, makes the files of -o
+// durable and writes the log of --log-removed; it returns the failures (a failure to close the stream
 // counts only when nothing failed before).
 func (c *cleanCmd) closeOutputs(stream *render.Stream, failed int) int {
 	n := 0
@@ -276,6 +276,10 @@ func (c *cleanCmd) closeOutputs(stream *render.Stream, failed int) int {
 			fmt.Fprintf(c.stderr, "sluice clean: writing output: %v\n", err)
 			n++
 		}
+	}
+	if err := c.out.Sync(); err != nil {
+		fmt.Fprintf(c.stderr, "sluice clean: %v\n", err)
+		n++
 	}
 	if c.removed != nil { // written whole, replacing the file, at the end
 		if err := atomicfile.WriteFile(c.logRemoved, c.removed.Bytes(), 0o644); err != nil {

@@ -93,6 +93,10 @@ func (c *normalizeCmd) run(ctx context.Context) int {
 			failed++
 		}
 	}
+	if err := c.out.Sync(); err != nil {
+		fmt.Fprintf(c.stderr, "sluice normalize: %v\n", err)
+		return exitFailed
+	}
 	if failed > 0 {
 		fmt.Fprintf(c.stderr, "sluice normalize: %d of %d inputs failed\n", failed, len(srcs)+len(errs))
 		return exitFailed

@@ -88,3 +88,40 @@ func TestIsTemp(t *testing.T) {
 		}
 	}
 }
+
+// WriteDeferred replaces files whole as Write does, in subdirectories
+// too, leaves nothing behind when it fails, and SyncFS then succeeds.
+func TestWriteDeferred(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, name := range []string{"a.txt", filepath.Join("sub", "b.txt"), "a.txt"} {
+		if err := WriteDeferred(root, name, 0o644, func(w io.Writer) error {
+			_, err := io.WriteString(w, "text of "+name)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	boom := errors.New("disk full")
+	if err := WriteDeferred(root, "a.txt", 0o644, func(w io.Writer) error { return boom }); !errors.Is(err, boom) {
+		t.Fatalf("error %v, want %v", err, boom)
+	}
+	if err := SyncFS(root); err != nil {
+		t.Fatalf("SyncFS: %v", err)
+	}
+	for name, want := range map[string]string{"a.txt": "text of a.txt", "sub/b.txt": "text of " + filepath.Join("sub", "b.txt")} {
+		if data, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(data) != want {
+			t.Errorf("%s: %q, %v; want %q", name, data, err, want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("%d entries in the directory, want a.txt and sub: a temporary file was left", len(entries))
+	}
+}

@@ -112,7 +112,7 @@ func (d *Dir) Close() {
 }
 
 // Write writes the output of source i, whole or not at all (a temporary
-// file renamed), inside the directory: a link at its name is replaced,
+// file renamed; durable after Sync), inside the directory: a link at its name is replaced,
 // never written through, and no link leads it out of the directory.
 func (d *Dir) Write(i int, fn func(io.Writer) error) error {
 	name := d.names[i]
@@ -121,9 +121,22 @@ func (d *Dir) Write(i int, fn func(io.Writer) error) error {
 			return fmt.Errorf("%s: %w (outputs are written only inside %s, never through a link out of it)", filepath.Join(d.path, dir), err, d.path)
 		}
 	}
-	err := atomicfile.Write(d.root, name, 0o644, fn)
+	err := atomicfile.WriteDeferred(d.root, name, 0o644, fn)
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(d.path, name), err)
+	}
+	return nil
+}
+
+// Sync makes the outputs written so far durable, with one sync of the
+// directory's file system instead of two a file (see
+// atomicfile.WriteDeferred); a run calls it once, after its last Write.
+func (d *Dir) Sync() error {
+	if d == nil || d.root == nil {
+		return nil
+	}
+	if err := atomicfile.SyncFS(d.root); err != nil {
+		return fmt.Errorf("%s: syncing the outputs to disk: %w", d.path, err)
 	}
 	return nil
 }
