@@ -1,5 +1,7 @@
 package htmltree
 
+import "bytes"
+
 // piece is one part of a text node that the builder merged from tokens
 // that are not contiguous in the input (around a dropped tag, or foster
 // parented text): the parts are joined once, at the end of the build,
@@ -106,11 +108,7 @@ func (b *Builder) allSpace(s str) bool {
 // it holds any; repl replaces each (U+FFFD for NUL in foreign content).
 func (b *Builder) dropByte(s str, c byte, repl string) str {
 	bs := b.tree.bytes(s)
-	i := 0
-	for i < len(bs) && bs[i] != c {
-		i++
-	}
-	if i == len(bs) {
+	if bytes.IndexByte(bs, c) < 0 {
 		return s
 	}
 	off := len(b.tree.side)

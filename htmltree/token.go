@@ -31,6 +31,13 @@ func (b *Builder) readToken(tt html.TokenType, n int) {
 	b.tok = token{typ: tt, raw: Span{int32(b.pos), int32(b.pos + n)}}
 	switch tt {
 	case html.TextToken:
+		if plainText(raw) {
+			// What Text would give: the raw bytes, which are the token's
+			// data, with no carriage return to convert, no character
+			// reference to decode and no NUL to replace.
+			b.tok.data = str{off: uint32(b.pos), n: uint32(n)}
+			break
+		}
 		b.tok.data = b.textStr(b.z.Text())
 	case html.CommentToken, html.DoctypeToken:
 		cur := 0
@@ -44,6 +51,17 @@ func (b *Builder) readToken(tt html.TokenType, n int) {
 	case html.EndTagToken:
 		b.tagName(raw, 2)
 	}
+}
+
+// plainText reports whether a text token's raw bytes are its text as the
+// tokenizer's Text gives it: Text converts carriage returns, decodes
+// character references and may replace NULs, each byte by byte, and
+// without any of the three it returns the bytes as they are. Looking for
+// the three with IndexByte and taking the bytes where they are saves
+// Text's two loops over every text of the page and the comparison of its
+// result with the input: about 0.5% of Clean's instructions.
+func plainText(raw []byte) bool {
+	return bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 && bytes.IndexByte(raw, 0) < 0
 }
 
 // textStr returns the str of a text token's decoded data d: a span of the
