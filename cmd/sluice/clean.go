@@ -267,8 +267,8 @@ func (c *cleanCmd) output(stream *render.Stream, i int, s inputs.Source, o clean
 }
 
 // closeOutputs closes the stream of several inputs, makes the files of -o
-// durable and writes the log of --log-removed; it returns the failures (a failure to close the stream
-// counts only when nothing failed before).
+// durable and writes the log of --log-removed; it returns the failures (a
+// failure to close the stream counts only when nothing failed before).
 func (c *cleanCmd) closeOutputs(stream *render.Stream, failed int) int {
 	n := 0
 	if stream != nil {
