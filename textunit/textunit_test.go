@@ -260,3 +260,20 @@ func TestHasWord(t *testing.T) {
 		}
 	}
 }
+
+// isASCII finds a byte outside ASCII at every place of texts of every
+// length around its eight-byte step.
+func TestIsASCII(t *testing.T) {
+	for n := range 20 {
+		base := strings.Repeat("a", n)
+		if !isASCII(base) {
+			t.Errorf("isASCII(%q) = false", base)
+		}
+		for i := range n {
+			s := base[:i] + "\x80" + base[i+1:]
+			if isASCII(s) {
+				t.Errorf("isASCII(%q) = true", s)
+			}
+		}
+	}
+}
