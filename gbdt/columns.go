@@ -14,9 +14,8 @@ import (
 // (colKind), and a split of this layout sends a row right exactly when
 // its column's value is above its threshold. So a step is a load of the
 // split's column and threshold, a load of the value and one comparison,
-// and the
-// results are those of the heap layout to the bit (the same leaves,
-// summed in the same order; TestGatheredEqualsHeap).
+// and the results are those of the heap layout to the bit (the same
+// leaves, summed in the same order; TestGatheredEqualsHeap).
 
 // colKind is how a column holds its feature's value.
 type colKind uint8

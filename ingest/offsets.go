@@ -72,7 +72,8 @@ func (m *OffsetMap) Original(off int) int {
 	case kindTransform, kindISO2022JP:
 		return m.refineTransform(i, off)
 	default:
-		return m.refineStep(cp, off)
+		in, _ := m.step(cp, off)
+		return in
 	}
 }
 
@@ -81,13 +82,6 @@ func (m *OffsetMap) Original(off int) int {
 func (m *OffsetMap) before(off int) (int, checkpoint) {
 	i := sort.Search(len(m.cps), func(i int) bool { return m.cps[i].out > off }) - 1
 	return i, m.cps[i]
-}
-
-// refineStep walks characters forward from cp until the output offset
-// reaches off.
-func (m *OffsetMap) refineStep(cp checkpoint, off int) int {
-	in, _ := m.step(cp, off)
-	return in
 }
 
 // step decodes from the character boundary cp up to output offset off
