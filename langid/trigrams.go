@@ -60,17 +60,23 @@ type rank struct {
 type profileIndex struct {
 	langs []whatlanggo.Lang // the candidates, in Lang order
 	base  []int             // each candidate's distance when the text shares no trigram with it
-	ranks map[trigramKey][]rank
+	// An open-addressing table of the profiles' trigrams: slot i holds
+	// keys[i] (0 when empty: no trigram packs to 0) and its ranks,
+	// ranks[from[i]:from[i+1]].
+	keys  []trigramKey
+	from  []int32
+	ranks []rank
 }
 
 func newProfileIndex(profiles map[whatlanggo.Lang][]string, allowed map[whatlanggo.Lang]bool) *profileIndex {
-	ix := &profileIndex{ranks: make(map[trigramKey][]rank)}
+	ix := &profileIndex{}
 	for l := range profiles {
 		if allowed[l] {
 			ix.langs = append(ix.langs, l)
 		}
 	}
 	slices.Sort(ix.langs)
+	byKey := map[trigramKey][]rank{}
 	for li, l := range ix.langs {
 		ix.base = append(ix.base, missingTrigram*len(profiles[l]))
 		for pos, tg := range profiles[l] {
@@ -79,10 +85,46 @@ func newProfileIndex(profiles map[whatlanggo.Lang][]string, allowed map[whatlang
 				continue // never in whatlanggo v1.0.1; such an entry matches no text trigram
 			}
 			k := keyOf(r[0], r[1], r[2])
-			ix.ranks[k] = append(ix.ranks[k], rank{uint16(li), uint16(pos)})
+			byKey[k] = append(byKey[k], rank{uint16(li), uint16(pos)})
 		}
 	}
+	size := 16
+	for size < 2*len(byKey) {
+		size *= 2
+	}
+	ix.keys = make([]trigramKey, size)
+	ix.from = make([]int32, size+1)
+	at := make([][]rank, size)
+	for k, rs := range byKey {
+		i := ix.slot(k)
+		ix.keys[i], at[i] = k, rs
+	}
+	for i, rs := range at {
+		ix.from[i] = int32(len(ix.ranks))
+		ix.ranks = append(ix.ranks, rs...)
+	}
+	ix.from[size] = int32(len(ix.ranks))
 	return ix
+}
+
+// slot returns the slot that holds k, or the empty one where it would go.
+func (ix *profileIndex) slot(k trigramKey) int {
+	mask := len(ix.keys) - 1
+	i := hashSlot(k, mask)
+	for ix.keys[i] != 0 && ix.keys[i] != k {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// ranksOf returns where k stands in the candidates' profiles.
+func (ix *profileIndex) ranksOf(k trigramKey) []rank {
+	i := ix.slot(k)
+	return ix.ranks[ix.from[i]:ix.from[i+1]]
+}
+
+func hashSlot(k trigramKey, mask int) int {
+	return int((uint64(k)*0x9E3779B97F4A7C15)>>40) & mask
 }
 
 // indexes are the scripts' inverted profiles, restricted to webLanguages,
@@ -123,7 +165,7 @@ func detectTrigrams(text string) (whatlanggo.Lang, float64) {
 	}
 	dist := slices.Clone(ix.base)
 	for pos, k := range ranked {
-		for _, r := range ix.ranks[k] {
+		for _, r := range ix.ranksOf(k) {
 			d := pos - int(r.pos)
 			if d < 0 {
 				d = -d
