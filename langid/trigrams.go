@@ -184,7 +184,8 @@ func detectTrigrams(text string) (whatlanggo.Lang, float64) {
 // is not a space and that all such characters are Latin letters, which
 // is when whatlanggo.DetectScript says Latin without being asked.
 func rankTrigrams(text string) (ranked []trigramKey, latin bool) {
-	counts := newCounter(len(text) + 1)
+	counts := getCounter(len(text) + 1)
+	defer putCounter(counts)
 	latin = true
 	any := false
 	r1, r2 := ' ', rune(-1)
@@ -243,6 +244,32 @@ type counter struct {
 	keys   []trigramKey
 	counts []int32
 	used   []int32 // the slots in use, in the order they were taken
+}
+
+// counters keeps the counters of a sample's size for reuse: a page's
+// blocks are told one after another.
+var counters = sync.Pool{New: func() any { return newCounter(SampleBytes + 1) }}
+
+// getCounter returns an empty counter for n keys, from the pool when n is
+// a sample's size or less.
+func getCounter(n int) *counter {
+	if n > SampleBytes+1 {
+		return newCounter(n)
+	}
+	return counters.Get().(*counter)
+}
+
+// putCounter empties c and gives it back to the pool when it is of the
+// pool's size.
+func putCounter(c *counter) {
+	if cap(c.used) != SampleBytes+1 {
+		return
+	}
+	for _, i := range c.used {
+		c.counts[i] = 0
+	}
+	c.used = c.used[:0]
+	counters.Put(c)
 }
 
 func newCounter(n int) *counter {
