@@ -9,7 +9,7 @@ import (
 // Page returns the language of p: p.Meta.Language when it is set, else
 // Document of the first SampleBytes of its kept text, with p.Meta.Lang,
 // the declared language, as evidence. Cleaning does not tell it (it
-// costs about an eighth of what cleaning does, docs/langid.md): the json
+// costs about a hundredth of what cleaning does, docs/langid.md): the json
 // format, sluice.Extract and sluice corpus call Page, and SetPage.
 func Page(p *page.Page) string {
 	if p.Meta.Language != "" {

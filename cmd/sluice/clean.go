@@ -88,7 +88,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.memory, "memory", defaultMemory, memoryHelp)
 	fs.BoolVar(&c.quiet, "q", false, "do not print warnings")
 	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too (layout tables are read as text)")
-	fs.BoolVar(&c.blockLangs, "block-languages", false, "json: the language of each block in another than its page's (costly: see docs/langid.md)")
+	fs.BoolVar(&c.blockLangs, "block-languages", false, "json: the language of each block in another than its page's (adds about a quarter to the cleaning time: docs/langid.md)")
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "fetch addresses on private, loopback and link-local networks too (refused by default)")
 	c.siteFlags.register(fs)
 	return fs

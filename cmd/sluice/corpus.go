@@ -52,7 +52,7 @@ func (c *corpusCmd) flagSet() *flag.FlagSet {
 	fs.BoolVar(&c.images, "images", false, "jsonl: each block's images (address and alt text), as sluice clean --images")
 	fs.BoolVar(&c.noTables, "no-tables", false, "leave the data tables out, their cells' text too")
 	fs.StringVar(&c.languages, "language", "", "keep only the pages in these `languages` (ISO 639-1 codes, comma-separated: en,fr), as told from their text; the others are skipped as \"language\"")
-	fs.BoolVar(&c.blockLangs, "block-languages", false, "jsonl: the language of each block in another than its page's (costly: see docs/langid.md)")
+	fs.BoolVar(&c.blockLangs, "block-languages", false, "jsonl: the language of each block in another than its page's (adds about a quarter to the cleaning time: docs/langid.md)")
 	fs.IntVar(&c.dedupParas, "dedup-paragraphs", 0, "drop from each page the paragraphs that `N` earlier pages held (1: keep only the first copy; 0: off), as CCNet does; with --site, after the site model")
 	fs.Float64Var(&c.nearDup, "near-dup", 0, "skip a page whose kept text resembles an earlier page's at least this much (`similarity` 0 to 1, Jaccard of word shingles by MinHash; 0.8 catches syndicated copies; 0: off); the first page of a group, in the order written, is kept")
 	fs.IntVar(&c.nearWindow, "near-dup-window", corpus.DefaultNearDuplicateWindow, "with --near-dup: compare a page with the last `N` pages written (about 2.6 KB each, from --memory); raise it for input sorted by host, where copies on other hosts are far apart")
