@@ -44,17 +44,27 @@ func consentPanel(n dom.Node) bool {
 }
 
 // consentName reports whether one id or class name, lower case, marks a
-// consent panel.
+// consent panel. It looks at each byte once: a consent word can start
+// only where two letters that begin one of them are (consentStarts), and
+// only there are the words compared.
 func consentName(s string) bool {
 	if strings.HasPrefix(s, "ot-") {
 		return true
 	}
-	for _, w := range consentNames {
-		if strings.Contains(s, w) {
-			return true
+	cookie := false
+	for i := 0; i+1 < len(s); i++ {
+		if !consentStarts[s[i]] {
+			continue
 		}
+		rest := s[i:]
+		for _, w := range consentByStart[s[i]] {
+			if strings.HasPrefix(rest, w) {
+				return true
+			}
+		}
+		cookie = cookie || strings.HasPrefix(rest, "cookie")
 	}
-	if !strings.Contains(s, "cookie") {
+	if !cookie {
 		return false
 	}
 	for _, w := range cookieWords {
@@ -64,3 +74,14 @@ func consentName(s string) bool {
 	}
 	return false
 }
+
+// consentByStart are consentNames by their first byte; consentStarts
+// says which bytes begin one, or begin "cookie".
+var consentByStart, consentStarts = func() (by [256][]string, starts [256]bool) {
+	for _, w := range consentNames {
+		by[w[0]] = append(by[w[0]], w)
+		starts[w[0]] = true
+	}
+	starts['c'] = true
+	return by, starts
+}()

@@ -48,3 +48,59 @@ func TestConsentPanelsDropped(t *testing.T) {
 		t.Errorf("a page whose content is its cookie policy lost it: %q", got)
 	}
 }
+
+// consentNameByWords is consentName as a list of substring tests, the
+// way it was first written: the reference the one-pass scan must agree
+// with.
+func consentNameByWords(s string) bool {
+	if strings.HasPrefix(s, "ot-") {
+		return true
+	}
+	for _, w := range consentNames {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	if !strings.Contains(s, "cookie") {
+		return false
+	}
+	for _, w := range cookieWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestConsentNameAgrees compares the one-pass scan with the word list on
+// every name made of two of the words around each other and of pieces
+// that nearly match.
+func TestConsentNameAgrees(t *testing.T) {
+	parts := append(append([]string{"", "ot-", "o", "c", "co", "cookie", "cooki", "consen", "gdp", "x-", "-", "_", "qc-", "cmp", "cmpbo", "trust", "usercentric"}, consentNames...), cookieWords...)
+	n := 0
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range []string{"", "-", "cookie", "ot-"} {
+				name := a + c + b
+				n++
+				if got, want := consentName(name), consentNameByWords(name); got != want {
+					t.Errorf("consentName(%q) = %v, the word list says %v", name, got, want)
+				}
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d names", n)
+	}
+}
+
+func FuzzConsentName(f *testing.F) {
+	for _, s := range []string{"onetrust-banner", "cookie-notice", "ot-sdk", "cmp-container", "xgdpr"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := consentName(s), consentNameByWords(s); got != want {
+			t.Errorf("consentName(%q) = %v, the word list says %v", s, got, want)
+		}
+	})
+}

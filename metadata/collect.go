@@ -2,12 +2,12 @@ package metadata
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
 	"github.com/sluice-project/sluice/dom"
-	lowername "github.com/sluice-project/sluice/internal/lower"
 )
 
 // Bounds on what is read from one page.
@@ -124,10 +124,10 @@ func (f *found) element(c dom.Node) {
 	if m.itemprop != "" {
 		f.itemprop(c, strings.ToLower(m.itemprop))
 	}
-	if f.byline == "" && bylineMarked(c, m) {
+	if f.byline == "" && m.byline(c) {
 		f.byline = bylineName(c)
 	}
-	if f.dated == "" && dateMarked(c, m) {
+	if f.dated == "" && m.date(c) {
 		if t := text(c, 81); len(t) <= 80 {
 			f.dated = normDate(t)
 		}
@@ -136,7 +136,10 @@ func (f *found) element(c dom.Node) {
 
 // marks are the attributes of an element that the checks of every
 // element read, found in one pass over its attributes.
-type marks struct{ class, id, rel, itemprop string }
+type marks struct {
+	class, id, rel, itemprop string
+	named                    int // what the class and id name (scan), once scanned
+}
 
 func marksOf(c dom.Node) marks {
 	var m marks
@@ -165,20 +168,14 @@ func markable(c dom.Node) bool {
 	return true
 }
 
-// dateMarked reports whether an element's class or id names it a date
+// date reports whether an element's class or id names it a date
 // ("date", "post-date", "published", "posted-on", "timestamp").
-func dateMarked(c dom.Node, m marks) bool {
+func (m *marks) date(c dom.Node) bool {
 	if !markable(c) {
 		return false
 	}
-	var buf [64]byte
-	for _, v := range [...]string{m.class, m.id} {
-		v = lowername.Into(buf[:], v)
-		if strings.Contains(v, "date") && !strings.Contains(v, "candidate") || strings.Contains(v, "publish") || strings.Contains(v, "posted") || strings.Contains(v, "timestamp") {
-			return true
-		}
-	}
-	return false
+	m.scan()
+	return m.named&namedDate != 0
 }
 
 // itemprop reads a microdata property: its content, datetime or href
@@ -202,23 +199,110 @@ func (f *found) itemprop(c dom.Node, ip string) {
 	}
 }
 
-// bylineMarked reports whether an element's rel, class or id names it a
-// byline or the author's name.
-func bylineMarked(c dom.Node, m marks) bool {
+// byline reports whether an element's rel, class or id names it a
+// byline: rel="author", or a class or id holding "byline" or "author"
+// (not "authorization").
+func (m *marks) byline(c dom.Node) bool {
 	if !markable(c) {
 		return false
 	}
 	if strings.EqualFold(m.rel, "author") {
 		return true
 	}
-	var buf [64]byte
+	m.scan()
+	return m.named&namedByline != 0
+}
+
+// The names scan finds in a class or id.
+const (
+	namedDate = 1 << iota
+	namedByline
+	scanned
+)
+
+// scan sets m.named from the class and the id, once: each is read in one
+// pass, ASCII letters compared without regard to case. A value with other
+// than ASCII is lower-cased first (strings.ToLower), which is how the
+// names were first compared.
+func (m *marks) scan() {
+	if m.named&scanned != 0 {
+		return
+	}
+	m.named = scanned
 	for _, v := range [...]string{m.class, m.id} {
-		v = lowername.Into(buf[:], v)
-		if strings.Contains(v, "byline") || strings.Contains(v, "author") && !strings.Contains(v, "authori") {
-			return true
+		if !isASCII(v) {
+			v = strings.ToLower(v)
+		}
+		m.named |= scanNames(v)
+	}
+}
+
+// scanNames returns what one value, lower case or ASCII, names: a date
+// ("date" but not with "candidate"; "publish", "posted", "timestamp") or
+// a byline ("byline", or "author" but not with "authori").
+func scanNames(v string) int {
+	var date, candidate, published, byline, author, authori bool
+	for i := range len(v) {
+		if !nameStarts[v[i]] {
+			continue
+		}
+		switch rest := v[i:]; v[i] | 0x20 {
+		case 'd':
+			date = date || hasFold(rest, "date")
+		case 'c':
+			candidate = candidate || hasFold(rest, "candidate")
+		case 'p':
+			published = published || hasFold(rest, "publish") || hasFold(rest, "posted")
+		case 't':
+			published = published || hasFold(rest, "timestamp")
+		case 'b':
+			byline = byline || hasFold(rest, "byline")
+		case 'a':
+			if hasFold(rest, "author") {
+				author = true
+				authori = authori || hasFold(rest, "authori")
+			}
 		}
 	}
-	return false
+	named := 0
+	if date && !candidate || published {
+		named |= namedDate
+	}
+	if byline || author && !authori {
+		named |= namedByline
+	}
+	return named
+}
+
+// nameStarts are the bytes scanNames's words start with, in either case.
+var nameStarts = func() (t [256]bool) {
+	for _, c := range "dcptba" {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	return t
+}()
+
+// hasFold reports whether s starts with word, a lower-case ASCII word,
+// ASCII capitals in s counting as their small letters.
+func hasFold(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for i := range len(word) {
+		if s[i]|0x20 != word[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // bylineName returns the name in a byline element: the text of a link to
