@@ -1,18 +1,22 @@
 package htmltree_test
 
 import (
+	"cmp"
+	"os"
 	"testing"
 
 	"github.com/sluice-project/sluice/dataset"
 	"github.com/sluice-project/sluice/htmltree"
 )
 
-// benchPages returns the decoded cleaneval-dev pages, or skips.
+// benchPages returns the decoded pages of cleaneval-dev, or of the set
+// SLUICE_BENCH_SET names, or skips.
 func benchPages(b *testing.B) [][]byte {
 	b.Helper()
-	s, err := dataset.Open("cleaneval-dev")
+	set := cmp.Or(os.Getenv("SLUICE_BENCH_SET"), "cleaneval-dev")
+	s, err := dataset.Open(set)
 	if err != nil {
-		b.Skipf("no cleaneval-dev: %v", err)
+		b.Skipf("no %s: %v", set, err)
 	}
 	var pages [][]byte
 	for p, err := range s.Pages() {
@@ -43,6 +47,20 @@ func BenchmarkBuild(b *testing.B) {
 	pages := benchPages(b)
 	var bd htmltree.Builder
 	runPages(b, pages, func(p []byte) { bd.Build(p) })
+}
+
+// BenchmarkBuildRawText builds each tree with the builder reading script
+// and style text itself (as Build does) and with the tokenizer reading it.
+func BenchmarkBuildRawText(b *testing.B) {
+	pages := benchPages(b)
+	for _, on := range []bool{true, false} {
+		name := map[bool]string{true: "builder", false: "tokenizer"}[on]
+		b.Run(name, func(b *testing.B) {
+			var bd htmltree.Builder
+			htmltree.SetRawSkip(&bd, on)
+			runPages(b, pages, func(p []byte) { bd.Build(p) })
+		})
+	}
 }
 
 // BenchmarkBuildFresh builds each tree with a new Builder (htmltree.Build).

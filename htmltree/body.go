@@ -187,7 +187,7 @@ func (b *Builder) bodyStartOther(a atom.Atom) bool {
 	case atom.Noscript:
 		b.reconstruct()
 		b.addElement()
-		b.z.NextIsNotRawText()
+		b.notRawText()
 	case atom.Math, atom.Svg:
 		b.startForeign(a)
 	case atom.Caption, atom.Col, atom.Colgroup, atom.Frame, atom.Head, atom.Tbody, atom.Td,

@@ -1,10 +1,10 @@
 package htmltree
 
 import (
-	"bytes"
-
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/internal/rawtext"
 )
 
 // MaxDepth is the most elements the builder keeps open at once, as many as
@@ -39,10 +39,15 @@ func Build(src []byte) *Tree {
 // one per goroutine, or in a sync.Pool.
 type Builder struct {
 	tree Tree
-	rd   bytes.Reader
+	rd   rawtext.Reader
 	z    *html.Tokenizer
 	pos  int // offset in the input of the current token
-	tok  token
+	// rawNext is false once the builder has told the tokenizer that the
+	// current start tag does not open raw text (notRawText).
+	rawNext bool
+	// noRawSkip leaves all raw text to the tokenizer (tests compare).
+	noRawSkip bool
+	tok       token
 
 	mode, origMode mode
 	templateModes  []mode
@@ -86,10 +91,12 @@ func (b *Builder) Build(src []byte) *Tree {
 		n := len(b.z.Raw())
 		b.readToken(tt, n)
 		b.pos += n
+		b.rawNext = true
 		b.process()
 		if tt == html.ErrorToken {
 			break
 		}
+		b.skipRaw(tt)
 	}
 	b.joinPieces()
 	for _, n := range b.stack {

@@ -77,7 +77,7 @@ func (b *Builder) foreignContent() bool {
 		n := b.addElement()
 		b.tree.Nodes[n].Namespace = ns
 		b.tree.Nodes[n].data = b.tok.name
-		b.z.NextIsNotRawText()
+		b.notRawText()
 		if b.tok.selfClosing {
 			b.pop()
 		}

@@ -151,7 +151,7 @@ func (b *Builder) inHeadStart() (done, ok bool) {
 	case atom.Noscript:
 		b.addElement()
 		b.mode = inHeadNoscriptMode
-		b.z.NextIsNotRawText()
+		b.notRawText()
 		return true, true
 	case atom.Script, atom.Title, atom.Noframes, atom.Style:
 		b.rawText()
@@ -178,7 +178,7 @@ func (b *Builder) inHeadNoscript() bool {
 		case atom.Head:
 			return true
 		case atom.Noscript:
-			b.z.NextIsNotRawText()
+			b.notRawText()
 			return true
 		}
 	case html.EndTagToken:
