@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/dom"
 	"github.com/sluice-project/sluice/internal/lower"
@@ -30,17 +32,91 @@ var cookieWords = []string{"banner", "notice", "bar", "popup", "dialog", "modal"
 func consentPanel(n dom.Node) bool {
 	for i := range n.NumAttr() {
 		key, val, foreign := n.AttrAt(i)
-		if foreign || key != "id" && key != "class" {
-			continue
-		}
-		var buf [64]byte
-		for name := range strings.FieldsSeq(val) {
-			if consentName(lower.Into(buf[:], name)) {
-				return true
-			}
+		if !foreign && (key == "id" || key == "class") && consentValue(val) {
+			return true
 		}
 	}
 	return false
+}
+
+// consentValue reports whether one of the white-space separated names of
+// an id or class value marks a consent panel (consentName). An ASCII
+// value is read once, capitals as small letters, without being split: no
+// consent word holds white space, so one found anywhere is in one name.
+// Only "cookie", which needs a second word in the same name, and values
+// with other than ASCII are checked name by name.
+func consentValue(val string) bool {
+	if !isASCII(val) {
+		return consentByName(val)
+	}
+	start, cookie := true, false
+	for i := 0; i < len(val); i++ {
+		c := lowerASCII(val[i])
+		if asciiSpace[c] {
+			start = true
+			continue
+		}
+		rest := val[i:]
+		if start && hasFold(rest, "ot-") {
+			return true
+		}
+		start = false
+		if !consentStarts[c] || i+1 == len(val) || !consentPairs[c][lowerASCII(val[i+1])] {
+			continue
+		}
+		for _, w := range consentByStart[c] {
+			if hasFold(rest, w) {
+				return true
+			}
+		}
+		cookie = cookie || hasFold(rest, "cookie")
+	}
+	return cookie && consentByName(val)
+}
+
+// consentByName splits val into names as strings.Fields does and checks
+// each, lower case.
+func consentByName(val string) bool {
+	var buf [64]byte
+	for name := range strings.FieldsSeq(val) {
+		if consentName(lower.Into(buf[:], name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiSpace are the ASCII bytes strings.Fields splits at.
+var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasFold reports whether s starts with word, a lower-case ASCII word,
+// capitals in s counting as small letters.
+func hasFold(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for i := range len(word) {
+		if lowerASCII(s[i]) != word[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // consentName reports whether one id or class name, lower case, marks a
@@ -76,12 +152,18 @@ func consentName(s string) bool {
 }
 
 // consentByStart are consentNames by their first byte; consentStarts
-// says which bytes begin one, or begin "cookie".
-var consentByStart, consentStarts = func() (by [256][]string, starts [256]bool) {
-	for _, w := range consentNames {
-		by[w[0]] = append(by[w[0]], w)
+// says which bytes begin one, or begin "cookie", and consentPairs which
+// two bytes.
+var consentByStart, consentStarts, consentPairs = func() (by [256][]string, starts [256]bool, pairs [256]*[256]bool) {
+	for _, w := range append(slices.Clone(consentNames), "cookie") {
+		if w != "cookie" {
+			by[w[0]] = append(by[w[0]], w)
+		}
 		starts[w[0]] = true
+		if pairs[w[0]] == nil {
+			pairs[w[0]] = new([256]bool)
+		}
+		pairs[w[0]][w[1]] = true
 	}
-	starts['c'] = true
-	return by, starts
+	return by, starts, pairs
 }()

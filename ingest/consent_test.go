@@ -104,3 +104,50 @@ func FuzzConsentName(f *testing.F) {
 		}
 	})
 }
+
+// consentValueByNames is consentValue as first written: each name of the
+// value, lower case, through the word list.
+func consentValueByNames(val string) bool {
+	for name := range strings.FieldsSeq(val) {
+		if consentNameByWords(strings.ToLower(name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestConsentValueAgrees compares the one-pass reading of whole values
+// with the names read one by one, on values of two or three names in
+// mixed case, split by every kind of white space.
+func TestConsentValueAgrees(t *testing.T) {
+	parts := []string{"", "OT-", "ot-sdk", "x-ot-", "Cookie", "COOKIE-bar", "cookie", "bar", "Banner", "consent", "CONSENT",
+		"qc-cmp", "QC_CMP", "cookie_law", "Cookie-Law", "gdpr", "onetrust", "hero", "é", "İ", "cookieé", "card"}
+	seps := []string{" ", "\t", "\n", "\v", "\f", "\r", "  ", "\u00a0", "-", ""}
+	n := 0
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, sep := range seps {
+				for _, v := range []string{a + sep + b, sep + a + sep + b + sep, a + sep + "main " + b} {
+					n++
+					if got, want := consentValue(v), consentValueByNames(v); got != want {
+						t.Errorf("consentValue(%q) = %v, name by name %v", v, got, want)
+					}
+				}
+			}
+		}
+	}
+	if n < 10000 {
+		t.Fatalf("only %d values", n)
+	}
+}
+
+func FuzzConsentValue(f *testing.F) {
+	for _, s := range []string{"site-header ot-sdk-row", "Cookie Banner", "cookie-banner main", "qc-cmp2-ui", "x\rcmp"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if got, want := consentValue(v), consentValueByNames(v); got != want {
+			t.Errorf("consentValue(%q) = %v, name by name %v", v, got, want)
+		}
+	})
+}
