@@ -3,7 +3,6 @@ package ingest
 import (
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/dom"
 	"github.com/sluice-project/sluice/internal/lower"
@@ -46,30 +45,30 @@ func consentPanel(n dom.Node) bool {
 // Only "cookie", which needs a second word in the same name, and values
 // with other than ASCII are checked name by name.
 func consentValue(val string) bool {
-	if !isASCII(val) {
+	if !lower.IsASCII(val) {
 		return consentByName(val)
 	}
 	start, cookie := true, false
 	for i := 0; i < len(val); i++ {
-		c := lowerASCII(val[i])
+		c := lower.Byte(val[i])
 		if asciiSpace[c] {
 			start = true
 			continue
 		}
 		rest := val[i:]
-		if start && hasFold(rest, "ot-") {
+		if start && lower.HasPrefix(rest, "ot-") {
 			return true
 		}
 		start = false
-		if !consentStarts[c] || i+1 == len(val) || !consentPairs[c][lowerASCII(val[i+1])] {
+		if !consentStarts[c] || i+1 == len(val) || !consentPairs[c][lower.Byte(val[i+1])] {
 			continue
 		}
 		for _, w := range consentByStart[c] {
-			if hasFold(rest, w) {
+			if lower.HasPrefix(rest, w) {
 				return true
 			}
 		}
-		cookie = cookie || hasFold(rest, "cookie")
+		cookie = cookie || lower.HasPrefix(rest, "cookie")
 	}
 	return cookie && consentByName(val)
 }
@@ -88,36 +87,6 @@ func consentByName(val string) bool {
 
 // asciiSpace are the ASCII bytes strings.Fields splits at.
 var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
-
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// hasFold reports whether s starts with word, a lower-case ASCII word,
-// capitals in s counting as small letters.
-func hasFold(s, word string) bool {
-	if len(s) < len(word) {
-		return false
-	}
-	for i := range len(word) {
-		if lowerASCII(s[i]) != word[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func isASCII(s string) bool {
-	for i := range len(s) {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
 
 // consentName reports whether one id or class name, lower case, marks a
 // consent panel. It looks at each byte once: a consent word can start

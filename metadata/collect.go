@@ -2,12 +2,12 @@ package metadata
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
 	"github.com/sluice-project/sluice/dom"
+	lowername "github.com/sluice-project/sluice/internal/lower"
 )
 
 // Bounds on what is read from one page.
@@ -230,7 +230,7 @@ func (m *marks) scan() {
 	}
 	m.named = scanned
 	for _, v := range [...]string{m.class, m.id} {
-		if !isASCII(v) {
+		if !lowername.IsASCII(v) {
 			v = strings.ToLower(v)
 		}
 		m.named |= scanNames(v)
@@ -248,19 +248,19 @@ func scanNames(v string) int {
 		}
 		switch rest := v[i:]; v[i] | 0x20 {
 		case 'd':
-			date = date || hasFold(rest, "date")
+			date = date || lowername.HasPrefix(rest, "date")
 		case 'c':
-			candidate = candidate || hasFold(rest, "candidate")
+			candidate = candidate || lowername.HasPrefix(rest, "candidate")
 		case 'p':
-			published = published || hasFold(rest, "publish") || hasFold(rest, "posted")
+			published = published || lowername.HasPrefix(rest, "publish") || lowername.HasPrefix(rest, "posted")
 		case 't':
-			published = published || hasFold(rest, "timestamp")
+			published = published || lowername.HasPrefix(rest, "timestamp")
 		case 'b':
-			byline = byline || hasFold(rest, "byline")
+			byline = byline || lowername.HasPrefix(rest, "byline")
 		case 'a':
-			if hasFold(rest, "author") {
+			if lowername.HasPrefix(rest, "author") {
 				author = true
-				authori = authori || hasFold(rest, "authori")
+				authori = authori || lowername.HasPrefix(rest, "authori")
 			}
 		}
 	}
@@ -281,29 +281,6 @@ var nameStarts = func() (t [256]bool) {
 	}
 	return t
 }()
-
-// hasFold reports whether s starts with word, a lower-case ASCII word,
-// ASCII capitals in s counting as their small letters.
-func hasFold(s, word string) bool {
-	if len(s) < len(word) {
-		return false
-	}
-	for i := range len(word) {
-		if s[i]|0x20 != word[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func isASCII(s string) bool {
-	for i := range len(s) {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
 
 // bylineName returns the name in a byline element: the text of a link to
 // an author's page inside it, else its own text with a leading "By" and

@@ -27,3 +27,37 @@ func Into(buf []byte, s string) string {
 	}
 	return unsafe.String(unsafe.SliceData(buf), len(s))
 }
+
+// HasPrefix reports whether s starts with word, a lower-case ASCII word,
+// the capitals A to Z in s counting as their small letters: the prefix
+// test of strings.ToLower(s) for an ASCII s, without lowering it.
+func HasPrefix(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for i := range len(word) {
+		if Byte(s[i]) != word[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Byte returns c with A to Z as a to z.
+func Byte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// IsASCII reports whether s is ASCII, where HasPrefix and Byte are what
+// strings.ToLower does.
+func IsASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
