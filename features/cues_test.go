@@ -50,11 +50,14 @@ func TestCueTableFits(t *testing.T) {
 // cues of a node cost no allocation (they were one a class or id value).
 func TestCuesDoNotAllocate(t *testing.T) {
 	var buf tokenBuf
-	table := map[string]float32{"content": 1}
+	table := newHashTable(map[string]float32{"content": 1})
 	if n := testing.AllocsPerRun(100, func() {
 		cues("mainContent post-body", &buf)
 		nodeCues(table, "mainContent", "post-body", &buf)
 	}); n != 0 {
 		t.Errorf("cues and nodeCues allocate %v times a call", n)
+	}
+	if v := nodeCues(table, "mainContent", "post-body", &buf); v.n != 1 || v.max != 1 {
+		t.Errorf("nodeCues(mainContent, post-body) = %+v, want the one cue of content", v)
 	}
 }

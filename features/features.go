@@ -108,6 +108,7 @@ type Extractor struct {
 	buckets [][]*Bucket // per featureGroups entry, as its buckets declare
 	filters []extFilter
 	cues    map[string]float32 // Config.Cues
+	cueH    *hashTable         // the same keyed by tokenHash, as labelling reads it
 	// textCues is Config.TextCues, textCueH the same keyed by tokenHash
 	textCues map[string]float32
 	textCueH *hashTable
@@ -158,6 +159,7 @@ func NewExtractor(cfg Config) (*Extractor, error) {
 		}
 	}
 	e.cues, e.textCues, e.textCueH = cfg.Cues, cfg.TextCues, newHashTable(cfg.TextCues)
+	e.cueH = newHashTable(cfg.Cues)
 	e.titleOn = e.on[groupIndex(Title)] || e.on[groupIndex(Headline)]
 	e.titleGroupOn = e.on[groupIndex(Title)]
 	for i, g := range featureGroups {

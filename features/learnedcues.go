@@ -55,7 +55,7 @@ func (s *scratch) learnedCues(e *Extractor, p *page.Page, n int32) (mx, mn, in f
 		memo := &s.nodes[m]
 		if memo.done&doneLearned == 0 {
 			nd := &p.Nodes[m]
-			memo.lc = nodeCues(e.cues, nd.Class, nd.ID, &s.tok)
+			memo.lc = nodeCues(e.cueH, nd.Class, nd.ID, &s.tok)
 			memo.done |= doneLearned
 		}
 		if lc := memo.lc; lc.n > 0 {
@@ -87,14 +87,14 @@ func (v *cueValues) add(x float32) {
 }
 
 // nodeCues returns the learned values of the tokens of class and id (buf
-// is classTokens').
-func nodeCues(table map[string]float32, class, id string, buf *tokenBuf) cueValues {
+// is classTokens'), read from the table by their tokenHash.
+func nodeCues(table *hashTable, class, id string, buf *tokenBuf) cueValues {
 	var v cueValues
 	add := func(tok []byte) {
 		if len(tok) < 2 {
 			return
 		}
-		if x, ok := table[string(tok)]; ok {
+		if x, ok := table.get(tokenHash(tok)); ok {
 			v.add(x)
 		}
 	}
