@@ -14,14 +14,7 @@ import (
 
 // plainTag reports whether a raw tag holds no byte that changes an
 // attribute's value when decoded.
-func plainTag(raw []byte) bool {
-	for _, c := range raw {
-		if c == '&' || c == '\r' || c == 0 {
-			return false
-		}
-	}
-	return true
-}
+func plainTag(raw []byte) bool { return plainText(raw) }
 
 // scanAttrs appends the attributes of the raw start tag, from offset i
 // past its name, dropping a repeated key as the tokenizer does.
