@@ -90,8 +90,8 @@ var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r':
 
 // consentName reports whether one id or class name, lower case, marks a
 // consent panel. It looks at each byte once: a consent word can start
-// only where two letters that begin one of them are (consentStarts), and
-// only there are the words compared.
+// only at a letter that begins one (consentStarts), and only there are
+// the words compared.
 func consentName(s string) bool {
 	if strings.HasPrefix(s, "ot-") {
 		return true
