@@ -77,20 +77,34 @@ func consentNameByWords(s string) bool {
 // that nearly match.
 func TestConsentNameAgrees(t *testing.T) {
 	parts := append(append([]string{"", "ot-", "o", "c", "co", "cookie", "cooki", "consen", "gdp", "x-", "-", "_", "qc-", "cmp", "cmpbo", "trust", "usercentric"}, consentNames...), cookieWords...)
-	n := 0
+	names := joins(parts, []string{"", "-", "cookie", "ot-"})
+	if len(names) < 1000 {
+		t.Fatalf("only %d names", len(names))
+	}
+	agree(t, "consentName", names, consentName, consentNameByWords)
+}
+
+// joins returns every a+mid+b of parts and mids.
+func joins(parts, mids []string) []string {
+	var out []string
 	for _, a := range parts {
 		for _, b := range parts {
-			for _, c := range []string{"", "-", "cookie", "ot-"} {
-				name := a + c + b
-				n++
-				if got, want := consentName(name), consentNameByWords(name); got != want {
-					t.Errorf("consentName(%q) = %v, the word list says %v", name, got, want)
-				}
+			for _, m := range mids {
+				out = append(out, a+m+b)
 			}
 		}
 	}
-	if n < 1000 {
-		t.Fatalf("only %d names", n)
+	return out
+}
+
+// agree fails t for each input on which got and want (the reference)
+// differ.
+func agree(t *testing.T, name string, inputs []string, got, want func(string) bool) {
+	t.Helper()
+	for _, s := range inputs {
+		if g, w := got(s), want(s); g != w {
+			t.Errorf("%s(%q) = %v, the reference says %v", name, s, g, w)
+		}
 	}
 }
 
@@ -99,9 +113,7 @@ func FuzzConsentName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := consentName(s), consentNameByWords(s); got != want {
-			t.Errorf("consentName(%q) = %v, the word list says %v", s, got, want)
-		}
+		agree(t, "consentName", []string{s}, consentName, consentNameByWords)
 	})
 }
 
@@ -123,22 +135,16 @@ func TestConsentValueAgrees(t *testing.T) {
 	parts := []string{"", "OT-", "ot-sdk", "x-ot-", "Cookie", "COOKIE-bar", "cookie", "bar", "Banner", "consent", "CONSENT",
 		"qc-cmp", "QC_CMP", "cookie_law", "Cookie-Law", "gdpr", "onetrust", "hero", "é", "İ", "cookieé", "card"}
 	seps := []string{" ", "\t", "\n", "\v", "\f", "\r", "  ", "\u00a0", "-", ""}
-	n := 0
-	for _, a := range parts {
-		for _, b := range parts {
-			for _, sep := range seps {
-				for _, v := range []string{a + sep + b, sep + a + sep + b + sep, a + sep + "main " + b} {
-					n++
-					if got, want := consentValue(v), consentValueByNames(v); got != want {
-						t.Errorf("consentValue(%q) = %v, name by name %v", v, got, want)
-					}
-				}
-			}
+	var values []string
+	for _, sep := range seps {
+		for _, v := range joins(parts, []string{sep, sep + "main "}) {
+			values = append(values, v, sep+v+sep)
 		}
 	}
-	if n < 10000 {
-		t.Fatalf("only %d values", n)
+	if len(values) < 10000 {
+		t.Fatalf("only %d values", len(values))
 	}
+	agree(t, "consentValue", values, consentValue, consentValueByNames)
 }
 
 func FuzzConsentValue(f *testing.F) {
@@ -146,8 +152,6 @@ func FuzzConsentValue(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		if got, want := consentValue(v), consentValueByNames(v); got != want {
-			t.Errorf("consentValue(%q) = %v, name by name %v", v, got, want)
-		}
+		agree(t, "consentValue", []string{v}, consentValue, consentValueByNames)
 	})
 }
