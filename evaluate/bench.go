@@ -33,9 +33,13 @@ const Model = "model"
 // DefaultPipelines returns what bench runs by default: the embedded model
 // in each of its styles, sluice's best heuristic pipeline, every registered
 // filter, and CombinE's combinations.
-func DefaultPipelines() []string {
+func DefaultPipelines() []string { return defaultPipelines(nil) }
+
+// defaultPipelines is DefaultPipelines with the styles of model (nil for
+// the embedded one).
+func defaultPipelines(model []byte) []string {
 	out := []string{Model}
-	if c, err := sluice.New(sluice.Options{}); err == nil {
+	if c, err := sluice.New(sluice.Options{Model: model}); err == nil {
 		for _, st := range c.Styles()[1:] {
 			out = append(out, Model+":"+st)
 		}
@@ -61,6 +65,10 @@ type BenchConfig struct {
 	// Progress, when set, is called after each page with the pages done
 	// and the total of the current set.
 	Progress func(set string, done, total int)
+	// Model is the labeller (a model file of sluice train) that the
+	// model pipelines ("model", "model:STYLE") run; nil for the embedded
+	// one.
+	Model []byte
 }
 
 // BenchResult is the outcome of a bench run, as written to JSON.
@@ -103,7 +111,7 @@ type PipelineResult struct {
 // main metric.
 func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	if len(cfg.Pipelines) == 0 {
-		cfg.Pipelines = DefaultPipelines()
+		cfg.Pipelines = defaultPipelines(cfg.Model)
 	}
 	if len(cfg.Sets) == 0 {
 		sets, err := dataset.Sets()
@@ -123,6 +131,9 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			opts.Filter, opts.Style = "", style
 		case expr == Model:
 			opts.Filter = ""
+		}
+		if opts.Filter == "" {
+			opts.Model = cfg.Model
 		}
 		c, err := sluice.New(opts)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/sluice-project/sluice/evaluate"
@@ -18,11 +19,12 @@ import (
 // benchCmd is sluice bench: its flags, and what validate makes of them.
 type benchCmd struct {
 	cmdIO
-	filters, sets, jsonOut, mdOut, compare string
-	jobs, limit                            int
-	cjkWords                               bool
+	filters, sets, jsonOut, mdOut, compare, model string
+	jobs, limit                                   int
+	cjkWords                                      bool
 
-	old *evaluate.BenchResult // --compare
+	old       *evaluate.BenchResult // --compare
+	modelData []byte                // --model
 }
 
 func cmdBench(args []string, stdout, stderr io.Writer) int {
@@ -39,6 +41,7 @@ func (c *benchCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.mdOut, "md", "", "write the result as Markdown to `FILE`")
 	fs.StringVar(&c.compare, "compare", "", "show the change of macro F1 against an earlier --json `FILE`")
 	fs.BoolVar(&c.cjkWords, "cjk-words", false, "score a run of Han, kana or Thai characters as one word, as the published scorers do")
+	fs.StringVar(&c.model, "model", "", "run the model pipelines (model, model:STYLE) with the labeller in `FILE` (written by sluice train) instead of the embedded one")
 	return fs
 }
 
@@ -47,6 +50,15 @@ func (c *benchCmd) flagSet() *flag.FlagSet {
 func (c *benchCmd) validate([]string) error {
 	if err := checkJobs(c.jobs); err != nil {
 		return err
+	}
+	if c.model != "" {
+		if c.filters != "" && !slices.ContainsFunc(splitTop(c.filters), isModelPipeline) {
+			return fmt.Errorf("--model %s: --filter %q runs no model pipeline (model, or model:STYLE)", c.model, c.filters)
+		}
+		var err error
+		if c.modelData, err = os.ReadFile(c.model); err != nil {
+			return fmt.Errorf("--model: %w", err)
+		}
 	}
 	if c.compare == "" {
 		return nil
@@ -58,9 +70,15 @@ func (c *benchCmd) validate([]string) error {
 	return nil
 }
 
+// isModelPipeline reports whether a pipeline of --filter is the trained
+// labeller, in its main style or another.
+func isModelPipeline(p string) bool {
+	return p == evaluate.Model || strings.HasPrefix(p, evaluate.Model+":")
+}
+
 // run benches the pipelines and prints and writes the table.
 func (c *benchCmd) run(ctx context.Context) int {
-	cfg := evaluate.BenchConfig{Pipelines: splitTop(c.filters), Sets: splitList(c.sets), Jobs: c.jobs, Limit: c.limit, CJK: cjkOf(c.cjkWords)}
+	cfg := evaluate.BenchConfig{Pipelines: splitTop(c.filters), Sets: splitList(c.sets), Jobs: c.jobs, Limit: c.limit, CJK: cjkOf(c.cjkWords), Model: c.modelData}
 	var bar *progress.Bar
 	cfg.Progress = func(set string, done, total int) {
 		if bar == nil || bar.Label() != set {
