@@ -14,8 +14,9 @@ import (
 // language its 300 most frequent trigrams, most frequent first. They are
 // read from the library itself (it does not export them), so the verdicts
 // are its own; TestTrigramsAgreeWithWhatlanggo holds them equal. A newer
-// whatlanggo that renamed these variables would fail to link, not
-// misbehave.
+// whatlanggo that renamed these variables would fail to link; one that
+// changed their type would fail that test (go.mod pins v1.0.1, the last
+// release, of 2020).
 var (
 	//go:linkname latinProfiles github.com/abadojack/whatlanggo.latinLangs
 	latinProfiles map[whatlanggo.Lang][]string
