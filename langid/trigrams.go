@@ -15,8 +15,8 @@ import (
 // read from the library itself (it does not export them), so the verdicts
 // are its own; TestTrigramsAgreeWithWhatlanggo holds them equal. A newer
 // whatlanggo that renamed these variables would fail to link; one that
-// changed their type would fail that test (go.mod pins v1.0.1, the last
-// release, of 2020).
+// changed their type would fail that test (go.mod pins v1.0.1, of March
+// 2019).
 var (
 	//go:linkname latinProfiles github.com/abadojack/whatlanggo.latinLangs
 	latinProfiles map[whatlanggo.Lang][]string
