@@ -107,10 +107,9 @@ type Extractor struct {
 	on      []bool      // per featureGroups entry
 	buckets [][]*Bucket // per featureGroups entry, as its buckets declare
 	filters []extFilter
-	cues    map[string]float32 // Config.Cues
-	cueH    *hashTable         // the same keyed by tokenHash, as labelling reads it
-	// textCues is Config.TextCues, textCueH the same keyed by tokenHash
-	textCues map[string]float32
+	// cueH and textCueH are Config.Cues and Config.TextCues keyed by
+	// tokenHash, as labelling reads them; nil when the table is empty.
+	cueH     *hashTable
 	textCueH *hashTable
 	titleOn  bool // the Title or the Headline group is on: the headline is found
 	// titleGroupOn: the Title group is on, whose page pass finds it
@@ -158,8 +157,7 @@ func NewExtractor(cfg Config) (*Extractor, error) {
 			}
 		}
 	}
-	e.cues, e.textCues, e.textCueH = cfg.Cues, cfg.TextCues, newHashTable(cfg.TextCues)
-	e.cueH = newHashTable(cfg.Cues)
+	e.cueH, e.textCueH = newHashTable(cfg.Cues), newHashTable(cfg.TextCues)
 	e.titleOn = e.on[groupIndex(Title)] || e.on[groupIndex(Headline)]
 	e.titleGroupOn = e.on[groupIndex(Title)]
 	for i, g := range featureGroups {

@@ -27,7 +27,7 @@ var sectionCuesGroup = groupSpec{
 	needs: passNodes,
 	page:  sectionPage,
 	emit: func(e *Extractor, s *scratch, i int, bk []*Bucket, dst []crf.Attr) []crf.Attr {
-		if len(e.textCues) == 0 || !s.secOK[i] {
+		if e.textCueH == nil || !s.secOK[i] {
 			return dst
 		}
 		return append(dst, crf.Attr{Name: bk[0].Name(float64(s.sec[i]))})

@@ -34,7 +34,7 @@ var learnedCuesGroup = groupSpec{
 	window: 1,
 	needs:  passNodes,
 	emit: func(e *Extractor, s *scratch, i int, bk []*Bucket, dst []crf.Attr) []crf.Attr {
-		if len(e.cues) == 0 {
+		if e.cueH == nil {
 			return dst
 		}
 		mx, mn, in, ok := s.learnedCues(e, s.p, s.p.Blocks[i].Node)

@@ -34,7 +34,7 @@ var textCuesGroup = groupSpec{
 	size:   [2]int{3, 3},
 	window: 1,
 	emit: func(e *Extractor, s *scratch, i int, bk []*Bucket, dst []crf.Attr) []crf.Attr {
-		if len(e.textCues) == 0 {
+		if e.textCueH == nil {
 			return dst
 		}
 		v := s.textCueValues(i)

@@ -12,10 +12,6 @@ import (
 // rules (readTag, readTagAttrKey, readTagAttrVal in x/net/html's
 // token.go), so that values are spans of the input.
 
-// plainTag reports whether a raw tag holds no byte that changes an
-// attribute's value when decoded.
-func plainTag(raw []byte) bool { return plainText(raw) }
-
 // scanAttrs appends the attributes of the raw start tag, from offset i
 // past its name, dropping a repeated key as the tokenizer does.
 func (b *Builder) scanAttrs(raw []byte, i int) {

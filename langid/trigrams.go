@@ -281,12 +281,18 @@ func newCounter(n int) *counter {
 	return &counter{keys: make([]trigramKey, size), counts: make([]int32, size), used: make([]int32, 0, n)}
 }
 
-func (c *counter) add(k trigramKey) {
+// slot returns the slot that holds k, or the empty one where it would go.
+func (c *counter) slot(k trigramKey) int {
 	mask := len(c.keys) - 1
-	i := int((uint64(k)*0x9E3779B97F4A7C15)>>40) & mask
+	i := hashSlot(k, mask)
 	for c.counts[i] != 0 && c.keys[i] != k {
 		i = (i + 1) & mask
 	}
+	return i
+}
+
+func (c *counter) add(k trigramKey) {
+	i := c.slot(k)
 	if c.counts[i] == 0 {
 		c.keys[i] = k
 		c.used = append(c.used, int32(i))
@@ -314,21 +320,11 @@ func (c *counter) ranked() []trigramKey {
 	}
 	out := make([]trigramKey, len(keys))
 	for j := len(keys) - 1; j >= 0; j-- {
-		b := most - c.count(keys[j])
+		b := most - c.counts[c.slot(keys[j])]
 		out[start[b]] = keys[j]
 		start[b]++
 	}
 	return out
-}
-
-// count returns k's count; k must have been added.
-func (c *counter) count(k trigramKey) int32 {
-	mask := len(c.keys) - 1
-	i := int((uint64(k)*0x9E3779B97F4A7C15)>>40) & mask
-	for c.keys[i] != k {
-		i = (i + 1) & mask
-	}
-	return c.counts[i]
 }
 
 // confidence is whatlanggo's: the nearest candidate, and how far ahead of

@@ -27,6 +27,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -154,7 +155,7 @@ func tag(t []byte) []byte {
 			}
 		}
 		val := t[j:end]
-		if isTextAttr(name) {
+		if slices.Contains(textAttrs, name) {
 			val = text(val)
 		}
 		out = append(out, val...)
@@ -179,15 +180,6 @@ func attrAt(t []byte, i int) (string, bool) {
 	return strings.ToLower(string(t[i:j])), true
 }
 
-func isTextAttr(name string) bool {
-	for _, a := range textAttrs {
-		if name == a {
-			return true
-		}
-	}
-	return false
-}
-
 // rawName returns "script" or "style" when tag is such a start tag.
 func rawName(tag []byte) string {
 	for _, n := range []string{"script", "style"} {
@@ -198,8 +190,36 @@ func rawName(tag []byte) string {
 	return ""
 }
 
+// indexFold returns the offset of sub, which starts with '<' and is
+// lower-case ASCII, in s, ASCII capitals in s counting as small letters;
+// -1 when s has none. (Lowering s first would move the offsets after a
+// non-ASCII capital whose small letter takes another length, as İ.)
 func indexFold(s []byte, sub string) int {
-	return bytes.Index(bytes.ToLower(s), []byte(sub))
+	for i := 0; i < len(s); {
+		j := bytes.IndexByte(s[i:], sub[0])
+		if j < 0 {
+			return -1
+		}
+		k := i + j
+		if k+len(sub) <= len(s) && asciiFold(s[k:k+len(sub)], sub) {
+			return k
+		}
+		i = k + 1
+	}
+	return -1
+}
+
+func asciiFold(b []byte, lower string) bool {
+	for i := range len(lower) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // goldJSON ciphers the strings of a WCXB gold file's ground truth.

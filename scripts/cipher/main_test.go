@@ -44,3 +44,14 @@ func TestSubstIsAPermutation(t *testing.T) {
 		}
 	}
 }
+
+// TestRawTextAfterNonASCII: a script holding capitals whose small letters
+// take other lengths in UTF-8 (İ, 2 bytes, lowers to i, 1) keeps its text
+// as it is, and the page after it is ciphered from where the script ends.
+func TestRawTextAfterNonASCII(t *testing.T) {
+	in := "<script>s='İİİ';abc</script><p>ab</p>"
+	want := "<script>s='İİİ';abc</script><p>of</p>"
+	if got := string(text([]byte(in))); got != want {
+		t.Errorf("text(%q)\n got %q\nwant %q", in, got, want)
+	}
+}
