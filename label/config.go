@@ -56,4 +56,5 @@ type work struct {
 	smooth  smoothScratch    // path smoothing's (smooth.go)
 	context contextScratch   // the context stage's (context.go)
 	win     windowScratch    // the CRF stages' window passes (window.go)
+	copies  copyScratch      // DropFarCopies' (copies.go)
 }

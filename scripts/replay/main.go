@@ -11,13 +11,20 @@
 //	go run ./scripts/replay -marginals held.jsonl -rules alt
 //	go run ./scripts/replay -marginals held.jsonl -rules site,site+prior -pages cleanportaleval
 //
+// With -stack, replay screens features instead (stack.go): boosted trees
+// fitted fold by fold on the other folds' held-out verdicts, alone and
+// with each feature group named, judge each fold's pages again.
+//
+//	go run ./scripts/replay -marginals held.jsonl -stack probs,anc,dup,rep,desc,kind,all
+//
 // Besides the rules on one page, the site models (sitemodel.go) correct
 // each page's decisions with the model of its site's pages, as sluice
 // corpus --site does; -pages SET prints the pages of a set a rule moves.
 //
 // The marginals are the labeller's, after the rules it applies itself
-// (since f67eb42, an image's alt text alone in the main style): replaying
-// one of those rules measures nothing on marginals written since.
+// (since f67eb42, an image's alt text alone in the main style; since the
+// copies rule was built, far copies of a text too): replaying one of those
+// rules measures nothing on marginals written since.
 //
 // The pages are loaded and segmented again as sluice train loads them
 // (the binary must segment as the one that wrote the marginals: a page
@@ -54,8 +61,22 @@ var rules = map[string]func(p *page.Page, style string, marg [][]float64, other 
 			label.DropAltAlone(p, marg, other)
 		}
 	},
-	"altall":     elementTag(atom.Img),
+	"altall": elementTag(atom.Img),
+	"copies": func(p *page.Page, style string, marg [][]float64, other int) {
+		if style == label.MainStyle {
+			label.DropFarCopies(p, marg, other, nil)
+		}
+	},
 	"samepage":   samePage,
+	"samepage8":  samePageLong(8, false),
+	"samepage20": samePageLong(20, false),
+	"apart12":    samePageLong(12, true),
+	"far2":       farCopies(12, 2),
+	"far3":       farCopies(12, 3),
+	"far4":       farCopies(12, 4),
+	"twice3":     farCopiesN(12, 3, 2),
+	"twice3w20":  farCopiesN(20, 3, 2),
+	"twice3w6":   farCopiesN(6, 3, 2),
 	"ui":         insideTag(atom.Button, atom.Label, atom.Option, atom.Select, atom.Legend),
 	"figcaption": insideTag(atom.Figcaption),
 	"time":       elementTag(atom.Time),
@@ -153,6 +174,58 @@ func samePage(p *page.Page, _ string, marg [][]float64, other int) {
 	}
 }
 
+// samePageLong is samePage for blocks of at least min words; with apart,
+// only for a copy whose element has another parent than the first copy's
+// (a section written twice, not a paragraph repeated in one).
+func samePageLong(min int32, apart bool) func(p *page.Page, style string, marg [][]float64, other int) {
+	return func(p *page.Page, _ string, marg [][]float64, other int) {
+		seen := map[uint64]int{}
+		for i := range p.Blocks {
+			if p.Blocks[i].Words < min {
+				continue
+			}
+			k, ok := fingerprint.ParagraphKey(p.Blocks[i].Text)
+			if !ok {
+				continue
+			}
+			if j, ok := seen[k]; ok {
+				if !apart || parentOf(p, i) != parentOf(p, j) {
+					clear(marg[i])
+					marg[i][other] = 1
+				}
+				continue
+			}
+			if marg[i][other] <= 0.5 {
+				seen[k] = i
+			}
+		}
+	}
+}
+
+// farCopies is the copies rule with other limits (label.CopyRule), in
+// the main style.
+func farCopies(min int32, levels int) func(p *page.Page, style string, marg [][]float64, other int) {
+	return farCopiesN(min, levels, 1<<30)
+}
+
+// farCopiesN is farCopies for texts with at most most copies.
+func farCopiesN(min int32, levels, most int) func(p *page.Page, style string, marg [][]float64, other int) {
+	rule := label.CopyRule{MinWords: min, MaxCopies: most, MinLevels: levels}
+	return func(p *page.Page, style string, marg [][]float64, other int) {
+		if style == label.MainStyle {
+			rule.Drop(p, marg, other, nil)
+		}
+	}
+}
+
+func parentOf(p *page.Page, b int) int32 {
+	n := p.Blocks[b].Node
+	if n < 0 || int(n) >= len(p.Nodes) {
+		return -1
+	}
+	return p.Nodes[n].Parent
+}
+
 // gamma recalibrates the content probability c of every block to c^g,
 // the content labels scaled alike: g above 1 trusts the model's content
 // verdicts less (precision), below 1 more.
@@ -178,6 +251,7 @@ func main() {
 	margPath := flag.String("marginals", "", "the held-out marginals of a cross-validation (sluice train --cv --marginals FILE)")
 	names := flag.String("rules", "", "comma-separated rules to replay, each alone (default: every rule): "+strings.Join(ruleNames(), ", "))
 	flag.StringVar(&showSet, "pages", "", "print the pages of this set whose F1 the rule moves, with their site")
+	flag.StringVar(&stackNames, "stack", "", "instead of rules, a stacked learner over the marginals with these feature groups, each alone (probs: none; all: every one): "+strings.Join(stackGroupNames(), ", "))
 	flag.Parse()
 	if *margPath == "" {
 		fmt.Fprintln(os.Stderr, "replay: -marginals FILE is required (see the package comment)")
@@ -220,6 +294,9 @@ func run(margPath, names string) error {
 	base, err := train.ScoreHeldOut(kept, fold, labs, marg, label.ExpectedF1, nil)
 	if err != nil {
 		return err
+	}
+	if stackNames != "" {
+		return runStack(kept, fold, marg, stackNames, base, labs)
 	}
 	chosen := ruleNames()
 	if names != "" {
@@ -302,7 +379,17 @@ func align(pages []*train.TrainPage, held []*train.HeldOutPage) (kept []*train.T
 }
 
 // ruleNames returns the names of every rule, page and site rules alike.
-var showSet string
+var showSet, stackNames string
+
+func stackGroupNames() []string {
+	return slices.Sorted(func(yield func(string) bool) {
+		for k := range stackGroups {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+}
 
 func ruleNames() []string {
 	return slices.Sorted(func(yield func(string) bool) {

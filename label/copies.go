@@ -1,0 +1,158 @@
+package label
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/sluice-project/sluice/fingerprint"
+	"github.com/sluice-project/sluice/page"
+)
+
+// Copies far apart. Modern pages often write one text twice in branches of
+// their own: a product description in a desktop and a mobile layout, a
+// section in a tab and again in an accordion, a post and a reply quoting
+// it. A reader sees it once, the main-content benchmarks' gold holds it
+// once, and a corpus wants it once; the labeller, which judges each block
+// on its own, keeps every copy it likes. So, in the main style, of the
+// blocks of copyMinWords words or more that share a text (letters folded to
+// lower case, runs of digits alike: fingerprint.ParagraphKey), two or
+// three copies, the one the model likes most keeps its verdict and every
+// other copy whose element lies three levels or more below the lowest
+// element holding both is dropped (DefaultCopyRule).
+//
+// What the limits leave alone, each measured on the held-out probabilities
+// of a cross-validation (docs/page-types.md, "Copies far apart"):
+//   - a paragraph repeated within one container (sibling paragraphs of a
+//     div, as in Readability's test pages, which repeat one lorem ipsum
+//     and keep both in their gold): fewer levels apart;
+//   - the text every card of a grid repeats (each webcam's credit line,
+//     each offer's terms, each code tab's step), which WCXB's gold keeps
+//     as often as the page shows it: more than three copies;
+//   - short lines ("Add to cart", a price): under twelve words.
+//
+// CleanEval's annotators kept a page's text as it ran, copies and all, so
+// the cleaneval style keeps the model's verdict.
+
+// CopyRule is the rule with its limits: copies of MinWords words or more,
+// MaxCopies of them at most, dropped MinLevels levels or more below the
+// element holding both. DropFarCopies applies DefaultCopyRule; the others
+// are for measuring (scripts/replay).
+type CopyRule struct {
+	MinWords             int32
+	MaxCopies, MinLevels int
+}
+
+// DefaultCopyRule is the labeller's.
+var DefaultCopyRule = CopyRule{MinWords: 12, MaxCopies: 3, MinLevels: 3}
+
+// copyScratch is DropFarCopies' memory, reused from page to page.
+type copyScratch struct {
+	keys []blockKey
+}
+
+// blockKey is a block and the key of its text.
+type blockKey struct {
+	key   uint64
+	block int32
+}
+
+// DropFarCopies sets, in place, the content probability of each block that
+// is a far copy (see above) of a text the model likes more elsewhere on the
+// page to 0; marg is indexed by block, other is the index of page.Other.
+// cs may be nil.
+func DropFarCopies(p *page.Page, marg [][]float64, other int, cs *copyScratch) {
+	DefaultCopyRule.Drop(p, marg, other, cs)
+}
+
+// Drop is DropFarCopies with the rule's limits.
+func (r CopyRule) Drop(p *page.Page, marg [][]float64, other int, cs *copyScratch) {
+	if other < 0 || len(marg) != len(p.Blocks) {
+		return
+	}
+	if cs == nil {
+		cs = new(copyScratch)
+	}
+	keys := cs.keys[:0]
+	for i := range p.Blocks {
+		if p.Blocks[i].Words < r.MinWords {
+			continue
+		}
+		if k, ok := fingerprint.ParagraphKey(p.Blocks[i].Text); ok {
+			keys = append(keys, blockKey{k, int32(i)})
+		}
+	}
+	cs.keys = keys
+	if len(keys) < 2 {
+		return
+	}
+	slices.SortFunc(keys, func(a, b blockKey) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.block, b.block))
+	})
+	for lo := 0; lo < len(keys); {
+		hi := lo + 1
+		for hi < len(keys) && keys[hi].key == keys[lo].key {
+			hi++
+		}
+		if n := hi - lo; n >= 2 && n <= r.MaxCopies {
+			r.dropFar(p, marg, other, keys[lo:hi])
+		}
+		lo = hi
+	}
+}
+
+// dropFar drops the copies of one text (see DropFarCopies).
+func (r CopyRule) dropFar(p *page.Page, marg [][]float64, other int, copies []blockKey) {
+	best := copies[0].block
+	for _, c := range copies[1:] {
+		if marg[c.block][other] < marg[best][other] { // the first of equals
+			best = c.block
+		}
+	}
+	if marg[best][other] > 0.5 {
+		return // no copy is likely kept
+	}
+	for _, c := range copies {
+		if c.block == best || levelsBelowCommon(p, p.Blocks[c.block].Node, p.Blocks[best].Node) < r.MinLevels {
+			continue
+		}
+		m := marg[c.block]
+		clear(m)
+		m[other] = 1
+	}
+}
+
+// levelsBelowCommon returns how many levels element a lies below the
+// lowest element that holds both a and b (0 when a holds b); an element
+// outside the page's nodes counts as its own root. A walk up ends after
+// as many steps as the page has nodes, whatever the parents say.
+func levelsBelowCommon(p *page.Page, a, b int32) int {
+	steps := 0
+	valid := func(n int32) bool {
+		steps++
+		return n >= 0 && int(n) < len(p.Nodes) && steps <= 4*len(p.Nodes)+4
+	}
+	if !valid(a) || !valid(b) {
+		return 0
+	}
+	up := 0
+	for p.Nodes[a].Depth > p.Nodes[b].Depth {
+		a = p.Nodes[a].Parent
+		up++
+		if !valid(a) {
+			return up
+		}
+	}
+	for p.Nodes[b].Depth > p.Nodes[a].Depth {
+		if b = p.Nodes[b].Parent; !valid(b) {
+			return up
+		}
+	}
+	for a != b {
+		a, b = p.Nodes[a].Parent, p.Nodes[b].Parent
+		up++
+		if !valid(a) || !valid(b) {
+			return up
+		}
+	}
+	return up
+}
