@@ -67,7 +67,7 @@ var rules = map[string]func(p *page.Page, style string, marg [][]float64, other 
 			label.DropFarCopies(p, marg, other, nil)
 		}
 	},
-	"samepage":   samePage,
+	"samepage":   samePageLong(0, false),
 	"samepage8":  samePageLong(8, false),
 	"samepage20": samePageLong(20, false),
 	"apart12":    samePageLong(12, true),
@@ -153,30 +153,12 @@ func dropWhere(drop func(p *page.Page, i int) bool) func(p *page.Page, style str
 	}
 }
 
-// samePage drops every block whose text, digits folded, an earlier block
-// of the page that the model more likely keeps than not holds: a title
-// repeated in a sticky header, a product name in a heading and a caption.
-func samePage(p *page.Page, _ string, marg [][]float64, other int) {
-	seen := map[uint64]bool{}
-	for i := range p.Blocks {
-		k, ok := fingerprint.ParagraphKey(p.Blocks[i].Text)
-		if !ok {
-			continue
-		}
-		if seen[k] {
-			clear(marg[i])
-			marg[i][other] = 1
-			continue
-		}
-		if marg[i][other] <= 0.5 {
-			seen[k] = true
-		}
-	}
-}
-
-// samePageLong is samePage for blocks of at least min words; with apart,
-// only for a copy whose element has another parent than the first copy's
-// (a section written twice, not a paragraph repeated in one).
+// samePageLong drops every block of at least min words whose text, digits
+// folded, an earlier block of the page that the model more likely keeps
+// than not holds (min 0: a title repeated in a sticky header, a product
+// name in a heading and a caption); with apart, only a copy whose element
+// has another parent than the first copy's (a section written twice, not
+// a paragraph repeated in one).
 func samePageLong(min int32, apart bool) func(p *page.Page, style string, marg [][]float64, other int) {
 	return func(p *page.Page, _ string, marg [][]float64, other int) {
 		seen := map[uint64]int{}

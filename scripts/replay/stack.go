@@ -14,6 +14,7 @@ package main
 // nothing the labeller's verdicts lack.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -198,7 +199,7 @@ func pageRows(p *train.TrainPage, marg [][]float64, groups []string, width, othe
 	for b := range order {
 		order[b] = b
 	}
-	slices.SortFunc(order, func(a, b int) int { return -cmpFloat(c[a], c[b]) })
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(c[b], c[a]) })
 	above := make([]float64, n)
 	var run float64
 	for _, b := range order {
@@ -245,16 +246,6 @@ func pageRows(p *train.TrainPage, marg [][]float64, groups []string, width, othe
 		col += sg.width
 	}
 	return x
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // ancestorColumns: for each level of ancLevels above the block's element,
