@@ -3,6 +3,8 @@ package fingerprint
 import (
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
 )
@@ -58,4 +60,49 @@ func TestParagraphKeys(t *testing.T) {
 	if n := DropParagraphs(p, map[uint64]bool{keys[0]: true}); n != 2 || p.Blocks[0].Label.Kept() || !p.Blocks[2].Label.Kept() {
 		t.Errorf("dropped %d blocks", n)
 	}
+}
+
+// paragraphKeyRunes is ParagraphKey as it was first written, rune by rune
+// through package unicode: the reference its ASCII reading must agree with.
+func paragraphKeyRunes(s string) (uint64, bool) {
+	h := uint64(14695981039346656037)
+	ok, digits := false, false
+	var buf [utf8.UTFMax]byte
+	for _, r := range s {
+		switch {
+		case unicode.IsDigit(r):
+			if digits {
+				continue
+			}
+			r, digits = '0', true
+		case unicode.IsLetter(r):
+			r, digits = unicode.ToLower(r), false
+		default:
+			digits = false
+			continue
+		}
+		ok = true
+		n := utf8.EncodeRune(buf[:], r)
+		for _, c := range buf[:n] {
+			h ^= uint64(c)
+			h *= 1099511628211
+		}
+	}
+	return h, ok
+}
+
+func FuzzParagraphKey(f *testing.F) {
+	for _, s := range []string{
+		"", "Hello, World 2026!", "Order by 12 May", "١٢٣ digits ٤", "Ünïcödé and ASCII",
+		"中文段落，共12字。", "\xff\xfe broken \xc3", "İstanbul", "ΑΒΓ abc", "a1b22c333", "- * 9",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		h, ok := ParagraphKey(s)
+		wh, wok := paragraphKeyRunes(s)
+		if h != wh || ok != wok {
+			t.Fatalf("ParagraphKey(%q) = %x, %v; rune by rune %x, %v", s, h, ok, wh, wok)
+		}
+	})
 }

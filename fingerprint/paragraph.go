@@ -59,12 +59,37 @@ func DropParagraphs(p *page.Page, drop map[uint64]bool) int {
 }
 
 // ParagraphKey hashes a paragraph's letters in lower case and its runs of
-// digits as one 0 (FNV-1a); ok is false for text with neither.
+// digits as one 0 (FNV-1a); ok is false for text with neither. ASCII bytes
+// are read without decoding (the labeller keys every long block of a
+// page: label.DropFarCopies); the hash is the same either way.
 func ParagraphKey(s string) (uint64, bool) {
 	h := uint64(14695981039346656037)
 	ok, digits := false, false
 	var buf [utf8.UTFMax]byte
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			i++
+			switch {
+			case '0' <= c && c <= '9':
+				if digits {
+					continue
+				}
+				c, digits = '0', true
+			case 'a' <= c && c <= 'z':
+				digits = false
+			case 'A' <= c && c <= 'Z':
+				c, digits = c+'a'-'A', false
+			default:
+				digits = false
+				continue
+			}
+			ok = true
+			h ^= uint64(c)
+			h *= 1099511628211
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 		switch {
 		case unicode.IsDigit(r):
 			if digits {

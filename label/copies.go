@@ -47,7 +47,7 @@ var DefaultCopyRule = CopyRule{MinWords: 12, MaxCopies: 3, MinLevels: 3}
 
 // copyScratch is DropFarCopies' memory, reused from page to page.
 type copyScratch struct {
-	keys []blockKey
+	cand, keys []blockKey
 }
 
 // blockKey is a block and the key of its text.
@@ -72,30 +72,50 @@ func (r CopyRule) Drop(p *page.Page, marg [][]float64, other int, cs *copyScratc
 	if cs == nil {
 		cs = new(copyScratch)
 	}
-	keys := cs.keys[:0]
+	// Copies have the same numbers of words and characters: only the
+	// blocks whose numbers another long block shares are keyed (hashing
+	// every long block's text was 1% of cleaning a CleanEval page; a copy
+	// whose numbers differ in their digits only is left alone).
+	cand := cs.cand[:0]
 	for i := range p.Blocks {
-		if p.Blocks[i].Words < r.MinWords {
-			continue
-		}
-		if k, ok := fingerprint.ParagraphKey(p.Blocks[i].Text); ok {
-			keys = append(keys, blockKey{k, int32(i)})
+		if b := &p.Blocks[i]; b.Words >= r.MinWords {
+			cand = append(cand, blockKey{uint64(b.Words)<<32 | uint64(uint32(b.Chars)), int32(i)})
 		}
 	}
-	cs.keys = keys
-	if len(keys) < 2 {
+	cs.cand = cand
+	if len(cand) < 2 {
 		return
 	}
-	slices.SortFunc(keys, func(a, b blockKey) int {
-		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.block, b.block))
+	byKey := func(a, b blockKey) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.block, b.block)) }
+	slices.SortFunc(cand, byKey)
+	keys := cs.keys[:0]
+	eachRun(cand, func(run []blockKey) {
+		if len(run) < 2 {
+			return
+		}
+		for _, c := range run {
+			if k, ok := fingerprint.ParagraphKey(p.Blocks[c.block].Text); ok {
+				keys = append(keys, blockKey{k, c.block})
+			}
+		}
 	})
-	for lo := 0; lo < len(keys); {
+	cs.keys = keys
+	slices.SortFunc(keys, byKey)
+	eachRun(keys, func(run []blockKey) {
+		if n := len(run); n >= 2 && n <= r.MaxCopies {
+			r.dropFar(p, marg, other, run)
+		}
+	})
+}
+
+// eachRun calls fn for each run of equal keys of sorted.
+func eachRun(sorted []blockKey, fn func(run []blockKey)) {
+	for lo := 0; lo < len(sorted); {
 		hi := lo + 1
-		for hi < len(keys) && keys[hi].key == keys[lo].key {
+		for hi < len(sorted) && sorted[hi].key == sorted[lo].key {
 			hi++
 		}
-		if n := hi - lo; n >= 2 && n <= r.MaxCopies {
-			r.dropFar(p, marg, other, keys[lo:hi])
-		}
+		fn(sorted[lo:hi])
 		lo = hi
 	}
 }

@@ -3,6 +3,7 @@ package label
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/page"
 )
@@ -38,7 +39,8 @@ func copyPage(blocks ...copyBlock) (*page.Page, [][]float64) {
 	p := &page.Page{Nodes: copyTree()}
 	marg := make([][]float64, len(blocks))
 	for i, b := range blocks {
-		p.Blocks = append(p.Blocks, page.Block{Node: b.node, Text: b.text, Words: int32(len(strings.Fields(b.text)))})
+		chars := utf8.RuneCountInString(strings.ReplaceAll(b.text, " ", ""))
+		p.Blocks = append(p.Blocks, page.Block{Node: b.node, Text: b.text, Words: int32(len(strings.Fields(b.text))), Chars: int32(chars)})
 		marg[i] = []float64{1 - b.c, 0, b.c, 0, 0} // other, heading, paragraph, list, continuation
 	}
 	return p, marg
@@ -70,9 +72,14 @@ func TestDropFarCopies(t *testing.T) {
 			want:   []float64{0, 0.9, 0.8},
 		},
 		{
-			name:   "the same in digits only: a copy too",
-			blocks: []copyBlock{{3, "Order by 12 May and " + copyText, 0.9}, {6, "Order by 3 May and " + copyText, 0.6}},
+			name:   "the same but for a digit: a copy too",
+			blocks: []copyBlock{{3, "Order by 12 May and " + copyText, 0.9}, {6, "Order by 13 May and " + copyText, 0.6}},
 			want:   []float64{0.9, 0},
+		},
+		{
+			name:   "the same case and letters, another punctuation: a copy too",
+			blocks: []copyBlock{{3, copyText, 0.6}, {6, strings.ToUpper(copyText[:1]) + copyText[1:len(copyText)-1] + "!", 0.9}},
+			want:   []float64{0, 0.9},
 		},
 		{
 			name:   "sibling paragraphs of one container: both stay",

@@ -247,7 +247,7 @@ func (l *Labeller) label(p *page.Page, style string, threshold float64) {
 	ab := attrBufs.Get()
 	l.Decide(p, l.marginals(p, style, ab), threshold)
 	const most = features.MaxPooled
-	if cap(ab.stack.p) <= most && cap(ab.stack.win.out) <= most && cap(ab.boost.p) <= most && cap(ab.smooth.hash) <= most && cap(ab.context.finalBuf) <= most && ab.win.pooled() && ab.attrs.Pooled() && cap(ab.copies.keys) <= most {
+	if cap(ab.stack.p) <= most && cap(ab.stack.win.out) <= most && cap(ab.boost.p) <= most && cap(ab.smooth.hash) <= most && cap(ab.context.finalBuf) <= most && ab.win.pooled() && ab.attrs.Pooled() && cap(ab.copies.keys) <= most && cap(ab.copies.cand) <= most {
 		attrBufs.Put(ab)
 	}
 }
