@@ -14,11 +14,12 @@ import (
 // it. A reader sees it once, the main-content benchmarks' gold holds it
 // once, and a corpus wants it once; the labeller, which judges each block
 // on its own, keeps every copy it likes. So, in the main style, of the
-// blocks of copyMinWords words or more that share a text (letters folded to
-// lower case, runs of digits alike: fingerprint.ParagraphKey), two or
-// three copies, the one the model likes most keeps its verdict and every
-// other copy whose element lies three levels or more below the lowest
-// element holding both is dropped (DefaultCopyRule).
+// blocks of twelve words or more that share a text (letters folded to
+// lower case, runs of digits alike: fingerprint.ParagraphKey, and the
+// numbers of words and characters), two or three copies, the one the model
+// likes most keeps its verdict and every other copy whose element lies
+// three levels or more below the lowest element holding both is dropped
+// (defaultCopyRule).
 //
 // What the limits leave alone, each measured on the held-out probabilities
 // of a cross-validation (docs/page-types.md, "Copies far apart"):
@@ -35,15 +36,15 @@ import (
 
 // CopyRule is the rule with its limits: copies of MinWords words or more,
 // MaxCopies of them at most, dropped MinLevels levels or more below the
-// element holding both. DropFarCopies applies DefaultCopyRule; the others
+// element holding both. DropFarCopies applies defaultCopyRule; the others
 // are for measuring (scripts/replay).
 type CopyRule struct {
 	MinWords             int32
 	MaxCopies, MinLevels int
 }
 
-// DefaultCopyRule is the labeller's.
-var DefaultCopyRule = CopyRule{MinWords: 12, MaxCopies: 3, MinLevels: 3}
+// defaultCopyRule is the labeller's.
+var defaultCopyRule = CopyRule{MinWords: 12, MaxCopies: 3, MinLevels: 3}
 
 // copyScratch is DropFarCopies' memory, reused from page to page.
 type copyScratch struct {
@@ -61,7 +62,7 @@ type blockKey struct {
 // page to 0; marg is indexed by block, other is the index of page.Other.
 // cs may be nil.
 func DropFarCopies(p *page.Page, marg [][]float64, other int, cs *copyScratch) {
-	DefaultCopyRule.Drop(p, marg, other, cs)
+	defaultCopyRule.Drop(p, marg, other, cs)
 }
 
 // Drop is DropFarCopies with the rule's limits.
