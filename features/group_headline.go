@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/sluice-project/sluice/crf"
-	"github.com/sluice-project/sluice/page"
 )
 
 // Headline: where a block sits in the element tree relative to the page's
@@ -74,7 +73,7 @@ func headlinePage(s *scratch, _ []*Bucket) {
 	head := p.Blocks[s.headline].Node
 	at := s.hlWords[s.headline]
 	for i := range p.Blocks {
-		up, down, lca := commonAncestor(p, p.Blocks[i].Node, head)
+		up, down, lca := p.CommonAncestor(p.Blocks[i].Node, head)
 		share := float32(1)
 		if lca >= 0 {
 			nd := &p.Nodes[lca]
@@ -84,29 +83,4 @@ func headlinePage(s *scratch, _ []*Bucket) {
 		}
 		s.hl[i] = headlineRel{up: up, down: down, lca: share, gap: float32(s.hlWords[i] - at)}
 	}
-}
-
-// commonAncestor returns the lowest element holding both elements a and b
-// of p (-1 when they are in no common tree or either is out of range) and
-// how many levels each is below it.
-func commonAncestor(p *page.Page, a, b int32) (up, down, lca int32) {
-	valid := func(n int32) bool { return n >= 0 && int(n) < len(p.Nodes) }
-	if !valid(a) || !valid(b) {
-		return 0, 0, -1
-	}
-	for a != b {
-		da, db := p.Nodes[a].Depth, p.Nodes[b].Depth
-		if da >= db {
-			a = p.Nodes[a].Parent
-			up++
-		}
-		if db >= da {
-			b = p.Nodes[b].Parent
-			down++
-		}
-		if !valid(a) || !valid(b) {
-			return up, down, -1
-		}
-	}
-	return up, down, a
 }

@@ -75,8 +75,8 @@ func (r CopyRule) Drop(p *page.Page, marg [][]float64, other int, cs *copyScratc
 	}
 	// Copies have the same numbers of words and characters: only the
 	// blocks whose numbers another long block shares are keyed (hashing
-	// every long block's text was 1% of cleaning a CleanEval page; a copy
-	// whose numbers differ in their digits only is left alone).
+	// every long block's text was 1% of cleaning a CleanEval page; copies
+	// whose digit runs differ in length are left alone).
 	cand := cs.cand[:0]
 	for i := range p.Blocks {
 		if b := &p.Blocks[i]; b.Words >= r.MinWords {
@@ -133,47 +133,14 @@ func (r CopyRule) dropFar(p *page.Page, marg [][]float64, other int, copies []bl
 		return // no copy is likely kept
 	}
 	for _, c := range copies {
-		if c.block == best || levelsBelowCommon(p, p.Blocks[c.block].Node, p.Blocks[best].Node) < r.MinLevels {
+		if c.block == best {
+			continue
+		}
+		if up, _, _ := p.CommonAncestor(p.Blocks[c.block].Node, p.Blocks[best].Node); int(up) < r.MinLevels {
 			continue
 		}
 		m := marg[c.block]
 		clear(m)
 		m[other] = 1
 	}
-}
-
-// levelsBelowCommon returns how many levels element a lies below the
-// lowest element that holds both a and b (0 when a holds b); an element
-// outside the page's nodes counts as its own root. A walk up ends after
-// as many steps as the page has nodes, whatever the parents say.
-func levelsBelowCommon(p *page.Page, a, b int32) int {
-	steps := 0
-	valid := func(n int32) bool {
-		steps++
-		return n >= 0 && int(n) < len(p.Nodes) && steps <= 4*len(p.Nodes)+4
-	}
-	if !valid(a) || !valid(b) {
-		return 0
-	}
-	up := 0
-	for p.Nodes[a].Depth > p.Nodes[b].Depth {
-		a = p.Nodes[a].Parent
-		up++
-		if !valid(a) {
-			return up
-		}
-	}
-	for p.Nodes[b].Depth > p.Nodes[a].Depth {
-		if b = p.Nodes[b].Parent; !valid(b) {
-			return up
-		}
-	}
-	for a != b {
-		a, b = p.Nodes[a].Parent, p.Nodes[b].Parent
-		up++
-		if !valid(a) || !valid(b) {
-			return up
-		}
-	}
-	return up
 }

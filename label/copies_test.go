@@ -151,7 +151,7 @@ func TestDropFarCopiesBadInput(t *testing.T) {
 	DropFarCopies(p, marg, 0, nil)
 }
 
-func TestLevelsBelowCommon(t *testing.T) {
+func TestCommonAncestorLevels(t *testing.T) {
 	p := &page.Page{Nodes: copyTree()}
 	for _, tt := range []struct {
 		a, b int32
@@ -166,8 +166,8 @@ func TestLevelsBelowCommon(t *testing.T) {
 		{3, 0, 3},
 		{3, -1, 0},
 	} {
-		if got := levelsBelowCommon(p, tt.a, tt.b); got != tt.want {
-			t.Errorf("levelsBelowCommon(%d, %d) = %d, want %d", tt.a, tt.b, got, tt.want)
+		if got, _, _ := p.CommonAncestor(tt.a, tt.b); int(got) != tt.want {
+			t.Errorf("CommonAncestor(%d, %d): %d levels up, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
 	// Two leaves at the bottom of a chain 2,000 elements deep: the walk
@@ -178,10 +178,10 @@ func TestLevelsBelowCommon(t *testing.T) {
 		p.Nodes = append(p.Nodes, page.Node{Parent: int32(i - 1), Depth: int32(i)})
 	}
 	p.Nodes = append(p.Nodes, page.Node{Parent: deep - 1, Depth: deep}, page.Node{Parent: deep - 1, Depth: deep})
-	if got := levelsBelowCommon(p, deep, deep+1); got != 1 {
+	if got, _, _ := p.CommonAncestor(deep, deep+1); got != 1 {
 		t.Errorf("two leaves of one parent in a deep chain: %d levels, want 1", got)
 	}
-	if got := levelsBelowCommon(p, deep, 0); got != deep {
+	if got, _, _ := p.CommonAncestor(deep, 0); got != deep {
 		t.Errorf("a deep leaf and the root: %d levels, want %d", got, deep)
 	}
 }

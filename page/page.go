@@ -204,6 +204,36 @@ func (p *Page) Ancestors(n int32, fn func(i int32, nd *Node) bool) {
 	}
 }
 
+// CommonAncestor returns the lowest element holding both elements a and b
+// (-1 when they are in no common tree or either is out of range) and how
+// many levels each is below it (the levels walked, when there is none). A
+// walk ends after as many steps as the page has nodes, whatever the parents
+// and depths say.
+func (p *Page) CommonAncestor(a, b int32) (up, down, lca int32) {
+	valid := func(n int32) bool { return n >= 0 && int(n) < len(p.Nodes) }
+	if !valid(a) || !valid(b) {
+		return 0, 0, -1
+	}
+	for steps := 0; a != b; steps++ {
+		if steps > len(p.Nodes) {
+			return up, down, -1
+		}
+		da, db := p.Nodes[a].Depth, p.Nodes[b].Depth
+		if da >= db {
+			a = p.Nodes[a].Parent
+			up++
+		}
+		if db >= da {
+			b = p.Nodes[b].Parent
+			down++
+		}
+		if !valid(a) || !valid(b) {
+			return up, down, -1
+		}
+	}
+	return up, down, a
+}
+
 // Path returns the tags from the outermost element to block b's container,
 // for example ["html" "body" "div" "p"].
 func (p *Page) Path(b int) []string {
