@@ -26,7 +26,8 @@ import (
 // rescue rule of fixed thresholds does by hand. When no block reaches even
 // odds (SureContent) nothing is kept, so that sluice.Cleaner falls back to
 // its heuristic pipeline, which does better on such pages, mostly tiny
-// ones.
+// ones, unless the model judges that pipeline's text boilerplate too
+// (sluice.FallbackFloor).
 const ExpectedF1 = -1
 
 // SureContent is the content probability one block of a page must reach

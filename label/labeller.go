@@ -307,7 +307,8 @@ func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
 // this raised WCXB's bag-of-words F1 by one point and L3S-GN1's by half a
 // point, and left the others within ±0.6. (A page of which nothing is kept
 // is left so: sluice.Cleaner then falls back to the heuristic pipeline,
-// which does better on such pages, mostly tiny ones.)
+// which does better on such pages, mostly tiny ones, unless the model
+// judges its text boilerplate too: sluice.FallbackFloor.)
 func (l *Labeller) Decide(p *page.Page, marg [][]float64, threshold float64) {
 	if len(marg) != len(p.Blocks) {
 		return

@@ -579,9 +579,10 @@ var heuristic = sync.OnceValue(func() *sluice.Cleaner {
 })
 
 // decide labels pg from its marginals at a threshold, and, when that keeps
-// nothing, with the heuristic pipeline, as sluice.Cleaner does: the scores
-// are those of the cleaner a user runs. It reports whether the heuristics
-// labelled the page.
+// nothing, with the heuristic pipeline, whose choice stands unless the
+// marginals judge it boilerplate too (sluice.FallbackFloor), as
+// sluice.Cleaner does: the scores are those of the cleaner a user runs.
+// It reports whether the page went to the heuristics.
 func decide(lab *label.Labeller, pg *page.Page, marg [][]float64, threshold float64) (fallback bool) {
 	lab.Decide(pg, marg, threshold)
 	for i := range pg.Blocks {
@@ -589,7 +590,7 @@ func decide(lab *label.Labeller, pg *page.Page, marg [][]float64, threshold floa
 			return false
 		}
 	}
-	heuristic().Score(pg)
+	heuristic().Fallback(pg)
 	return true
 }
 

@@ -36,7 +36,7 @@ type cleanCmd struct {
 	precision, recall                                     bool
 	header, urlLine, dropped, keepHidden, noAlt, dropOnly bool
 	withMetadata, allowPrivate, noTables, keepConsent     bool
-	abbr, quiet, links, images, blockLangs                bool
+	abbr, quiet, links, images, blockLangs, keepFallback  bool
 	siteFlags                                             // --site multifile and its modes
 	jobs                                                  int
 	threshold                                             thresholdFlag
@@ -78,6 +78,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.logRemoved, "log-removed", "", "parser format: write the list items removed (link-list items of fewer than 5 words) to `FILE`, one JSON object a line")
 	fs.BoolVar(&c.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
 	fs.BoolVar(&c.keepConsent, "keep-consent", false, "keep the panels of cookie-consent managers (told by id and class names such as onetrust-banner-sdk or cookie-notice)")
+	fs.BoolVar(&c.keepFallback, "keep-fallback", false, "of a page the model keeps nothing of, keep the text the heuristic pipeline chooses even when the model judges it boilerplate too (by default such a page, a footer or a script's empty shell, comes out empty, with a warning)")
 	fs.BoolVar(&c.noAlt, "no-alt", false, "drop the alt text of images")
 	fs.BoolVar(&c.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
 	fs.BoolVar(&c.links, "links", false, "markdown, html, json, xml and tei formats: keep the links ([anchor](href), <a href>, \"links\" per block, <ref target>)")
@@ -112,8 +113,10 @@ func (c *cleanCmd) validate(args []string) error {
 			return err
 		}
 	}
-	opts := sluice.Options{Filter: c.filter, KeepHidden: c.keepHidden, KeepConsent: c.keepConsent, NoImageAlt: c.noAlt, AbbrTitles: c.abbr, Links: c.links, Images: c.images, Threshold: float64(c.threshold), Style: c.style, DropPattern: c.dropPattern}
+	opts := sluice.Options{Filter: c.filter, KeepHidden: c.keepHidden, KeepConsent: c.keepConsent, KeepFallback: c.keepFallback, NoImageAlt: c.noAlt, AbbrTitles: c.abbr, Links: c.links, Images: c.images, Threshold: float64(c.threshold), Style: c.style, DropPattern: c.dropPattern}
 	switch {
+	case c.keepFallback && c.filter != "":
+		return errors.New("--keep-fallback is for the trained model: a --filter pipeline always keeps the text its fallback chooses")
 	case c.precision && c.recall:
 		return errors.New("--precision and --recall pull opposite ways; give one")
 	case (c.precision || c.recall) && c.threshold != 0:

@@ -234,6 +234,7 @@ func main() {
 	names := flag.String("rules", "", "comma-separated rules to replay, each alone (default: every rule): "+strings.Join(ruleNames(), ", "))
 	flag.StringVar(&showSet, "pages", "", "print the pages of this set whose F1 the rule moves, with their site")
 	flag.StringVar(&stackNames, "stack", "", "instead of rules, a stacked learner over the marginals with these feature groups, each alone (probs: none; all: every one): "+strings.Join(stackGroupNames(), ", "))
+	flag.BoolVar(&fallbacks, "fallbacks", false, "instead of rules, list the pages of which the labeller keeps nothing, with how the fallback and an empty output score")
 	flag.Parse()
 	if *margPath == "" {
 		fmt.Fprintln(os.Stderr, "replay: -marginals FILE is required (see the package comment)")
@@ -276,6 +277,10 @@ func run(margPath, names string) error {
 	base, err := train.ScoreHeldOut(kept, fold, labs, marg, label.ExpectedF1, nil)
 	if err != nil {
 		return err
+	}
+	if fallbacks {
+		printFallbacks(kept, marg, base, other)
+		return nil
 	}
 	if stackNames != "" {
 		return runStack(kept, fold, marg, stackNames, base, labs)
@@ -361,7 +366,10 @@ func align(pages []*train.TrainPage, held []*train.HeldOutPage) (kept []*train.T
 }
 
 // ruleNames returns the names of every rule, page and site rules alike.
-var showSet, stackNames string
+var (
+	showSet, stackNames string
+	fallbacks           bool
+)
 
 func stackGroupNames() []string {
 	return slices.Sorted(func(yield func(string) bool) {
