@@ -234,6 +234,11 @@ func main() {
 	names := flag.String("rules", "", "comma-separated rules to replay, each alone (default: every rule): "+strings.Join(ruleNames(), ", "))
 	flag.StringVar(&showSet, "pages", "", "print the pages of this set whose F1 the rule moves, with their site")
 	flag.StringVar(&stackNames, "stack", "", "instead of rules, a stacked learner over the marginals with these feature groups, each alone (probs: none; all: every one): "+strings.Join(stackGroupNames(), ", "))
+	flag.StringVar(&showPage, "page", "", "instead of rules, print the blocks of the held-out page `SET/ID` with their probabilities and gold labels")
+	flag.BoolVar(&calib, "calibration", false, "instead of rules, print how the held-out probabilities are calibrated, by the page's highest one")
+	flag.StringVar(&calibrate, "calibrate", "", "instead of rules, recalibrate each page's probabilities by a Platt map fitted on the other folds' pages of its group: type (WCXB's gold page type; other pages untouched), set, or all")
+	flag.BoolVar(&pageStats, "page-stats", false, "instead of rules, print a tab-separated line for every page: set, id, type, empty gold, highest p, expected content words, P, R, F1, fallback")
+	flag.BoolVar(&oracle, "oracle", false, "instead of rules, score the blocks as the alignment with the gold labels them: the ceiling the segmentation leaves")
 	flag.BoolVar(&fallbacks, "fallbacks", false, "instead of rules, list the pages of which the labeller keeps nothing, with how the fallback and an empty output score")
 	flag.Parse()
 	if *margPath == "" {
@@ -280,6 +285,43 @@ func run(margPath, names string) error {
 	}
 	if fallbacks {
 		printFallbacks(kept, marg, base, other)
+		return nil
+	}
+	if pageStats {
+		printPageStats(kept, marg, base, other)
+		return nil
+	}
+	if calib {
+		printCalibration(kept, marg, other)
+		return nil
+	}
+	if calibrate != "" {
+		typeOf := func(i int) string {
+			switch calibrate {
+			case "type":
+				return kept[i].Data.Gold.PageType
+			case "set":
+				return kept[i].Data.Set
+			}
+			return "all"
+		}
+		res, err := train.ScoreHeldOut(kept, fold, labs, calibrateByType(kept, fold, marg, other, typeOf), label.ExpectedF1, nil)
+		if err != nil {
+			return err
+		}
+		report("calibrate by "+calibrate, base, res)
+		return nil
+	}
+	if oracle {
+		res, err := train.ScoreHeldOut(kept, fold, labs, oracleMarginals(kept, marg), label.ExpectedF1, nil)
+		if err != nil {
+			return err
+		}
+		report("oracle", base, res)
+		return nil
+	}
+	if showPage != "" {
+		printPage(kept, marg, showPage, other)
 		return nil
 	}
 	if stackNames != "" {
@@ -367,8 +409,8 @@ func align(pages []*train.TrainPage, held []*train.HeldOutPage) (kept []*train.T
 
 // ruleNames returns the names of every rule, page and site rules alike.
 var (
-	showSet, stackNames string
-	fallbacks           bool
+	showSet, stackNames, showPage, calibrate string
+	fallbacks, oracle, calib, pageStats      bool
 )
 
 func stackGroupNames() []string {
