@@ -15,10 +15,7 @@ import (
 // content; in the cleaneval style, whose annotators kept a page's text as
 // it ran, both copies stay (label/copies.go).
 func TestFarCopiesOnce(t *testing.T) {
-	data, err := os.ReadFile("testdata/copies.html")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readTestdata(t, "copies.html")
 	const (
 		description = "Made by hand in our workshop from solid walnut"
 		delivery    = "Delivery takes three to four weeks"
@@ -30,15 +27,7 @@ func TestFarCopiesOnce(t *testing.T) {
 		{label.MainStyle, 1},
 		{label.CleanEvalStyle, 2},
 	} {
-		c, err := New(Options{Style: tt.style})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := c.Clean(context.Background(), Input{Data: data})
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := res.Text()
+		text := cleanWith(t, Options{Style: tt.style}, data).Text()
 		if n := strings.Count(text, description); n != tt.copies {
 			t.Errorf("style %s: the description %d times, want %d:\n%s", tt.style, n, tt.copies, text)
 		}
@@ -46,4 +35,29 @@ func TestFarCopiesOnce(t *testing.T) {
 			t.Errorf("style %s: the delivery paragraph is missing:\n%s", tt.style, text)
 		}
 	}
+}
+
+// readTestdata returns the bytes of testdata/name.
+func readTestdata(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// cleanWith cleans data with a Cleaner of opts, failing the test on an
+// error.
+func cleanWith(t *testing.T, opts Options, data []byte) *Result {
+	t.Helper()
+	c, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Clean(context.Background(), Input{Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

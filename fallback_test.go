@@ -2,7 +2,6 @@ package sluice
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
@@ -16,19 +15,9 @@ import (
 // with a warning that says why; with KeepFallback the pipeline's text is
 // kept, as before FallbackFloor.
 func TestNoMainContent(t *testing.T) {
-	data, err := os.ReadFile("testdata/shell.html")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readTestdata(t, "shell.html")
 	for _, keep := range []bool{false, true} {
-		c, err := New(Options{KeepFallback: keep})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := c.Clean(context.Background(), Input{Data: data})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := cleanWith(t, Options{KeepFallback: keep}, data)
 		text := res.Text()
 		warned := strings.Contains(strings.Join(res.Warnings, "\n"), "no main content")
 		switch {
