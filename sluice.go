@@ -511,6 +511,11 @@ func (c *Cleaner) ingestOptions(in Input) ingest.Options {
 	return o
 }
 
+// Empty reports whether the cleaner kept nothing of the page: a page with
+// no text, or one the model judged to have no main content (see
+// FallbackFloor).
+func (r *Result) Empty() bool { return !keptAny(r.Page) }
+
 // Text returns the kept text of a cleaned page, one segment per line; a
 // convenience for callers that need no particular format.
 func (r *Result) Text() string {

@@ -164,33 +164,38 @@ func (p *Proxy) cleanPage(ctx context.Context, r *http.Request, resp *http.Respo
 	if _, err := xhtml.Normalize(&buf, data, xhtml.Options{ContentType: resp.Header.Get("Content-Type"), Content: res.Page}); err != nil {
 		return nil, err
 	}
-	return p.withBar(buf.Bytes(), pageURL.String(), pg.set), nil
+	return p.withBar(buf.Bytes(), pageURL.String(), pg.set, !res.Empty()), nil
 }
 
 // withBar puts the bar at the top of the body of doc, a page written by
 // xhtml.Normalize (whose title is escaped, so the first "<body>" is the
 // body's start tag).
-func (p *Proxy) withBar(doc []byte, pageURL, set string) []byte {
+func (p *Proxy) withBar(doc []byte, pageURL, set string, kept bool) []byte {
 	i := bytes.Index(doc, []byte("<body>"))
 	if i < 0 {
 		return doc
 	}
 	i += len("<body>")
-	bar := p.bar(pageURL, set)
+	bar := p.bar(pageURL, set, kept)
 	out := make([]byte, 0, len(doc)+len(bar))
 	out = append(out, doc[:i]...)
 	out = append(out, bar...)
 	return append(out, doc[i:]...)
 }
 
-// bar is the note at the top of a cleaned page: the filter set, and a link
-// to the page in the inspector when Config.InspectURL is set.
-func (p *Proxy) bar(pageURL, set string) string {
+// bar is the note at the top of a cleaned page: the filter set, that
+// nothing was kept when nothing was (a page with no main content, the
+// shell of one a script fills in), and a link to the page in the
+// inspector when Config.InspectURL is set.
+func (p *Proxy) bar(pageURL, set string, kept bool) string {
 	var b strings.Builder
 	b.WriteString(`<div id="sluice-bar" role="note" style="font:14px/1.4 system-ui,sans-serif;background:#fff8dc;color:#222;border-bottom:1px solid #b8a45a;padding:6px 10px;margin:0 0 1em">`)
 	b.WriteString(`Cleaned by sluice with the filter set <strong>`)
 	b.WriteString(html.EscapeString(set))
 	b.WriteString(`</strong>`)
+	if !kept {
+		b.WriteString(` · nothing kept: no main content was found on this page`)
+	}
 	if p.cfg.InspectURL != "" {
 		link := strings.NewReplacer("{url}", url.QueryEscape(pageURL), "{set}", url.QueryEscape(set)).Replace(p.cfg.InspectURL)
 		b.WriteString(` · <a href="`)

@@ -15,11 +15,44 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sluice-project/sluice"
 )
+
+// TestNothingKeptNoted: a page the cleaner keeps nothing of (the shell of
+// a page that a script fills in, ../testdata/shell.html: a noscript
+// notice and a footer of links)
+// comes back with the bar saying so, not as a blank page that looks
+// broken; a page with content has no such note.
+func TestNothingKeptNoted(t *testing.T) {
+	shell, err := os.ReadFile("../testdata/shell.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := sluice.New(sluice.Options{}) // the proxy's default, not the tests' heuristic
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pu := startProxy(t, Config{AllowPrivate: true, Cleaner: model})
+	for _, tc := range []struct {
+		body string
+		note bool
+	}{{string(shell), true}, {testPage, false}} {
+		up := htmlUpstream(t, tc.body)
+		resp, body := get(t, proxyClient(pu), up.URL+"/")
+		if resp.StatusCode != 200 || !strings.Contains(string(body), "sluice-bar") {
+			t.Fatalf("status %d: %s", resp.StatusCode, body)
+		}
+		if got := strings.Contains(string(body), "nothing kept"); got != tc.note {
+			t.Errorf("note %v, want %v:\n%s", got, tc.note, body)
+		}
+	}
+}
 
 func TestCleansHTML(t *testing.T) {
 	up := htmlUpstream(t, testPage)
