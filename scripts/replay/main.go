@@ -498,7 +498,8 @@ func report(name string, base, res *train.CVResult) {
 			}
 		}
 	}
-	fmt.Printf("\nrule %s (macro F1 of each set's main metric, held out)\n\n", name)
+	fmt.Printf("\nrule %s (macro F1 of each set's main metric, held out; block accuracy %.2f%% -> %.2f%%, content vs noise %.2f%% -> %.2f%%)\n\n", name,
+		100*base.Overall.Accuracy, 100*res.Overall.Accuracy, 100*base.Overall.Content, 100*res.Overall.Content)
 	fmt.Println("| set | pages | without | with | change | pages up / down |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|")
 	for _, key := range slices.Sorted(maps.Keys(groups)) {
