@@ -35,6 +35,7 @@ type trainCmd struct {
 	data, out, off, on, stages, jsonOut, margOut, tmplFile string
 	typeWeight                                             string
 	cv, limit, iters, minCount, minSites, trees, treeDepth int
+	contextTrees, contextDepth                             int
 	cvSeed                                                 uint64
 	ablate, printTmpl, verbose                             bool
 	l2, minQuality, smooth, region, pageWeight             float64
@@ -79,6 +80,8 @@ func (c *trainCmd) flagSet() *flag.FlagSet {
 	fs.Float64Var(&c.blend, "blend", label.DefaultBlend, "blend `weight`, from 0 (the CRF alone) to 1 (the trees alone): how far the blend stage moves each block's content probability from the CRF's toward the boosted trees'")
 	fs.IntVar(&c.trees, "trees", train.DefaultBoost().Trees, "boosted trees of the trees stage, whose verdict the CRF reads")
 	fs.IntVar(&c.treeDepth, "tree-depth", train.DefaultBoost().Depth, fmt.Sprintf("depth of each boosted tree, 1 to %d", gbdt.MaxDepth))
+	fs.IntVar(&c.contextTrees, "context-trees", train.DefaultContext().Trees, "boosted trees of the context stage, which judge each block again from the verdicts around it")
+	fs.IntVar(&c.contextDepth, "context-depth", train.DefaultContext().Depth, fmt.Sprintf("depth of each context tree, 1 to %d", gbdt.MaxDepth))
 	fs.StringVar(&c.tmplFile, "template", "", "train with the CRF feature template in `FILE` (the syntax of package crf; see --print-template) instead of the default; it is used as it is, so add the style line it prints when training on several styles")
 	fs.BoolVar(&c.printTmpl, "print-template", false, "print the default CRF feature template for the feature groups and stages on (see --off, --stages) and exit")
 	fs.BoolVar(&c.verbose, "v", false, "print the optimiser's every iteration and why pages were skipped")
@@ -131,8 +134,10 @@ func (c *trainCmd) validate(args []string) error {
 	}
 	boost := train.DefaultBoost()
 	boost.Trees, boost.Depth = c.trees, c.treeDepth
+	context := train.DefaultContext()
+	context.Trees, context.Depth = c.contextTrees, c.contextDepth
 	c.cfg = train.Config{Features: &c.fc, Stages: stages, PageWeight: c.pageWeight, Margin: c.margin, L2: c.l2, MaxIterations: c.iters,
-		MinCount: c.minCount, MinSites: c.minSites, Boost: &boost, Workers: runtime.GOMAXPROCS(0), FoldSeed: c.cvSeed}
+		MinCount: c.minCount, MinSites: c.minSites, Boost: &boost, Context: &context, Workers: runtime.GOMAXPROCS(0), FoldSeed: c.cvSeed}
 	if c.tmplFile != "" {
 		b, err := os.ReadFile(c.tmplFile)
 		if err != nil {
@@ -178,6 +183,9 @@ func (c *trainCmd) checkSettings() error {
 	}
 	if c.trees < 1 || c.treeDepth < 1 || c.treeDepth > gbdt.MaxDepth {
 		return fmt.Errorf("--trees %d --tree-depth %d: give at least one tree (or leave out the trees stage) of depth 1 to %d", c.trees, c.treeDepth, gbdt.MaxDepth)
+	}
+	if c.contextTrees < 1 || c.contextDepth < 1 || c.contextDepth > gbdt.MaxDepth {
+		return fmt.Errorf("--context-trees %d --context-depth %d: give at least one tree (or leave out the context stage) of depth 1 to %d", c.contextTrees, c.contextDepth, gbdt.MaxDepth)
 	}
 	return nil
 }
