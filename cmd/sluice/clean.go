@@ -49,6 +49,7 @@ type cleanCmd struct {
 	renderer render.Renderer
 	out      *outdir.Dir // with -o
 	skipped  int         // files left out below the input directories
+	emptied  int         // inputs cleaned to nothing (no main content)
 }
 
 func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -210,6 +211,9 @@ func (c *cleanCmd) run(ctx context.Context) int {
 			failed++
 			continue
 		}
+		if o.res != nil && o.res.Empty() {
+			c.emptied++
+		}
 		ok, stop := c.output(stream, i-1, s, o)
 		if !ok {
 			failed++
@@ -328,6 +332,9 @@ func (c *cleanCmd) openOutDir(srcs []inputs.Source) (*outdir.Dir, int) {
 func (c *cleanCmd) finish(failed, inputs int) int {
 	if c.skipped > 0 && !c.quiet {
 		fmt.Fprintf(c.stderr, "sluice clean: %d files below the input directories skipped (see the warnings above; name a file as an argument to clean it)\n", c.skipped)
+	}
+	if c.emptied > 0 && inputs > 1 && !c.quiet {
+		fmt.Fprintf(c.stderr, "sluice clean: %d of %d inputs kept nothing (no main content found; see the warnings above): their outputs are empty\n", c.emptied, inputs)
 	}
 	if failed > 0 {
 		fmt.Fprintf(c.stderr, "sluice clean: %d of %d inputs failed\n", failed, inputs)
