@@ -248,6 +248,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "replay: -marginals FILE is required (see the package comment)")
 		os.Exit(2)
 	}
+	if !slices.Contains([]string{"", "type", "set", "all"}, calibrate) {
+		fmt.Fprintf(os.Stderr, "replay: -calibrate %q: give type, set or all\n", calibrate)
+		os.Exit(2)
+	}
 	if err := run(*margPath, *names); err != nil {
 		fmt.Fprintln(os.Stderr, "replay:", err)
 		os.Exit(1)
@@ -286,46 +290,8 @@ func run(margPath, names string) error {
 	if err != nil {
 		return err
 	}
-	if fallbacks {
-		printFallbacks(kept, marg, base, other)
-		return nil
-	}
-	if pageStats {
-		printPageStats(kept, marg, base, other)
-		return nil
-	}
-	if calib {
-		printCalibration(kept, marg, other)
-		return nil
-	}
-	if calibrate != "" {
-		typeOf := func(i int) string {
-			switch calibrate {
-			case "type":
-				return kept[i].Data.Gold.PageType
-			case "set":
-				return kept[i].Data.Set
-			}
-			return "all"
-		}
-		res, err := train.ScoreHeldOut(kept, fold, labs, calibrateByType(kept, fold, marg, other, typeOf), label.ExpectedF1, nil)
-		if err != nil {
-			return err
-		}
-		report("calibrate by "+calibrate, base, res)
-		return nil
-	}
-	if oracle {
-		res, err := train.ScoreHeldOut(kept, fold, labs, oracleMarginals(kept, marg), label.ExpectedF1, nil)
-		if err != nil {
-			return err
-		}
-		report("oracle", base, res)
-		return nil
-	}
-	if showPage != "" {
-		printPage(kept, marg, showPage, other)
-		return nil
+	if done, err := study(kept, fold, labs, marg, base, other); done || err != nil {
+		return err
 	}
 	if stackNames != "" {
 		return runStack(kept, fold, marg, stackNames, base, labs)
@@ -370,6 +336,54 @@ func run(margPath, names string) error {
 		}
 	}
 	return nil
+}
+
+// study runs the mode of study the flags ask for instead of the rules
+// (-fallbacks, -page-stats, -calibration, -calibrate, -oracle, -page),
+// and reports whether one ran.
+func study(kept []*train.TrainPage, fold []int, labs []*label.Labeller, marg [][][]float64, base *train.CVResult, other int) (bool, error) {
+	if fallbacks {
+		printFallbacks(kept, marg, base, other)
+		return true, nil
+	}
+	if pageStats {
+		printPageStats(kept, marg, base, other)
+		return true, nil
+	}
+	if calib {
+		printCalibration(kept, marg, other)
+		return true, nil
+	}
+	if calibrate != "" {
+		typeOf := func(i int) string {
+			switch calibrate {
+			case "type":
+				return kept[i].Data.Gold.PageType
+			case "set":
+				return kept[i].Data.Set
+			}
+			return "all"
+		}
+		res, err := train.ScoreHeldOut(kept, fold, labs, calibrateByType(kept, fold, marg, other, typeOf), label.ExpectedF1, nil)
+		if err != nil {
+			return true, err
+		}
+		report("calibrate by "+calibrate, base, res)
+		return true, nil
+	}
+	if oracle {
+		res, err := train.ScoreHeldOut(kept, fold, labs, oracleMarginals(kept, marg), label.ExpectedF1, nil)
+		if err != nil {
+			return true, err
+		}
+		report("oracle", base, res)
+		return true, nil
+	}
+	if showPage != "" {
+		printPage(kept, marg, showPage, other)
+		return true, nil
+	}
+	return false, nil
 }
 
 // align pairs the loaded pages with their held-out marginals: the pages,
