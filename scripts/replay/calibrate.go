@@ -101,19 +101,7 @@ func calibrateByType(kept []*train.TrainPage, fold []int, marg [][][]float64, ot
 			if fold[i] != f || !ok {
 				continue
 			}
-			for _, row := range out[i] {
-				c := 1 - row[other]
-				if c <= 0 {
-					continue
-				}
-				c2 := m.apply(c)
-				for k := range row {
-					if k != other {
-						row[k] *= c2 / c
-					}
-				}
-				row[other] = 1 - c2
-			}
+			remap(out[i], other, m.apply)
 		}
 	}
 	return out

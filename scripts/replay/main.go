@@ -111,8 +111,7 @@ func repeated(n, maxWords int) func(p *page.Page, style string, marg [][]float64
 		}
 		for i, k := range keys {
 			if k != 0 && count[k] >= n {
-				clear(marg[i])
-				marg[i][other] = 1
+				dropBlock(marg[i], other)
 			}
 		}
 	}
@@ -149,8 +148,7 @@ func dropWhere(drop func(p *page.Page, i int) bool) func(p *page.Page, style str
 		}
 		for i := range p.Blocks {
 			if drop(p, i) {
-				clear(marg[i])
-				marg[i][other] = 1
+				dropBlock(marg[i], other)
 			}
 		}
 	}
@@ -175,8 +173,7 @@ func samePageLong(min int32, apart bool) func(p *page.Page, style string, marg [
 			}
 			if j, ok := seen[k]; ok {
 				if !apart || parentOf(p, i) != parentOf(p, j) {
-					clear(marg[i])
-					marg[i][other] = 1
+					dropBlock(marg[i], other)
 				}
 				continue
 			}
@@ -216,20 +213,32 @@ func parentOf(p *page.Page, b int) int32 {
 // verdicts less (precision), below 1 more.
 func gamma(g float64) func(p *page.Page, style string, marg [][]float64, other int) {
 	return func(_ *page.Page, _ string, marg [][]float64, other int) {
-		for _, m := range marg {
-			c := 1 - m[other]
-			if c <= 0 {
-				continue
-			}
-			c2 := math.Pow(c, g)
-			for k := range m {
-				if k != other {
-					m[k] *= c2 / c
-				}
-			}
-			m[other] = 1 - c2
-		}
+		remap(marg, other, func(c float64) float64 { return math.Pow(c, g) })
 	}
+}
+
+// remap sets each block's content probability c to f(c), its content
+// labels scaled alike; a block with none is left so.
+func remap(marg [][]float64, other int, f func(c float64) float64) {
+	for _, m := range marg {
+		c := 1 - m[other]
+		if c <= 0 {
+			continue
+		}
+		c2 := f(c)
+		for k := range m {
+			if k != other {
+				m[k] *= c2 / c
+			}
+		}
+		m[other] = 1 - c2
+	}
+}
+
+// dropBlock makes a block's marginals sure of label other.
+func dropBlock(m []float64, other int) {
+	clear(m)
+	m[other] = 1
 }
 
 func main() {

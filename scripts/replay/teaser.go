@@ -47,8 +47,7 @@ func teasers(min, levels int) func(p *page.Page, style string, marg [][]float64,
 							continue
 						}
 					}
-					clear(marg[s])
-					marg[s][other] = 1
+					dropBlock(marg[s], other)
 					break
 				}
 			}
