@@ -347,54 +347,6 @@ func run(margPath, names string) error {
 	return nil
 }
 
-// study runs the mode of study the flags ask for instead of the rules
-// (-fallbacks, -page-stats, -calibration, -calibrate, -oracle, -page),
-// and reports whether one ran.
-func study(kept []*train.TrainPage, fold []int, labs []*label.Labeller, marg [][][]float64, base *train.CVResult, other int) (bool, error) {
-	if fallbacks {
-		printFallbacks(kept, marg, base, other)
-		return true, nil
-	}
-	if pageStats {
-		printPageStats(kept, marg, base, other)
-		return true, nil
-	}
-	if calib {
-		printCalibration(kept, marg, other)
-		return true, nil
-	}
-	if calibrate != "" {
-		typeOf := func(i int) string {
-			switch calibrate {
-			case "type":
-				return kept[i].Data.Gold.PageType
-			case "set":
-				return kept[i].Data.Set
-			}
-			return "all"
-		}
-		res, err := train.ScoreHeldOut(kept, fold, labs, calibrateByType(kept, fold, marg, other, typeOf), label.ExpectedF1, nil)
-		if err != nil {
-			return true, err
-		}
-		report("calibrate by "+calibrate, base, res)
-		return true, nil
-	}
-	if oracle {
-		res, err := train.ScoreHeldOut(kept, fold, labs, oracleMarginals(kept, marg), label.ExpectedF1, nil)
-		if err != nil {
-			return true, err
-		}
-		report("oracle", base, res)
-		return true, nil
-	}
-	if showPage != "" {
-		printPage(kept, marg, showPage, other)
-		return true, nil
-	}
-	return false, nil
-}
-
 // align pairs the loaded pages with their held-out marginals: the pages,
 // their folds and marginals, in the pages' order; a page not in the
 // marginals, or whose block count differs, is reported and left out.
