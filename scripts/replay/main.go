@@ -249,7 +249,10 @@ func main() {
 	flag.StringVar(&showPage, "page", "", "instead of rules, print the blocks of the held-out page `SET/ID` with their probabilities and gold labels")
 	flag.BoolVar(&calib, "calibration", false, "instead of rules, print how the held-out probabilities are calibrated, by the page's highest one")
 	flag.StringVar(&calibrate, "calibrate", "", "instead of rules, recalibrate each page's probabilities by a Platt map fitted on the other folds' pages of its group: type (WCXB's gold page type; other pages untouched), set, or all")
-	flag.BoolVar(&pageStats, "page-stats", false, "instead of rules, print a tab-separated line for every page: set, id, type, empty gold, highest p, expected content words, P, R, F1, fallback")
+	flag.BoolVar(&pageStats, "page-stats", false, "instead of rules, print a tab-separated line for every page: set, id, type, empty gold, highest p, expected content words, P, R, F1, fallback, site")
+	flag.BoolVar(&learnCut, "learn-cut", false, "instead of rules, decide each page at the threshold a model of the F1 at each candidate threshold, fitted fold by fold on the other folds' pages, likes best")
+	flag.Float64Var(&cutMargin, "cut-margin", 0, "with -learn-cut, how much better (in the model's margin) a threshold must look than the expected-F1 rule's cut")
+	flag.BoolVar(&oracleCut, "oracle-cut", false, "instead of rules, keep on each page the prefix of its blocks, in the order of their held-out probabilities, that the alignment with the gold scores best: the ceiling of the labeller's ordering")
 	flag.BoolVar(&oracle, "oracle", false, "instead of rules, score the blocks as the alignment with the gold labels them: the ceiling the segmentation leaves")
 	flag.BoolVar(&fallbacks, "fallbacks", false, "instead of rules, list the pages of which the labeller keeps nothing, with how the fallback and an empty output score")
 	flag.Parse()
@@ -387,8 +390,8 @@ func align(pages []*train.TrainPage, held []*train.HeldOutPage) (kept []*train.T
 
 // ruleNames returns the names of every rule, page and site rules alike.
 var (
-	showSet, stackNames, showPage, calibrate string
-	fallbacks, oracle, calib, pageStats      bool
+	showSet, stackNames, showPage, calibrate                 string
+	fallbacks, oracle, oracleCut, learnCut, calib, pageStats bool
 )
 
 func stackGroupNames() []string {

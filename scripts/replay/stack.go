@@ -36,11 +36,32 @@ type stackGroup struct {
 }
 
 var stackGroups = map[string]stackGroup{
-	"anc":  {width: 2 * len(ancLevels), fill: ancestorColumns},
-	"desc": {width: 3, fill: descriptionColumns},
-	"kind": {width: 5, fill: kindColumns},
-	"rep":  {width: 6, fill: repeatColumns},
-	"dup":  {width: 5, fill: duplicateColumns},
+	"anc":   {width: 2 * len(ancLevels), fill: ancestorColumns},
+	"desc":  {width: 3, fill: descriptionColumns},
+	"kind":  {width: 5, fill: kindColumns},
+	"rep":   {width: 6, fill: repeatColumns},
+	"dup":   {width: 5, fill: duplicateColumns},
+	"gtype": {width: 8, fill: goldTypeColumns},
+}
+
+// goldTypes is each page's gold page type (WCXB's; "" elsewhere), for the
+// gtype group: an oracle no cleaner has, to bound what a page-type
+// classifier could give.
+var goldTypes = map[*page.Page]string{}
+
+var typeNames = []string{"article", "collection", "documentation", "forum", "listing", "product", "service"}
+
+// goldTypeColumns: the page's gold type, one-hot, or the eighth column.
+func goldTypeColumns(p *page.Page, _ []float64, rows [][]float32) {
+	var v [8]float32
+	k := slices.Index(typeNames, goldTypes[p])
+	if k < 0 {
+		k = 7
+	}
+	v[k] = 1
+	for _, r := range rows {
+		copy(r, v[:])
+	}
 }
 
 // baseColumns is the width of the base stacker's row.
@@ -96,6 +117,7 @@ func stacked(kept []*train.TrainPage, fold []int, marg [][][]float64, groups []s
 	}
 	rows := make([][]float32, len(kept)) // per page, its blocks' rows end to end
 	for i, p := range kept {
+		goldTypes[p.Example.Page] = p.Data.Gold.PageType
 		rows[i] = pageRows(p, marg[i], groups, width, other)
 	}
 	var blocks, trained float64

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -50,6 +51,26 @@ func study(kept []*train.TrainPage, fold []int, labs []*label.Labeller, marg [][
 			return true, err
 		}
 		report("oracle", base, res)
+		return true, nil
+	}
+	if learnCut {
+		m, err := learnedCut(kept, fold, marg, other)
+		if err != nil {
+			return true, err
+		}
+		res, err := train.ScoreHeldOut(kept, fold, labs, m, label.ExpectedF1, nil)
+		if err != nil {
+			return true, err
+		}
+		report("learned cut", base, res)
+		return true, nil
+	}
+	if oracleCut {
+		res, err := train.ScoreHeldOut(kept, fold, labs, oracleCutMarginals(kept, marg, other), label.ExpectedF1, nil)
+		if err != nil {
+			return true, err
+		}
+		report("oracle cut", base, res)
 		return true, nil
 	}
 	if showPage != "" {
@@ -102,6 +123,58 @@ func oracleMarginals(kept []*train.TrainPage, marg [][][]float64) [][][]float64 
 		for b, l := range p.Example.Labels {
 			clear(out[i][b])
 			out[i][b][slices.Index(label.Labels, l.String())] = 1
+		}
+	}
+	return out
+}
+
+// oracleCutMarginals keeps, on each page, the blocks of the prefix (in
+// the order of their held-out content probability) whose words the
+// alignment with the gold scores best by bag-of-words F1, and drops the
+// rest: what the labeller's own ordering of the blocks could reach with
+// the best cut on every page. A kept block keeps the model's likeliest
+// content label.
+func oracleCutMarginals(kept []*train.TrainPage, marg [][][]float64, other int) [][][]float64 {
+	out := make([][][]float64, len(marg))
+	for i, p := range kept {
+		out[i] = cloneMarg(marg[i])
+		ls := p.Example.Labels
+		if len(ls) != len(marg[i]) {
+			continue
+		}
+		blocks := p.Example.Page.Blocks
+		order := make([]int, len(ls))
+		gold := 0.0
+		for b := range order {
+			order[b] = b
+			if ls[b].Kept() {
+				gold += float64(blocks[b].Words)
+			}
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(marg[i][a][other], marg[i][b][other]) })
+		best, bestK, tp, words := 0.0, 0, 0.0, 0.0
+		for k, b := range order {
+			words += float64(blocks[b].Words)
+			if ls[b].Kept() {
+				tp += float64(blocks[b].Words)
+			}
+			if f := 2 * tp / (words + gold); f > best {
+				best, bestK = f, k+1
+			}
+		}
+		for k, b := range order {
+			row := out[i][b]
+			top := other
+			if k < bestK {
+				top = -1
+				for l := range row {
+					if l != other && (top < 0 || row[l] > row[top]) {
+						top = l
+					}
+				}
+			}
+			clear(row)
+			row[top] = 1
 		}
 	}
 	return out
@@ -164,14 +237,14 @@ func printCalibration(kept []*train.TrainPage, marg [][][]float64, other int) {
 
 // printPageStats prints a line for every held-out page: its set, id and
 // type, whether its gold is empty (an empty output scores 1), the highest
-// block probability, the expected content words (Σ p·w), the words the
-// decision keeps, and its F1.
+// block probability, the expected content words (Σ p·w), the decision's precision, recall
+// and F1, whether the fallback made it, and the page's site.
 func printPageStats(kept []*train.TrainPage, marg [][][]float64, base *train.CVResult, other int) {
 	for i, ps := range base.Pages {
 		p := kept[i]
 		maxP, pw, _ := pageSums(p.Example.Page, marg[i], other)
 		m, _ := evaluate.Lookup(evaluate.Main(p.Kind))
 		empty := m.Score(&evaluate.Output{}, &p.Data.Gold).F1()
-		fmt.Printf("%s\t%s\t%s\t%.0f\t%.3f\t%.1f\t%.3f\t%.3f\t%.3f\t%v\n", ps.Set, ps.ID, ps.PageType, empty, maxP, pw, ps.P, ps.R, ps.F1, ps.Fallback)
+		fmt.Printf("%s\t%s\t%s\t%.0f\t%.3f\t%.1f\t%.3f\t%.3f\t%.3f\t%v\t%s\n", ps.Set, ps.ID, ps.PageType, empty, maxP, pw, ps.P, ps.R, ps.F1, ps.Fallback, p.Data.Site)
 	}
 }
