@@ -42,6 +42,59 @@ var stackGroups = map[string]stackGroup{
 	"rep":   {width: 6, fill: repeatColumns},
 	"dup":   {width: 5, fill: duplicateColumns},
 	"gtype": {width: 8, fill: goldTypeColumns},
+	"top":   {width: 6, fill: topColumns},
+}
+
+// topColumns: where the block is against the page's most likely block
+// (the highest verdict, the longest of those): the levels from the
+// block's element and from the top block's up to the lowest element
+// holding both, that element's share of the page's expected content words
+// and of its words, the words between the two in document order (signed,
+// over the page's words), and the top block's verdict.
+func topColumns(p *page.Page, c []float64, rows [][]float32) {
+	n := len(c)
+	top := 0
+	for b := range n {
+		if c[b] > c[top] || (c[b] == c[top] && p.Blocks[b].Words > p.Blocks[top].Words) {
+			top = b
+		}
+	}
+	cw := make([]float64, n+1)
+	ww := make([]float64, n+1)
+	for b := range n {
+		w := float64(p.Blocks[b].Words)
+		cw[b+1] = cw[b] + c[b]*w
+		ww[b+1] = ww[b] + w
+	}
+	all, exp := max(ww[n], 1), max(cw[n], 1e-9)
+	tn := p.Blocks[top].Node
+	for b := range n {
+		r := rows[b]
+		a, t := p.Blocks[b].Node, tn
+		up, down := 0, 0
+		for a >= 0 && t >= 0 && a != t {
+			da, dt := p.Nodes[a].Depth, p.Nodes[t].Depth
+			if da >= dt {
+				a = p.Nodes[a].Parent
+				up++
+			}
+			if dt >= da {
+				t = p.Nodes[t].Parent
+				down++
+			}
+		}
+		r[0], r[1] = float32(up), float32(down)
+		r[2], r[3] = float32(math.NaN()), float32(math.NaN())
+		if a >= 0 && a == t {
+			lo, hi := int(p.Nodes[a].First), int(p.Nodes[a].End)
+			if lo >= 0 && hi <= n && hi > lo {
+				r[2] = float32((cw[hi] - cw[lo]) / exp)
+				r[3] = float32((ww[hi] - ww[lo]) / all)
+			}
+		}
+		r[4] = float32((ww[b] - ww[top]) / all)
+		r[5] = float32(c[top])
+	}
 }
 
 // goldTypes is each page's gold page type (WCXB's; "" elsewhere), for the
