@@ -35,7 +35,7 @@ func (j *job) trainContext(held [][][]float64) (label.Stage, error) {
 		x = append(x, label.ContextRows(ex.Page, held[k], j.tp[k], ex.Style, &j.fc)...)
 		for i, l := range s.Labels {
 			y = append(y, boolTarget(l != other))
-			w = append(w, boostWeight(s.Weight, ex.Page.Blocks[i].Words))
+			w = append(w, boostWeight(j.treeW[k], ex.Page.Blocks[i].Words))
 		}
 	}
 	m, err := gbdt.Train(j.ctx, x, label.ContextColumns, y, w, opt)

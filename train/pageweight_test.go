@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/sluice-project/sluice/crf"
+	"github.com/sluice-project/sluice/label"
+	"github.com/sluice-project/sluice/page"
 )
 
 func TestPageWeights(t *testing.T) {
@@ -49,5 +51,43 @@ func TestPageWeights(t *testing.T) {
 	pageWeights(s, 1)
 	if r := s[0].Weight / s[1].Weight; r > maxPageWeight/minPageWeight+1e-9 || r < 10 {
 		t.Errorf("tiny against huge: ratio %v, want it clamped to at most %v (unclamped it is 100000)", r, maxPageWeight/minPageWeight)
+	}
+}
+
+func TestGoldShareWeights(t *testing.T) {
+	other := otherLabel()
+	content := (other + 1) % len(label.Labels)
+	// Three pages of 10 blocks of 10 words: gold on 5, 1 and 0 blocks.
+	var seqs []crf.Sequence
+	for _, gold := range []int{5, 1, 0} {
+		s := crf.Sequence{Labels: make([]int, 10), Weight: 1}
+		for i := range s.Labels {
+			s.Labels[i] = other
+			if i < gold {
+				s.Labels[i] = content
+			}
+		}
+		seqs = append(seqs, s)
+	}
+	blocks := func(int) []page.Block {
+		bs := make([]page.Block, 10)
+		for i := range bs {
+			bs[i].Words = 10
+		}
+		return bs
+	}
+	if w := goldShareWeights(seqs, blocks, 0); w[0] != 1 || w[1] != 1 || w[2] != 1 {
+		t.Errorf("gamma 0: %v, want every weight 1", w)
+	}
+	w := goldShareWeights(seqs, blocks, 0.5)
+	if !(w[0] < w[1] && w[1] < w[2]) {
+		t.Errorf("gamma 0.5: %v, want the page of least gold weighed most", w)
+	}
+	if sum := w[0] + w[1] + w[2]; math.Abs(sum-3) > 1e-9 {
+		t.Errorf("gamma 0.5: weights %v sum to %v, want a mean of 1", w, sum)
+	}
+	// The shares are 0.5, 0.1 and 0.02 (the floor), their mean 0.2067.
+	if r := w[2] / w[0]; math.Abs(r-5) > 1e-9 {
+		t.Errorf("gamma 0.5: empty-gold page / half-gold page = %v, want sqrt(0.5/0.02) = 5", r)
 	}
 }

@@ -71,6 +71,14 @@ type Config struct {
 	// others as much as their length would: the scores that matter are
 	// per page.
 	PageWeight float64
+	// GoldShare, from 0 (off) to 1, weighs each page in the boosted trees'
+	// training (both stages) by (mean gold share / its gold share)^GoldShare,
+	// where a page's gold share is the part of its words the alignment
+	// labels content (see goldShareWeights): a wrong block costs a page's
+	// F1 about its words over the page's gold words, so a page whose gold
+	// is a small part of it (a product page's title, price and specs)
+	// loses more F1 by each block it keeps wrongly.
+	GoldShare float64
 	// Margin, 0 (off) or more, trains with word-weighted margins
 	// (softmax-margin, see crf.Sequence.Cost): labelling a block on the
 	// wrong side of content and other costs Margin × ln(1 + its words),
@@ -186,6 +194,7 @@ type job struct {
 	folds    int // inner folds for held-out CRF marginals
 	trees    *label.TreesStage
 	tp       [][]float64 // the trees' held-out verdicts of each sequence's blocks
+	treeW    []float64   // each sequence's weight in the trees' training
 }
 
 // newJob checks cfg, chooses the stages and turns the examples into CRF
@@ -205,6 +214,9 @@ func newJob(ctx context.Context, examples []Example, cfg Config) (*job, error) {
 	j.fc = j.fc.WithStages(j.stages)
 	if err := j.features(); err != nil {
 		return nil, err
+	}
+	if !(cfg.GoldShare >= 0 && cfg.GoldShare <= 1) {
+		return nil, fmt.Errorf("train: GoldShare %v is outside 0..1", cfg.GoldShare)
 	}
 	if !(cfg.PageWeight >= 0 && cfg.PageWeight <= 1) {
 		return nil, fmt.Errorf("train: PageWeight %v is outside 0..1", cfg.PageWeight)
@@ -281,8 +293,57 @@ func (j *job) sequences() error {
 		return errors.New("train: no training example has blocks")
 	}
 	pageWeights(j.seqs, j.cfg.PageWeight)
+	j.treeW = goldShareWeights(j.seqs, j.blocksOf, j.cfg.GoldShare)
 	return nil
 }
+
+// blocksOf returns the blocks of sequence k's page.
+func (j *job) blocksOf(k int) []page.Block { return j.examples[j.used[k]].Page.Blocks }
+
+// goldShareWeights returns each sequence's weight in the trees' training:
+// its Weight times (mean share / its share)^gamma, clamped as page
+// weights are, where a page's share is the part of its words labelled
+// content (at least minGoldShare), then scaled so that the factors average
+// 1. gamma 0 gives each sequence its Weight.
+func goldShareWeights(seqs []crf.Sequence, blocks func(int) []page.Block, gamma float64) []float64 {
+	w := make([]float64, len(seqs))
+	if gamma == 0 {
+		for k := range seqs {
+			w[k] = seqs[k].Weight
+		}
+		return w
+	}
+	other := otherLabel()
+	share := make([]float64, len(seqs))
+	mean := 0.0
+	for k, s := range seqs {
+		bs := blocks(k)
+		var gold, all float64
+		for i, l := range s.Labels {
+			all += float64(bs[i].Words)
+			if l != other {
+				gold += float64(bs[i].Words)
+			}
+		}
+		share[k] = max(gold/max(all, 1), minGoldShare)
+		mean += share[k]
+	}
+	mean /= float64(len(seqs))
+	sum := 0.0
+	for k := range seqs {
+		f := min(max(math.Pow(mean/share[k], gamma), minPageWeight), maxPageWeight)
+		w[k] = f
+		sum += f
+	}
+	for k := range seqs {
+		w[k] *= float64(len(seqs)) / sum * seqs[k].Weight
+	}
+	return w
+}
+
+// minGoldShare is the least gold share goldShareWeights reads, so that a
+// page whose gold is empty counts as one of a little gold.
+const minGoldShare = 0.02
 
 // crfOptions sets the options of every CRF trained.
 func (j *job) crfOptions() {

@@ -91,7 +91,7 @@ func (j *job) treeRows(b *label.TreesStage) *treeData {
 		blocks := j.examples[j.used[k]].Page.Blocks
 		for i, l := range s.Labels {
 			d.y = append(d.y, boolTarget(l != other))
-			d.w = append(d.w, boostWeight(s.Weight, blocks[i].Words))
+			d.w = append(d.w, boostWeight(j.treeW[k], blocks[i].Words))
 		}
 	}
 	d.first[len(j.seqs)] = len(d.y)
