@@ -252,12 +252,19 @@ func main() {
 	flag.BoolVar(&pageStats, "page-stats", false, "instead of rules, print a tab-separated line for every page: set, id, type, empty gold, highest p, expected content words, P, R, F1, fallback, site")
 	flag.BoolVar(&learnCut, "learn-cut", false, "instead of rules, decide each page at the threshold a model of the F1 at each candidate threshold, fitted fold by fold on the other folds' pages, likes best")
 	flag.Float64Var(&cutMargin, "cut-margin", 0, "with -learn-cut, how much better (in the model's margin) a threshold must look than the expected-F1 rule's cut")
+	flag.StringVar(&marg2Path, "marginals2", "", "a second cross-validation's marginals, on the same folds, for -gate and the m2 stack group")
+	flag.StringVar(&gate, "gate", "", "with -marginals2, instead of rules, score each page by the first marginals or the second: types (the second on the WCXB pages of -gate-types) or page (the better of the two on each page, an oracle)")
+	flag.StringVar(&gateTypes, "gate-types", "product,collection,listing", "with -gate types, the gold page types the second marginals decide")
 	flag.BoolVar(&oracleCut, "oracle-cut", false, "instead of rules, keep on each page the prefix of its blocks, in the order of their held-out probabilities, that the alignment with the gold scores best: the ceiling of the labeller's ordering")
 	flag.BoolVar(&oracle, "oracle", false, "instead of rules, score the blocks as the alignment with the gold labels them: the ceiling the segmentation leaves")
 	flag.BoolVar(&fallbacks, "fallbacks", false, "instead of rules, list the pages of which the labeller keeps nothing, with how the fallback and an empty output score")
 	flag.Parse()
 	if *margPath == "" {
 		fmt.Fprintln(os.Stderr, "replay: -marginals FILE is required (see the package comment)")
+		os.Exit(2)
+	}
+	if !slices.Contains([]string{"", "types", "page"}, gate) || gate != "" && marg2Path == "" {
+		fmt.Fprintf(os.Stderr, "replay: -gate %q: give types or page, with -marginals2\n", gate)
 		os.Exit(2)
 	}
 	if !slices.Contains([]string{"", "type", "set", "all"}, calibrate) {
@@ -301,6 +308,14 @@ func run(margPath, names string) error {
 	base, err := train.ScoreHeldOut(kept, fold, labs, marg, label.ExpectedF1, nil)
 	if err != nil {
 		return err
+	}
+	if marg2Path != "" {
+		if err := loadSecond(pages, kept); err != nil {
+			return err
+		}
+	}
+	if gate != "" {
+		return runGate(kept, fold, labs, marg, base)
 	}
 	if done, err := study(kept, fold, labs, marg, base, other); done || err != nil {
 		return err

@@ -43,6 +43,7 @@ var stackGroups = map[string]stackGroup{
 	"dup":   {width: 5, fill: duplicateColumns},
 	"gtype": {width: 8, fill: goldTypeColumns},
 	"top":   {width: 6, fill: topColumns},
+	"m2":    {width: 6, fill: secondColumns},
 }
 
 // topColumns: where the block is against the page's most likely block
