@@ -168,17 +168,7 @@ func learnedCut(kept []*train.TrainPage, fold []int, marg [][][]float64, other i
 				}
 			}
 			for b, row := range out[i] {
-				top := other
-				if 1-marg[i][b][other] >= bestT {
-					top = -1
-					for l := range row {
-						if l != other && (top < 0 || row[l] > row[top]) {
-							top = l
-						}
-					}
-				}
-				clear(row)
-				row[top] = 1
+				decideRow(row, 1-marg[i][b][other] >= bestT, other)
 			}
 		}
 	}
@@ -188,3 +178,19 @@ func learnedCut(kept []*train.TrainPage, fold []int, marg [][][]float64, other i
 // cutMargin is how much better, in the model's margin, a threshold must
 // look than the rule's cut to be taken instead.
 var cutMargin = 0.0
+
+// decideRow makes a block's marginals one-hot: on its likeliest content
+// label when keep, else on other.
+func decideRow(row []float64, keep bool, other int) {
+	top := other
+	if keep {
+		top = -1
+		for l := range row {
+			if l != other && (top < 0 || row[l] > row[top]) {
+				top = l
+			}
+		}
+	}
+	clear(row)
+	row[top] = 1
+}

@@ -71,22 +71,10 @@ func topColumns(p *page.Page, c []float64, rows [][]float32) {
 	tn := p.Blocks[top].Node
 	for b := range n {
 		r := rows[b]
-		a, t := p.Blocks[b].Node, tn
-		up, down := 0, 0
-		for a >= 0 && t >= 0 && a != t {
-			da, dt := p.Nodes[a].Depth, p.Nodes[t].Depth
-			if da >= dt {
-				a = p.Nodes[a].Parent
-				up++
-			}
-			if dt >= da {
-				t = p.Nodes[t].Parent
-				down++
-			}
-		}
+		up, down, a := p.CommonAncestor(p.Blocks[b].Node, tn)
 		r[0], r[1] = float32(up), float32(down)
 		r[2], r[3] = float32(math.NaN()), float32(math.NaN())
-		if a >= 0 && a == t {
+		if a >= 0 {
 			lo, hi := int(p.Nodes[a].First), int(p.Nodes[a].End)
 			if lo >= 0 && hi <= n && hi > lo {
 				r[2] = float32((cw[hi] - cw[lo]) / exp)

@@ -163,18 +163,7 @@ func oracleCutMarginals(kept []*train.TrainPage, marg [][][]float64, other int) 
 			}
 		}
 		for k, b := range order {
-			row := out[i][b]
-			top := other
-			if k < bestK {
-				top = -1
-				for l := range row {
-					if l != other && (top < 0 || row[l] > row[top]) {
-						top = l
-					}
-				}
-			}
-			clear(row)
-			row[top] = 1
+			decideRow(out[i][b], k < bestK, other)
 		}
 	}
 	return out
