@@ -252,6 +252,7 @@ func main() {
 	flag.BoolVar(&pageStats, "page-stats", false, "instead of rules, print a tab-separated line for every page: set, id, type, empty gold, highest p, expected content words, P, R, F1, fallback, site")
 	flag.BoolVar(&learnCut, "learn-cut", false, "instead of rules, decide each page at the threshold a model of the F1 at each candidate threshold, fitted fold by fold on the other folds' pages, likes best")
 	flag.Float64Var(&cutMargin, "cut-margin", 0, "with -learn-cut, how much better (in the model's margin) a threshold must look than the expected-F1 rule's cut")
+	flag.StringVar(&before, "before", "", "comma-separated rules applied to every page's marginals (both files') before anything else, as a binary that has them would have written its marginals (for example copies, for marginals written before that rule existed)")
 	flag.StringVar(&marg2Path, "marginals2", "", "a second cross-validation's marginals, on the same folds, for -gate and the m2 stack group")
 	flag.StringVar(&gate, "gate", "", "with -marginals2, instead of rules, score each page by the first marginals or the second: types (the second on the WCXB pages of -gate-types) or page (the better of the two on each page, an oracle)")
 	flag.StringVar(&gateTypes, "gate-types", "product,collection,listing", "with -gate types, the gold page types the second marginals decide")
@@ -299,6 +300,9 @@ func run(margPath, names string) error {
 	other := slices.Index(label.Labels, "other")
 	kept, fold, marg, err := align(pages, held)
 	if err != nil {
+		return err
+	}
+	if err := applyBefore(kept, marg, other); err != nil {
 		return err
 	}
 	labs := make([]*label.Labeller, slices.Max(fold)+1)
@@ -405,7 +409,7 @@ func align(pages []*train.TrainPage, held []*train.HeldOutPage) (kept []*train.T
 
 // ruleNames returns the names of every rule, page and site rules alike.
 var (
-	showSet, stackNames, showPage, calibrate                 string
+	showSet, stackNames, showPage, calibrate, before         string
 	fallbacks, oracle, oracleCut, learnCut, calib, pageStats bool
 )
 
@@ -440,6 +444,27 @@ func cloneMarg(m [][]float64) [][]float64 {
 		out[i] = slices.Clone(row)
 	}
 	return out
+}
+
+// applyBefore applies the -before rules to every page's marginals.
+func applyBefore(kept []*train.TrainPage, marg [][][]float64, other int) error {
+	if before == "" {
+		return nil
+	}
+	for _, name := range strings.Split(before, ",") {
+		rule, ok := rules[name]
+		if !ok {
+			return fmt.Errorf("-before: no page rule %q", name)
+		}
+		for i, p := range kept {
+			style := p.Example.Style
+			if style == "" {
+				style = label.MainStyle
+			}
+			rule(p.Example.Page, style, marg[i], other)
+		}
+	}
+	return nil
 }
 
 func readMarginals(path string) ([]*train.HeldOutPage, error) {

@@ -37,6 +37,9 @@ func loadSecond(pages []*train.TrainPage, kept []*train.TrainPage) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", marg2Path, err)
 	}
+	if err := applyBefore(k2, m2, otherIndex); err != nil {
+		return err
+	}
 	for i, p := range k2 {
 		second[p.Example.Page] = m2[i]
 	}
