@@ -333,37 +333,37 @@ func run(margPath, names string) error {
 	}
 	fmt.Printf("%d pages replayed from %s\n", len(kept), margPath)
 	for _, name := range chosen {
-		changed := make([][][]float64, len(marg))
-		for i := range kept {
-			changed[i] = cloneMarg(marg[i])
-		}
-		rule, ok := rules[name]
-		siteModel, modelOK := siteModels[name]
-		switch {
-		case modelOK:
-			applySiteModel(siteModel, lab, kept, changed, other)
-		case ok:
-			for i, p := range kept {
-				style := p.Example.Style
-				if style == "" {
-					style = label.MainStyle
-				}
-				rule(p.Example.Page, style, changed[i], other)
-			}
-		default:
-			return fmt.Errorf("no rule %q (the rules are %s)", name, strings.Join(ruleNames(), ", "))
-		}
-		res, err := train.ScoreHeldOut(kept, fold, labs, changed, label.ExpectedF1, nil)
-		if err != nil {
+		if err := replayRule(name, lab, kept, fold, labs, marg, base, other); err != nil {
 			return err
 		}
-		report(name, base, res)
-		if showSet != "" {
-			for i, ps := range res.Pages {
-				if ps.Set == showSet && math.Abs(ps.F1-base.Pages[i].F1) > 1e-9 {
-					fmt.Printf("  %s site %s: %.1f -> %.1f (P %.1f -> %.1f, R %.1f -> %.1f)\n", ps.ID, kept[i].Data.Site, 100*base.Pages[i].F1, 100*ps.F1, 100*base.Pages[i].P, 100*ps.P, 100*base.Pages[i].R, 100*ps.R)
-				}
-			}
+	}
+	return nil
+}
+
+// replayRule scores the pages with the rule or site model name applied to
+// a copy of their marginals, against base, and lists the pages of
+// -pages it moves.
+func replayRule(name string, lab *label.Labeller, kept []*train.TrainPage, fold []int, labs []*label.Labeller, marg [][][]float64, base *train.CVResult, other int) error {
+	changed := make([][][]float64, len(marg))
+	for i := range kept {
+		changed[i] = cloneMarg(marg[i])
+	}
+	if siteModel, ok := siteModels[name]; ok {
+		applySiteModel(siteModel, lab, kept, changed, other)
+	} else if err := applyRules(name, kept, changed, other); err != nil {
+		return fmt.Errorf("no rule %q (the rules are %s)", name, strings.Join(ruleNames(), ", "))
+	}
+	res, err := train.ScoreHeldOut(kept, fold, labs, changed, label.ExpectedF1, nil)
+	if err != nil {
+		return err
+	}
+	report(name, base, res)
+	if showSet == "" {
+		return nil
+	}
+	for i, ps := range res.Pages {
+		if ps.Set == showSet && math.Abs(ps.F1-base.Pages[i].F1) > 1e-9 {
+			fmt.Printf("  %s site %s: %.1f -> %.1f (P %.1f -> %.1f, R %.1f -> %.1f)\n", ps.ID, kept[i].Data.Site, 100*base.Pages[i].F1, 100*ps.F1, 100*base.Pages[i].P, 100*ps.P, 100*base.Pages[i].R, 100*ps.R)
 		}
 	}
 	return nil
@@ -451,10 +451,19 @@ func applyBefore(kept []*train.TrainPage, marg [][][]float64, other int) error {
 	if before == "" {
 		return nil
 	}
-	for _, name := range strings.Split(before, ",") {
+	if err := applyRules(before, kept, marg, other); err != nil {
+		return fmt.Errorf("-before: %w", err)
+	}
+	return nil
+}
+
+// applyRules applies the comma-separated page rules names to every page's
+// marginals, in place, in the page's style.
+func applyRules(names string, kept []*train.TrainPage, marg [][][]float64, other int) error {
+	for _, name := range strings.Split(names, ",") {
 		rule, ok := rules[name]
 		if !ok {
-			return fmt.Errorf("-before: no page rule %q", name)
+			return fmt.Errorf("no page rule %q", name)
 		}
 		for i, p := range kept {
 			style := p.Example.Style
