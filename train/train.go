@@ -331,7 +331,7 @@ func goldShareWeights(seqs []crf.Sequence, blocks func(int) []page.Block, gamma 
 	mean /= float64(len(seqs))
 	sum := 0.0
 	for k := range seqs {
-		f := min(max(math.Pow(mean/share[k], gamma), minPageWeight), maxPageWeight)
+		f := clampedPow(mean/share[k], gamma)
 		w[k] = f
 		sum += f
 	}
@@ -527,8 +527,7 @@ func pageWeights(seqs []crf.Sequence, gamma float64) {
 	for i := range seqs {
 		w := 1.0
 		if gamma != 0 {
-			w = math.Pow(mean/float64(len(seqs[i].Labels)), gamma)
-			w = min(max(w, minPageWeight), maxPageWeight)
+			w = clampedPow(mean/float64(len(seqs[i].Labels)), gamma)
 		}
 		if seqs[i].Weight <= 0 {
 			seqs[i].Weight = 1 // 0 means 1
@@ -539,6 +538,11 @@ func pageWeights(seqs []crf.Sequence, gamma float64) {
 	for i := range seqs {
 		seqs[i].Weight *= float64(len(seqs)) / sum
 	}
+}
+
+// clampedPow returns r^gamma clamped to the page weights' range.
+func clampedPow(r, gamma float64) float64 {
+	return min(max(math.Pow(r, gamma), minPageWeight), maxPageWeight)
 }
 
 // marginCosts returns the softmax-margin costs of a page's blocks (see

@@ -88,7 +88,7 @@ func (j *job) treeRows(b *label.TreesStage) *treeData {
 		d.first[k] = len(d.y)
 		scratch = b.Rows(s.Attrs, scratch)
 		d.x = append(d.x, scratch[:len(s.Attrs)*d.width]...)
-		blocks := j.examples[j.used[k]].Page.Blocks
+		blocks := j.blocksOf(k)
 		for i, l := range s.Labels {
 			d.y = append(d.y, boolTarget(l != other))
 			d.w = append(d.w, boostWeight(j.treeW[k], blocks[i].Words))

@@ -26,7 +26,12 @@ type cutPage struct {
 	total float64 // words
 	pw    float64 // expected gold words
 	goldW float64
-	ok    bool // the rule keeps something, and the page has labels
+	sure  float64 // words at even odds or more
+	// the kept words, expected true-positive words and kept blocks at
+	// the rule's cut
+	efKept, efTP float64
+	efN          int
+	ok           bool // the rule keeps something, and the page has labels
 }
 
 func newCutPage(tp *train.TrainPage, marg [][]float64, other int) cutPage {
@@ -50,8 +55,12 @@ func newCutPage(tp *train.TrainPage, marg [][]float64, other int) cutPage {
 		if g {
 			c.goldW += w
 		}
+		if p >= 0.5 {
+			c.sure += w
+		}
 	}
 	c.ok = c.ef <= 1 && len(ls) == len(marg)
+	c.efKept, c.efTP, c.efN, _ = c.at(c.ef)
 	return c
 }
 
@@ -95,31 +104,23 @@ const cutColumns = 14
 // row writes the features of threshold t on the page.
 func (c *cutPage) row(t float64) ([]float32, float64) {
 	kept, etp, n, f1 := c.at(t)
-	_, efTP, efN, _ := c.at(c.ef)
-	efKept, _, _, _ := c.at(c.ef)
 	ef := func(kept, etp float64) float64 { return 2 * etp / (kept + c.pw) }
 	share := func(a, b float64) float32 { return float32(a / max(b, 1)) }
-	sure := 0.0
-	for i, p := range c.p {
-		if p >= 0.5 {
-			sure += c.w[i]
-		}
-	}
 	return []float32{
 		float32(t),
 		float32(t - c.ef),
 		share(kept, c.total),
 		share(float64(n), float64(len(c.p))),
 		float32(ef(kept, etp)),
-		float32(ef(kept, etp) - ef(efKept, efTP)),
+		float32(ef(kept, etp) - ef(c.efKept, c.efTP)),
 		share(kept, c.pw),
-		share(kept, efKept),
-		float32(n - efN),
+		share(kept, c.efKept),
+		float32(n - c.efN),
 		float32(c.p[0]),
 		float32(math.Log1p(c.total)),
 		float32(math.Log1p(float64(len(c.p)))),
 		share(c.pw, c.total),
-		share(sure, c.total),
+		share(c.sure, c.total),
 	}, f1
 }
 

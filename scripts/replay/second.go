@@ -11,7 +11,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -116,14 +115,8 @@ func secondColumns(p *page.Page, c []float64, rows [][]float32) {
 		sum += c2[b] * w
 		top = max(top, c2[b])
 	}
-	at := func(b int) float32 {
-		if b < 0 || b >= n {
-			return float32(math.NaN())
-		}
-		return float32(c2[b])
-	}
 	for b, r := range rows {
-		r[0], r[1], r[2] = at(b), at(b-1), at(b+1)
+		r[0], r[1], r[2] = valueAt(c2, b), valueAt(c2, b-1), valueAt(c2, b+1)
 		r[3] = float32(sum / max(words, 1))
 		r[4] = float32(top)
 		r[5] = float32(c2[b] - c[b])

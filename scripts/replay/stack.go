@@ -60,13 +60,7 @@ func topColumns(p *page.Page, c []float64, rows [][]float32) {
 			top = b
 		}
 	}
-	cw := make([]float64, n+1)
-	ww := make([]float64, n+1)
-	for b := range n {
-		w := float64(p.Blocks[b].Words)
-		cw[b+1] = cw[b] + c[b]*w
-		ww[b+1] = ww[b] + w
-	}
+	cw, ww := prefixSums(p, c)
 	all, exp := max(ww[n], 1), max(cw[n], 1e-9)
 	tn := p.Blocks[top].Node
 	for b := range n {
@@ -84,6 +78,27 @@ func topColumns(p *page.Page, c []float64, rows [][]float32) {
 		r[4] = float32((ww[b] - ww[top]) / all)
 		r[5] = float32(c[top])
 	}
+}
+
+// prefixSums returns the prefix sums over p's blocks of c·words and of
+// words: cw[b] and ww[b] sum blocks 0 to b-1.
+func prefixSums(p *page.Page, c []float64) (cw, ww []float64) {
+	n := len(c)
+	cw, ww = make([]float64, n+1), make([]float64, n+1)
+	for b := range n {
+		w := float64(p.Blocks[b].Words)
+		cw[b+1] = cw[b] + c[b]*w
+		ww[b+1] = ww[b] + w
+	}
+	return cw, ww
+}
+
+// valueAt returns v[b] as a column, NaN outside v.
+func valueAt(v []float64, b int) float32 {
+	if b < 0 || b >= len(v) {
+		return float32(math.NaN())
+	}
+	return float32(v[b])
 }
 
 // goldTypes is each page's gold page type (WCXB's; "" elsewhere), for the
@@ -274,12 +289,7 @@ func pageRows(p *train.TrainPage, marg [][]float64, groups []string, width, othe
 	if p.Example.Style != "" && p.Example.Style != label.MainStyle {
 		style = 1
 	}
-	at := func(b int) float32 {
-		if b < 0 || b >= n {
-			return float32(math.NaN())
-		}
-		return float32(c[b])
-	}
+	at := func(b int) float32 { return valueAt(c, b) }
 	labIdx := func(name string) int { return slices.Index(label.Labels, name) }
 	h, l, k := labIdx("heading"), labIdx("list"), labIdx("continuation")
 	for b := range n {
@@ -318,13 +328,7 @@ func pageRows(p *train.TrainPage, marg [][]float64, groups []string, width, othe
 // above the root).
 func ancestorColumns(p *page.Page, c []float64, rows [][]float32) {
 	n := len(c)
-	cw := make([]float64, n+1) // prefix sums of c·words
-	ww := make([]float64, n+1)
-	for b := range n {
-		w := float64(p.Blocks[b].Words)
-		cw[b+1] = cw[b] + c[b]*w
-		ww[b+1] = ww[b] + w
-	}
+	cw, ww := prefixSums(p, c)
 	all := max(ww[n], 1)
 	for b := range n {
 		node := p.Blocks[b].Node
