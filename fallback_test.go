@@ -33,6 +33,29 @@ func TestNoMainContent(t *testing.T) {
 	}
 }
 
+// TestNoBodyText cleans a page whose body has no text, only scripts: it
+// comes out empty, with a warning that names its description; with
+// KeepFallback the description is its text (segment.Options.Description).
+func TestNoBodyText(t *testing.T) {
+	const desc = "Washable rugs, made to order and shipped free."
+	data := []byte(`<html><head><title>Rug</title><meta name="description" content="` + desc + `"></head>
+<body><div id="__next"></div><script>window.__DATA__={"rug":"tan"}</script></body></html>`)
+	for _, keep := range []bool{false, true} {
+		res := cleanWith(t, Options{KeepFallback: keep}, data)
+		warned := strings.Contains(strings.Join(res.Warnings, "\n"), "body has no text")
+		switch text := res.Text(); {
+		case !keep && (text != "" || !res.Empty()):
+			t.Errorf("kept %q, want nothing", text)
+		case !keep && !warned:
+			t.Errorf("no warning says the body has no text: %q", res.Warnings)
+		case !keep && res.Page.Meta.Description != desc:
+			t.Errorf("description %q, want it in the metadata", res.Page.Meta.Description)
+		case keep && text != desc:
+			t.Errorf("KeepFallback: %q, want the description", text)
+		}
+	}
+}
+
 // TestFallbackFloor gives Fallback a page whose blocks carry the content
 // probabilities a model might have left: the heuristic pipeline's choice
 // stands when the model's mean over its words reaches FallbackFloor, and

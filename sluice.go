@@ -129,7 +129,10 @@ type Options struct {
 	// the text the heuristic pipeline chooses in its place, even when the
 	// model judges that text boilerplate too. Default: such a page comes
 	// out empty, with a warning (see FallbackFloor), as a page with no
-	// main content should.
+	// main content should. It also gives a page whose body has no text
+	// at all (one that scripts fill in) its description as its text
+	// (segment.Options.Description); by default such a page comes out
+	// empty, with a warning, and its description is in its metadata.
 	KeepFallback bool
 	// Parser is the HTML parser: "html" (x/net/html's html.Parse, the
 	// tree sluice has always cleaned) or "arena" (package htmltree: the
@@ -246,6 +249,7 @@ func New(opts Options) (*Cleaner, error) {
 	c.segment.ImageAlt = !opts.NoImageAlt
 	c.segment.AbbrTitles = opts.AbbrTitles
 	c.segment.Links, c.segment.Images = opts.Links, opts.Images
+	c.segment.Description = opts.KeepFallback
 	c.segment.FreeTree = true // Segment needs the tree no more
 	c.maxBlocks = DefaultMaxModelBlocks
 	switch {
@@ -366,6 +370,9 @@ func (c *Cleaner) Clean(ctx context.Context, in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(res.Page.Blocks) == 0 {
+		res.Warnings = append(res.Warnings, noText(res.Page))
+	}
 	if c.labeller != nil && !c.modelLabels(res.Page) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the page has %d blocks, more than the model's limit of %d (Options.MaxModelBlocks): cleaned with the heuristic pipeline %s", len(res.Page.Blocks), c.maxBlocks, DefaultFilter))
 	}
@@ -373,6 +380,15 @@ func (c *Cleaner) Clean(ctx context.Context, in Input) (*Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("no main content: the model judged every block boilerplate, and the text the fallback pipeline chose too (its mean content probability %.2f, under %.2f), so nothing is kept (Options.KeepFallback keeps that text)", mean, FallbackFloor))
 	}
 	return res, nil
+}
+
+// noText is the warning of a page whose body has no text.
+func noText(p *page.Page) string {
+	const w = "no main content: the page's body has no text (a page that scripts fill in, or one cut short)"
+	if p.Meta.Description != "" {
+		return w + "; its description is in its metadata (Options.KeepFallback makes it the text)"
+	}
+	return w
 }
 
 // modelLabels reports whether the labeller labels p: it has one and p

@@ -160,6 +160,32 @@ func TestHiddenOrNoscriptKeptWhenItHoldsThePage(t *testing.T) {
 	}
 }
 
+// TestScriptNotice: a <noscript> notice that the page needs JavaScript is
+// dropped even when it is all the text the page has, in any language; a
+// <noscript> that serves the page's content, which names JavaScript too,
+// is kept.
+func TestScriptNotice(t *testing.T) {
+	for _, notice := range []string{
+		"You need to enable JavaScript to run this app.",
+		"<p>Bitte aktivieren Sie <b>JavaScript</b> in Ihrem Browser.</p>",
+		"请启用 JavaScript 以继续。",
+	} {
+		d := mustParse(t, `<body><div id="root"></div><noscript>`+notice+`</noscript><script>app()</script></body>`)
+		if text := strings.TrimSpace(bodyText(d)); text != "" {
+			t.Errorf("%q: kept %q, want nothing", notice, text)
+		}
+	}
+	post := strings.Repeat("Our guide explains how JavaScript modules load in the browser. ", 8)
+	d := mustParse(t, `<body><div id="app"></div><noscript><article><p>`+post+`</p></article></noscript></body>`)
+	if !strings.Contains(bodyText(d), "modules load") {
+		t.Errorf("content served in noscript that names JavaScript was dropped")
+	}
+	d = mustParse(t, `<body><noscript><img src=pixel.gif></noscript><p>The only text.</p></body>`)
+	if !strings.Contains(bodyText(d), "The only text.") {
+		t.Errorf("the page's text was dropped with a tracking pixel's noscript")
+	}
+}
+
 func TestWrapper(t *testing.T) {
 	d := mustParse(t, "<text id=\"http://example.org/a?b=1&amp;c=2\" title=\"A &quot;title&quot;\" encoding=\"unset\">\n<html><head><title>Other</title></head><body><p>Body text</p></body></html>\n</text>\n")
 	if d.Meta.URL != "http://example.org/a?b=1&c=2" || d.Meta.Title != `A "title"` {

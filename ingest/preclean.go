@@ -49,6 +49,8 @@ func preclean(root dom.Node, opts Options) bool {
 				case a == atom.Noframes || a == atom.Noembed:
 					ok = reparseRaw(c)
 					walk(c)
+				case dropNoscript && a == atom.Noscript && scriptNotice(c):
+					c.Remove()
 				case dropNoscript && a == atom.Noscript, opts.DropHidden && hidden(c), opts.DropConsent && consentPanel(c):
 					maybe = append(maybe, c)
 					walk(c)
@@ -157,6 +159,37 @@ func textLen(n dom.Node) int {
 	}
 	walk(n)
 	return total
+}
+
+// maxNotice is the most bytes of text a <noscript> notice holds.
+const maxNotice = 320
+
+// scriptNotice reports whether a <noscript> element is a notice that the
+// page needs scripts: a short text naming JavaScript ("You need to enable
+// JavaScript to run this app.", "Bitte aktivieren Sie JavaScript"), the
+// name being the same in most languages. It is dropped even when it is
+// all the text a page has: it is never the page's content.
+func scriptNotice(n dom.Node) bool {
+	var buf [maxNotice]byte
+	text, full := buf[:0], false
+	var walk func(dom.Node)
+	walk = func(n dom.Node) {
+		for c := n.FirstChild(); !c.Nil() && !full; c = c.NextSibling() {
+			switch c.Type() {
+			case html.TextNode:
+				d := strings.TrimSpace(c.Data())
+				if len(text)+len(d)+1 > maxNotice {
+					full = true
+					return
+				}
+				text = append(append(text, d...), ' ')
+			case html.ElementNode:
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	return !full && containsFold(string(text), "javascript")
 }
 
 // hidden reports whether an element is declared invisible by its own

@@ -40,6 +40,13 @@ type Options struct {
 	// and alt of each <img src> in a block that has text (page.Image),
 	// within the same bounds. Off, Page.Images is nil.
 	Images bool
+	// Description makes the page's description (Meta.Description) its
+	// one block when its body has no text at all (a page cut short, or
+	// one that scripts fill in). Off, such a page has no blocks: the
+	// description is a summary written for search engines, not the
+	// page's content, and the pages of WCXB whose HTML holds no text
+	// have no main content in their gold.
+	Description bool
 }
 
 // DefaultOptions returns the default segmentation options: image alt text
@@ -61,9 +68,7 @@ func Segment(doc *ingest.Document, opts Options) *page.Page {
 	b.blocks, b.nodes = newChunked[page.Block](blocks), newChunked[page.Node](nodes)
 	b.element(root, -1, 0)
 	b.flush()
-	if b.blocks.len() == 0 && p.Meta.Description != "" && b.nodes.len() > 0 {
-		// A body with no text at all (a page cut short, or built only by
-		// scripts): the page's own description is the best text it has.
+	if opts.Description && b.blocks.len() == 0 && p.Meta.Description != "" && b.nodes.len() > 0 {
 		b.add(p.Meta.Description, 0, page.Span{})
 		b.flush()
 		b.nodes.at(0).End = b.blocks.len()

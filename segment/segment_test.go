@@ -3,6 +3,7 @@ package segment
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -175,6 +176,32 @@ func TestSourceSpansInLegacyCharsets(t *testing.T) {
 		}
 		if checked == 0 {
 			t.Errorf("%s: no block with a span", filepath.Base(f))
+		}
+	}
+}
+
+// TestDescription: a body with no text has no blocks, unless
+// Options.Description makes the page's description its one block; a body
+// with text never gets it.
+func TestDescription(t *testing.T) {
+	const head = `<html><head><meta name="description" content="A shop of washable rugs."></head>`
+	for _, tt := range []struct {
+		body string
+		on   bool
+		want []string
+	}{
+		{`<body><div id="app"></div><script>run()</script></body>`, false, nil},
+		{`<body><div id="app"></div><script>run()</script></body>`, true, []string{"A shop of washable rugs."}},
+		{`<body><p>Our rugs go in the washing machine.</p></body>`, true, []string{"Our rugs go in the washing machine."}},
+	} {
+		doc, err := ingest.Parse([]byte(head+tt.body), ingest.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := DefaultOptions()
+		opts.Description = tt.on
+		if got := texts(Segment(doc, opts)); !slices.Equal(got, tt.want) {
+			t.Errorf("%s (Description %v): blocks %q, want %q", tt.body, tt.on, got, tt.want)
 		}
 	}
 }

@@ -79,7 +79,7 @@ func (c *cleanCmd) flagSet() *flag.FlagSet {
 	fs.StringVar(&c.logRemoved, "log-removed", "", "parser format: write the list items removed (link-list items of fewer than 5 words) to `FILE`, one JSON object a line")
 	fs.BoolVar(&c.keepHidden, "keep-hidden", false, "keep elements hidden by their attributes (hidden, display:none)")
 	fs.BoolVar(&c.keepConsent, "keep-consent", false, "keep the panels of cookie-consent managers (told by id and class names such as onetrust-banner-sdk or cookie-notice)")
-	fs.BoolVar(&c.keepFallback, "keep-fallback", false, "of a page the model keeps nothing of, keep the text the heuristic pipeline chooses even when the model judges it boilerplate too (by default such a page, a footer or a script's empty shell, comes out empty, with a warning)")
+	fs.BoolVar(&c.keepFallback, "keep-fallback", false, "of a page the model keeps nothing of, keep the text the heuristic pipeline chooses even when the model judges it boilerplate too (by default such a page, a footer or a script's empty shell, comes out empty, with a warning); also makes the description of a page whose body has no text its text")
 	fs.BoolVar(&c.noAlt, "no-alt", false, "drop the alt text of images")
 	fs.BoolVar(&c.abbr, "abbr-titles", false, "append the titles of abbr and acronym elements to their text")
 	fs.BoolVar(&c.links, "links", false, "markdown, html, json, xml and tei formats: keep the links ([anchor](href), <a href>, \"links\" per block, <ref target>)")
