@@ -499,15 +499,19 @@ func countChars(s string) int32 {
 // attr returns the value of n's attribute key, or "".
 func attr(n dom.Node, key string) string { return n.Attr(key) }
 
-// fileName reports whether an alt text is only a file name or address
-// ("35.jpg", "/img/logo.png"), which pages put in alt attributes but no
-// reader sees as text.
+// fileName reports whether an alt text is only a file name, an address
+// or a slug ("35.jpg", "/img/logo.png", "staple-tee-front",
+// "hero_banner_2"), which pages put in alt attributes but no reader sees
+// as text. A slug is one word of three parts or more joined by hyphens or
+// underscores: of the 902 such alt texts on WCXB's pages, 7 are in their
+// gold (as names in the text: "Dave-in-Decatur", "LLMs-from-scratch"),
+// where of the 648 with one joint ("Half-Life", "PAC-MAN") 26 are.
 func fileName(s string) bool {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if strings.ContainsAny(s, " \t") {
 		return false
 	}
-	if strings.HasPrefix(s, "http:") || strings.HasPrefix(s, "https:") {
+	if strings.HasPrefix(s, "http:") || strings.HasPrefix(s, "https:") || strings.Count(s, "-")+strings.Count(s, "_") >= 2 {
 		return true
 	}
 	for _, ext := range [...]string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".bmp", ".avif"} {

@@ -205,3 +205,21 @@ func TestDescription(t *testing.T) {
 		}
 	}
 }
+
+// TestAltFileNames: alt texts that are file names, addresses or slugs are
+// not text; words with one hyphen and alt texts with spaces are.
+func TestAltFileNames(t *testing.T) {
+	for alt, want := range map[string]bool{
+		"35.jpg": true, "/img/logo.PNG": true, "https://cdn.example/a": true,
+		"staple-tee-front": true, "hero_banner_2": true, "cat_thumb": false,
+		"Half-Life": false, "red kite": false, "the well-known red-brick mill": false, "": false,
+	} {
+		if got := fileName(alt); got != want {
+			t.Errorf("fileName(%q) = %v, want %v", alt, got, want)
+		}
+	}
+	p := segmentString(t, `<body><p>Our tee <img src=a.jpg alt="staple-tee-front"><img src=b.jpg alt="Half-Life"> in cotton.</p></body>`)
+	if got := texts(p); len(got) != 1 || got[0] != "Our tee Half-Life in cotton." {
+		t.Errorf("blocks %q, want the slug left out", got)
+	}
+}
