@@ -98,7 +98,8 @@ type builder struct {
 	split         page.Split
 
 	inLink, inPre int
-	structs       int32 // structural elements opened so far
+	structs       int32     // structural elements opened so far
+	alts          []altSpan // the alt texts in buf (see alt.go)
 
 	tables []*tableState // the tables open around the current element
 	refs   refs          // the open block's links and images, when recorded
@@ -132,7 +133,7 @@ func (b *builder) element(n dom.Node, parent int32, depth int32) {
 		b.inlineTag(false)
 		if b.opts.ImageAlt {
 			if alt := attr(n, "alt"); strings.TrimSpace(alt) != "" && !fileName(alt) {
-				b.add(" "+alt+" ", idx, page.Span{})
+				b.alt(alt, idx)
 			}
 		}
 		if b.opts.Images {
@@ -344,7 +345,7 @@ func lineSpan(sp page.Span, line string) page.Span {
 // flush closes the open block, if it holds text.
 func (b *builder) flush() {
 	if !b.has {
-		b.buf = b.buf[:0]
+		b.buf, b.alts = b.buf[:0], b.alts[:0]
 		if b.opts.Links || b.opts.Images {
 			b.flushRefs(nil, 0)
 		}
@@ -360,6 +361,8 @@ func (b *builder) flush() {
 		DivGroup:      -1,
 		TdGroup:       -1,
 	}
+	b.dropRepeatedAlts()
+	blk.LinkChars = b.linkChars
 	b.scratch, blk.Chars = normalize(b.scratch[:0], b.buf, blk.Pre)
 	blk.Text = keepCopy(&b.texts, b.scratch)
 	if b.opts.Links || b.opts.Images {
@@ -379,6 +382,7 @@ func (b *builder) flush() {
 	b.container, b.start, b.end = -1, -1, 0
 	b.inner, b.innerA, b.linkChars = 0, 0, 0
 	b.split = page.Split{}
+	b.alts = b.alts[:0]
 }
 
 // groups sets the div and td group of a block from its ancestors.
@@ -498,26 +502,3 @@ func countChars(s string) int32 {
 
 // attr returns the value of n's attribute key, or "".
 func attr(n dom.Node, key string) string { return n.Attr(key) }
-
-// fileName reports whether an alt text is only a file name, an address
-// or a slug ("35.jpg", "/img/logo.png", "staple-tee-front",
-// "hero_banner_2"), which pages put in alt attributes but no reader sees
-// as text. A slug is one word of three parts or more joined by hyphens or
-// underscores: of the 902 such alt texts on WCXB's pages, 7 are in their
-// gold (as names in the text: "Dave-in-Decatur", "LLMs-from-scratch"),
-// where of the 648 with one joint ("Half-Life", "PAC-MAN") 26 are.
-func fileName(s string) bool {
-	s = strings.ToLower(strings.TrimSpace(s))
-	if strings.ContainsAny(s, " \t") {
-		return false
-	}
-	if strings.HasPrefix(s, "http:") || strings.HasPrefix(s, "https:") || strings.Count(s, "-")+strings.Count(s, "_") >= 2 {
-		return true
-	}
-	for _, ext := range [...]string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".bmp", ".avif"} {
-		if strings.HasSuffix(s, ext) {
-			return true
-		}
-	}
-	return false
-}

@@ -223,3 +223,17 @@ func TestAltFileNames(t *testing.T) {
 		t.Errorf("blocks %q, want the slug left out", got)
 	}
 }
+
+// TestRepeatedAlt: an alt text that its block's other text repeats (a
+// product card's picture and name) is left out, the link's characters
+// with it; an alt text of its own stays.
+func TestRepeatedAlt(t *testing.T) {
+	p := segmentString(t, `<body><div><a href="/bag"><img src=a.jpg alt="Pink Nina Bag"> pink nina bag</a> $130</div><p>A <img src=k.jpg alt="red kite"> flies over the kite hill.</p></body>`)
+	want := []string{"pink nina bag $130", "A red kite flies over the kite hill."}
+	if got := texts(p); !slices.Equal(got, want) {
+		t.Fatalf("blocks %q, want %q", got, want)
+	}
+	if b := p.Blocks[0]; b.LinkChars != int32(len("pinkninabag")) {
+		t.Errorf("link characters %d, want the name's alone", b.LinkChars)
+	}
+}
