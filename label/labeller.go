@@ -272,6 +272,7 @@ func (l *Labeller) marginals(p *page.Page, style string, ab *work) [][]float64 {
 		DropAltAlone(p, s.marg, l.other)
 		DropFarCopies(p, s.marg, l.other, &ab.copies)
 	}
+	DropMachineText(p, s.marg, l.other)
 	return s.marg
 }
 

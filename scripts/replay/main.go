@@ -62,6 +62,9 @@ var rules = map[string]func(p *page.Page, style string, marg [][]float64, other 
 		}
 	},
 	"altall": elementTag(atom.Img),
+	"machine": func(p *page.Page, _ string, marg [][]float64, other int) {
+		label.DropMachineText(p, marg, other)
+	},
 	"copies": func(p *page.Page, style string, marg [][]float64, other int) {
 		if style == label.MainStyle {
 			label.DropFarCopies(p, marg, other, nil)
