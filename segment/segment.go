@@ -356,12 +356,11 @@ func (b *builder) flush() {
 		Split:         b.split,
 		InnerTags:     b.inner,
 		InnerLinkTags: b.innerA,
-		LinkChars:     b.linkChars,
 		Pre:           b.inPre > 0,
 		DivGroup:      -1,
 		TdGroup:       -1,
 	}
-	b.dropRepeatedAlts()
+	b.dropRepeatedAlts() // before the link characters are read
 	blk.LinkChars = b.linkChars
 	b.scratch, blk.Chars = normalize(b.scratch[:0], b.buf, blk.Pre)
 	blk.Text = keepCopy(&b.texts, b.scratch)
