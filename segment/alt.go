@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/sluice-project/sluice/internal/lower"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -49,9 +50,9 @@ func (b *builder) dropRepeatedAlts() {
 // containsFold reports whether s holds sub, ASCII letters compared without
 // their case.
 func containsFold(s, sub []byte) bool {
-	first := lower(sub[0])
+	first := lower.Byte(sub[0])
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if lower(s[i]) == first && equalFold(s[i:i+len(sub)], sub) {
+		if lower.Byte(s[i]) == first && equalFold(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}
@@ -62,18 +63,11 @@ func containsFold(s, sub []byte) bool {
 // letters compared without their case.
 func equalFold(a, b []byte) bool {
 	for i := range a {
-		if lower(a[i]) != lower(b[i]) {
+		if lower.Byte(a[i]) != lower.Byte(b[i]) {
 			return false
 		}
 	}
 	return true
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
 
 // fileName reports whether an alt text is only a file name, an address
