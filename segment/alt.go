@@ -15,6 +15,10 @@ import (
 // Bag"), which would then come out twice: an alt text whose words the
 // rest of its block already holds is left out.
 
+// altReach is how far beyond an alt text's length a copy of it is looked
+// for on either side: a card's name sits next to its picture.
+const altReach = 256
+
 // altSpan is where an alt text sits in the block's buffer, and whether it
 // was inside a link.
 type altSpan struct {
@@ -30,12 +34,16 @@ func (b *builder) alt(s string, el int32) {
 }
 
 // dropRepeatedAlts blanks, in the block's buffer, each alt text that the
-// rest of the buffer holds too (ASCII case folded), so that the text keeps
-// one copy; the buffer keeps its length, so the links' offsets in it hold.
+// buffer holds again within altReach bytes of it (ASCII case folded), so
+// that the text keeps one copy; the buffer keeps its length, so the
+// links' offsets in it hold. The reach bounds the work on a block of many
+// images to linear.
 func (b *builder) dropRepeatedAlts() {
 	for _, a := range b.alts {
 		alt := bytes.TrimSpace(b.buf[a.start:a.end])
-		if len(alt) < 2 || !(containsFold(b.buf[:a.start], alt) || containsFold(b.buf[a.end:], alt)) {
+		reach := len(alt) + altReach
+		before, after := b.buf[max(a.start-reach, 0):a.start], b.buf[a.end:min(a.end+reach, len(b.buf))]
+		if len(alt) < 2 || !(containsFold(before, alt) || containsFold(after, alt)) {
 			continue
 		}
 		if a.link {
@@ -47,16 +55,24 @@ func (b *builder) dropRepeatedAlts() {
 	}
 }
 
-// containsFold reports whether s holds sub, ASCII letters compared without
-// their case.
+// containsFold reports whether s holds sub as words of their own (not
+// next to an ASCII letter or digit: "item 1" is not in "item 10"), ASCII
+// letters compared without their case.
 func containsFold(s, sub []byte) bool {
 	first := lower.Byte(sub[0])
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if lower.Byte(s[i]) == first && equalFold(s[i:i+len(sub)], sub) {
+		if lower.Byte(s[i]) == first && equalFold(s[i:i+len(sub)], sub) &&
+			(i == 0 || !alnum(s[i-1])) && (i+len(sub) == len(s) || !alnum(s[i+len(sub)])) {
 			return true
 		}
 	}
 	return false
+}
+
+// alnum reports whether c is an ASCII letter or digit.
+func alnum(c byte) bool {
+	c = lower.Byte(c)
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
 }
 
 // equalFold reports whether a and b, of one length, are equal with ASCII

@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -235,5 +236,16 @@ func TestRepeatedAlt(t *testing.T) {
 	}
 	if b := p.Blocks[0]; b.LinkChars != int32(len("pinkninabag")) {
 		t.Errorf("link characters %d, want the name's alone", b.LinkChars)
+	}
+	// A gallery of many pictures in one block: each alt is matched as
+	// words of its own ("item 1" is not in "item 10"), near it only.
+	var src strings.Builder
+	src.WriteString("<body><p>")
+	for i := range 20000 {
+		fmt.Fprintf(&src, `<img src=a.jpg alt="item %d">`, i)
+	}
+	p = segmentString(t, src.String())
+	if got := texts(p); len(got) != 1 || strings.Count(got[0], "item") != 20000 {
+		t.Errorf("gallery: %d blocks, %d alts kept, want 1 and 20000", len(got), strings.Count(strings.Join(got, " "), "item"))
 	}
 }
