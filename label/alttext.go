@@ -42,9 +42,7 @@ func DropAltAlone(p *page.Page, marg [][]float64, other int) {
 	}
 	for i := range p.Blocks {
 		if altAlone(p, i) {
-			m := marg[i]
-			clear(m)
-			m[other] = 1
+			dropBlock(marg[i], other)
 		}
 	}
 }

@@ -139,8 +139,6 @@ func (r CopyRule) dropFar(p *page.Page, marg [][]float64, other int, copies []bl
 		if up, _, _ := p.CommonAncestor(p.Blocks[c.block].Node, p.Blocks[best].Node); int(up) < r.MinLevels {
 			continue
 		}
-		m := marg[c.block]
-		clear(m)
-		m[other] = 1
+		dropBlock(marg[c.block], other)
 	}
 }
