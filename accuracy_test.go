@@ -41,7 +41,7 @@ const (
 // the -short sample (short, the whole set too for the small sets). The
 // floor is that figure minus floorMargin.
 //
-// Measured at commit 4101d39 (2026-11-26) with
+// Measured with the model retrained on 2026-12-02 (see below) with
 //
 //	go test -run TestAccuracyFloor -v .          # full
 //	go test -short -run TestAccuracyFloor -v .   # short
@@ -64,17 +64,20 @@ var accuracyFloors = []struct {
 	short  float64 // today's figure on the -short sample
 }{
 	// set, metric, pages, full, short; the floors are 0.3 below
-	// The learned-cues model (issue 22) lost 0.45 in-sample on
-	// dragnet-train and 0.43 on the -short wcxb-dev sample while gaining
-	// held out (dragnet-train +0.16, wcxb-dev −0.02; docs/experiments.md).
-	{"cleaneval-dev", "cleaneval", 58, 96.32, 96.32},   // 95.73 before the model counted words in every script (issue 22)
-	{"cleanportaleval", "cleaneval", 71, 89.88, 89.88}, // 89.82 before it
-	{"dragnet-train", "bow", 966, 95.30, 97.56},
-	{"l3s-gn1", "bow", 621, 97.66, 97.50},
-	{"readability", "bow", 116, 97.63, 97.63},
-	{"wcxb-dev", "bow", 1497, 88.50, 88.30},
-	{"xmu-news-zh", "bow", 150, 98.34, 98.34}, // 91.27 before the model counted Chinese by characters and trained on it
-	{"cwce-zh", "bow", 69, 94.73, 94.73},      // 88.87 before it; 95.42 before the text cues and title (−0.69 in-sample, +0.37 held out)
+	// The model retrained on 2026-12-02 (the consent panels, alt, UUID
+	// and empty-body changes of the week in its training pages) lost
+	// 0.37 in-sample on cleaneval-dev, 0.79 on the -short l3s-gn1 sample
+	// and 0.62 on the -short dragnet-train one, and gained 1.31 on
+	// wcxb-dev; held out, the configuration's cross-validation is the
+	// README's (docs/experiments.md, "The model retrained").
+	{"cleaneval-dev", "cleaneval", 58, 95.95, 95.95},   // 96.32 before that retrain
+	{"cleanportaleval", "cleaneval", 71, 90.43, 90.43}, // 89.88 before it
+	{"dragnet-train", "bow", 966, 95.49, 96.94},        // 95.30, 97.56 before it
+	{"l3s-gn1", "bow", 621, 97.48, 96.71},              // 97.66, 97.50 before it
+	{"readability", "bow", 116, 97.33, 97.33},          // 97.63 before it
+	{"wcxb-dev", "bow", 1497, 89.81, 89.49},            // 88.50, 88.30 before it
+	{"xmu-news-zh", "bow", 150, 98.30, 98.30},          // 98.34 before it; 91.27 before the model counted Chinese by characters and trained on it
+	{"cwce-zh", "bow", 69, 95.14, 95.14},               // 94.73 before it; 88.87 before the model counted Chinese by characters
 }
 
 // TestAccuracyFloor guards the embedded model's accuracy: it cleans every
