@@ -71,15 +71,19 @@ var accuracyFloors = []struct {
 	// -short dragnet-train one, and gained 1.31 on wcxb-dev (+0.30
 	// against the old file on the same pipeline); held out, the
 	// configuration's cross-validation is the README's
-	// (docs/experiments.md, "The model retrained").
+	// (docs/experiments.md, "The model retrained"). Deciding the pages
+	// the labeller is unsure of everywhere (label.UnsureContent), the
+	// same model: l3s-gn1 +0.12 (+1.17 on the -short sample, one page),
+	// cwce-zh +0.38, wcxb-dev -0.01 (one empty-gold page now keeps text,
+	// two gain).
 	{"cleaneval-dev", "cleaneval", 58, 95.95, 95.95},   // 96.32 before that retrain
 	{"cleanportaleval", "cleaneval", 71, 90.43, 90.43}, // 89.88 before it
 	{"dragnet-train", "bow", 966, 95.49, 96.94},        // 95.30, 97.56 before it
-	{"l3s-gn1", "bow", 621, 97.48, 96.71},              // 97.66, 97.50 before it
+	{"l3s-gn1", "bow", 621, 97.60, 97.88},              // 97.48, 96.71 before unsure pages were decided; 97.66, 97.50 before the retrain
 	{"readability", "bow", 116, 97.33, 97.33},          // 97.63 before it
-	{"wcxb-dev", "bow", 1497, 89.81, 89.49},            // 88.50, 88.30 before it
+	{"wcxb-dev", "bow", 1497, 89.80, 89.49},            // 89.81 before unsure pages were decided; 88.50, 88.30 before the retrain
 	{"xmu-news-zh", "bow", 150, 98.30, 98.30},          // 98.34 before it; 91.27 before the model counted Chinese by characters and trained on it
-	{"cwce-zh", "bow", 69, 95.14, 95.14},               // 94.73 before it; 88.87 before the model counted Chinese by characters
+	{"cwce-zh", "bow", 69, 95.52, 95.52},               // 95.14 before unsure pages were decided; 94.73 before the retrain; 88.87 before the model counted Chinese by characters
 }
 
 // TestAccuracyFloor guards the embedded model's accuracy: it cleans every

@@ -24,15 +24,32 @@ import (
 // whose content the model is sure of is cut near 0.5, a page it is unsure
 // of (a listing whose items look like link lists) lower, which is what the
 // rescue rule of fixed thresholds does by hand. When no block reaches even
-// odds (SureContent) nothing is kept, so that sluice.Cleaner falls back to
-// its heuristic pipeline, which does better on such pages, mostly tiny
-// ones, unless the model judges that pipeline's text boilerplate too
-// (sluice.FallbackFloor).
+// odds (SureContent) but the likeliest reaches UnsureContent, the page is
+// decided on probabilities scaled so that the likeliest is UnsureTop: the
+// model's ordering still finds the content of a page it is unsure of
+// everywhere (a shop's category grid, a review under a heavy layout),
+// where the heuristic pipeline it used to fall back to kept the wrong text
+// (docs/page-types.md, "Pages the labeller is unsure of"). Under
+// UnsureContent nothing is kept, so that sluice.Cleaner falls back to its
+// heuristic pipeline, unless the model judges that pipeline's text
+// boilerplate too (sluice.FallbackFloor).
 const ExpectedF1 = -1
 
 // SureContent is the content probability one block of a page must reach
-// for the expected-F1 rule to keep anything of the page.
+// for the expected-F1 rule to keep anything of the page as the
+// probabilities are.
 const SureContent = 0.5
+
+// UnsureContent is the content probability the likeliest block of a page
+// must reach for the expected-F1 rule to decide the page at all: between
+// it and SureContent the probabilities are scaled to make the likeliest
+// UnsureTop. Held out on the shared sets, pages under it are mostly
+// pages whose gold is empty (a store's footer, a script-filled shell).
+const UnsureContent = 0.3
+
+// UnsureTop is the probability the likeliest block of an unsure page is
+// scaled to (see UnsureContent).
+const UnsureTop = 0.9
 
 // expectedF1Threshold returns the content probability at and above which
 // the blocks of p are kept under the expected-F1 rule, or a value above 1
@@ -49,7 +66,7 @@ func (l *Labeller) expectedF1Threshold(p *page.Page, marg [][]float64) float64 {
 		bs = append(bs, expectf1.Block{P: 1 - marg[i][l.other], W: float64(p.Blocks[i].Words)})
 	}
 	sc.c = bs
-	return expectf1.Cut(bs, SureContent)
+	return expectf1.CutUnsure(bs, SureContent, UnsureContent, UnsureTop)
 }
 
 type candidates struct{ c []expectf1.Block }

@@ -8,8 +8,9 @@ import (
 )
 
 // TestDecideExpectedF1: the expected-F1 rule cuts each page where the
-// expected F1 is highest, keeps nothing of a page no block of which
-// reaches SureContent, and survives a model saved with it as a style's
+// expected F1 is highest, decides a page no block of which reaches
+// SureContent on its scaled probabilities, keeps nothing of a page no
+// block of which reaches UnsureContent, and survives a model saved with it as a style's
 // threshold.
 func TestDecideExpectedF1(t *testing.T) {
 	lab := trainCRF(t, []example{trainPage(t, 0), trainPage(t, 1)}, DefaultFeatureConfig(), 5)
@@ -54,8 +55,12 @@ func TestDecideExpectedF1(t *testing.T) {
 	// so the rule keeps them (E[F1] 0.563 against 0.076 for the first
 	// block alone), where a fixed 0.5 would keep only the first.
 	check("unsure page", []blk{{0.55, 10}, {0.4, 100}, {0.4, 100}, {0.4, 100}, {0.02, 500}}, true, true, true, true, false)
-	// No block at even odds: nothing, for the cleaner's fallback.
-	check("no sure block", []blk{{0.45, 100}, {0.4, 100}}, false, false)
+	// No block at even odds, the likeliest above UnsureContent: decided
+	// as if scaled to 0.9, 0.8 and 0.02 (E[F1] 0.904 with the first two,
+	// 0.652 with the first), so the first two are kept.
+	check("no sure block", []blk{{0.45, 100}, {0.4, 100}, {0.01, 300}}, true, true, false)
+	// Nothing near even odds: nothing, for the cleaner's fallback.
+	check("nothing likely", []blk{{0.25, 100}, {0.2, 100}}, false, false)
 	check("empty blocks", []blk{{0.9, 0}, {0.8, 0}}, false, false)
 
 	if err := lab.SetThresholds(map[string]float64{MainStyle: ExpectedF1}); err != nil {

@@ -27,12 +27,49 @@ const None = 2
 // the page holds no expected content words). It sorts bs by probability,
 // highest first; blocks of one probability go together.
 func Cut(bs []Block, sure float64) float64 {
-	gold, isSure := 0.0, false
+	isSure := false
 	for _, b := range bs {
-		gold += b.P * b.W
 		isSure = isSure || b.P >= sure
 	}
-	if !isSure || gold == 0 {
+	if !isSure {
+		return None
+	}
+	return cut(bs, 1)
+}
+
+// CutUnsure is Cut for a page on which the model may be unsure of
+// everything: when no block reaches sure but the highest probability m
+// reaches unsure, the blocks are decided as if every probability were
+// scaled by top/m (the highest becoming top, the order kept), and the cut
+// is one of the blocks' own probabilities. The model's ordering of such a
+// page still says which of its blocks are the content (docs/page-types.md,
+// "Pages the labeller is unsure of"), where Cut would keep nothing of it.
+// On any other page it is Cut. top must lie in (0, 1]; like Cut, it
+// sorts bs.
+func CutUnsure(bs []Block, sure, unsure, top float64) float64 {
+	m := 0.0
+	for _, b := range bs {
+		m = max(m, b.P)
+	}
+	if m >= sure {
+		return cut(bs, 1)
+	}
+	if m < unsure || m <= 0 {
+		return None
+	}
+	return cut(bs, top/m)
+}
+
+// cut is the expected-F1 cut of bs with every probability taken times
+// scale, given as the probability of the block it falls on (on the
+// blocks' own scale), or None when the page holds no expected content
+// words.
+func cut(bs []Block, scale float64) float64 {
+	gold := 0.0
+	for _, b := range bs {
+		gold += b.P * scale * b.W
+	}
+	if gold == 0 {
 		return None
 	}
 	slices.SortFunc(bs, func(a, b Block) int {
@@ -44,17 +81,17 @@ func Cut(bs []Block, sure float64) float64 {
 		}
 		return 0
 	})
-	best, cut := -1.0, float64(None)
+	best, at := -1.0, float64(None)
 	tp, kept := 0.0, 0.0
 	for i, b := range bs {
-		tp += b.P * b.W
+		tp += b.P * scale * b.W
 		kept += b.W
 		if i+1 < len(bs) && bs[i+1].P == b.P {
 			continue // blocks of one probability go together
 		}
 		if f := 2 * tp / (kept + gold); f > best {
-			best, cut = f, b.P
+			best, at = f, b.P
 		}
 	}
-	return cut
+	return at
 }

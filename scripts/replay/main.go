@@ -91,6 +91,8 @@ var rules = map[string]func(p *page.Page, style string, marg [][]float64, other 
 	"rep3short":  repeated(3, 6),
 	"rep3":       repeated(3, 1<<30),
 	"rep5short":  repeated(5, 6),
+	"unsure20":   unsureAt(0.2),
+	"unsure25":   unsureAt(0.25),
 	"gamma0.8":   gamma(0.8),
 	"gamma1.25":  gamma(1.25),
 	"gamma1.5":   gamma(1.5),
