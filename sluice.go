@@ -460,10 +460,11 @@ func (c *Cleaner) score(p *page.Page) (judged float64) {
 // notice or a bot check, the shell of a page that a script fills in.
 // Held out on the shared sets (docs/experiments.md, "Pages with no main
 // content"), pages whose gold is empty are among those, and an empty
-// output is the right one for them; a page whose text the model is
-// merely unsure of (a children's story on a Japanese site, an article
-// under a heavy layout) keeps the pipeline's text. Options.KeepFallback
-// keeps it always.
+// output is the right one for them. (With the expected-F1 rule, a page
+// whose text the model is merely unsure of, its likeliest block at
+// label.UnsureContent or more, is decided by the model and never gets
+// here: docs/page-types.md, "Pages the labeller is unsure of".)
+// Options.KeepFallback keeps the pipeline's text always.
 const FallbackFloor = 0.2
 
 // Fallback cleans p, a segmented page that the trained model kept

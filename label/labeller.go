@@ -309,7 +309,9 @@ func (l *Labeller) Marginals(p *page.Page, style string) ([][]float64, error) {
 // point, and left the others within ±0.6. (A page of which nothing is kept
 // is left so: sluice.Cleaner then falls back to the heuristic pipeline,
 // which does better on such pages, mostly tiny ones, unless the model
-// judges its text boilerplate too: sluice.FallbackFloor.)
+// judges its text boilerplate too: sluice.FallbackFloor. ExpectedF1
+// decides the pages the model is unsure of everywhere itself; see
+// UnsureContent.)
 func (l *Labeller) Decide(p *page.Page, marg [][]float64, threshold float64) {
 	if len(marg) != len(p.Blocks) {
 		return

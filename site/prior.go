@@ -127,7 +127,9 @@ func (m *Model) ApplyPrior(p *page.Page, member bool) (dropped, kept int) {
 	if !slices.ContainsFunc(p.Blocks, func(b page.Block) bool { return b.Score >= sureContent }) {
 		// The labeller was sure of nothing: the page was cleaned by the
 		// heuristic pipeline instead (sluice.Cleaner), its scores are not
-		// the model's.
+		// the model's, or decided on scaled probabilities
+		// (label.UnsureContent), which a blend with other pages' would
+		// not respect.
 		return 0, 0
 	}
 	var s scratch
