@@ -36,3 +36,17 @@ func highest(marg [][]float64, other int) float64 {
 	}
 	return m
 }
+
+// lowToZero sets to 0 the content probabilities under t: the long tail of
+// unlikely blocks then adds nothing to the expected gold words that the
+// expected-F1 rule divides by.
+func lowToZero(t float64) func(p *page.Page, style string, marg [][]float64, other int) {
+	return func(_ *page.Page, _ string, marg [][]float64, other int) {
+		remap(marg, other, func(c float64) float64 {
+			if c < t {
+				return 0
+			}
+			return c
+		})
+	}
+}
