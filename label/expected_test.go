@@ -10,8 +10,8 @@ import (
 // TestDecideExpectedF1: the expected-F1 rule cuts each page where the
 // expected F1 is highest, decides a page no block of which reaches
 // SureContent on its scaled probabilities, keeps nothing of a page no
-// block of which reaches UnsureContent, and survives a model saved with it as a style's
-// threshold.
+// block of which reaches UnsureContent, and survives a model saved with
+// it as a style's threshold.
 func TestDecideExpectedF1(t *testing.T) {
 	lab := trainCRF(t, []example{trainPage(t, 0), trainPage(t, 1)}, DefaultFeatureConfig(), 5)
 	// content probability and words of each block
