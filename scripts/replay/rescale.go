@@ -12,7 +12,8 @@ import (
 // heuristic pipeline. Marginals do not record that decision: replay's
 // figures include it (its scores are the labeller's), and unsureAt moves
 // its lower bound. (Undoing it from the marginals is not exact: scaling a
-// page under UnsureContent changes the scores the fallback floor reads.)
+// page's probabilities down under UnsureContent, to send it to the
+// fallback, changes the scores the fallback floor reads.)
 
 // unsureAt lets the labeller decide the pages whose likeliest block lies
 // in [lo, label.UnsureContent) too, by scaling their probabilities as it
