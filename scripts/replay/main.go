@@ -94,6 +94,8 @@ var rules = map[string]func(p *page.Page, style string, marg [][]float64, other 
 	"unsure20":   unsureAt(0.2),
 	"unsure25":   unsureAt(0.25),
 	"low05":      lowToZero(0.05),
+	"lift70":     liftBelow(0.7),
+	"lift90":     liftBelow(0.9),
 	"low10":      lowToZero(0.1),
 	"low20":      lowToZero(0.2),
 	"gamma0.8":   gamma(0.8),

@@ -51,3 +51,18 @@ func lowToZero(t float64) func(p *page.Page, style string, marg [][]float64, oth
 		})
 	}
 }
+
+// liftBelow scales, as the unsure rule does, the probabilities of a page
+// whose likeliest block lies in [label.SureContent, hi), so that the
+// likeliest is label.UnsureTop: whether a page the model is only a little
+// sure of gains as the unsure pages gained.
+func liftBelow(hi float64) func(p *page.Page, style string, marg [][]float64, other int) {
+	return func(_ *page.Page, _ string, marg [][]float64, other int) {
+		m := highest(marg, other)
+		if m < label.SureContent || m >= hi {
+			return
+		}
+		s := label.UnsureTop / m
+		remap(marg, other, func(c float64) float64 { return min(1, c*s) })
+	}
+}

@@ -71,6 +71,7 @@ func study(kept []*train.TrainPage, fold []int, labs []*label.Labeller, marg [][
 			return true, err
 		}
 		report("oracle cut", base, res)
+		printCutDirection(kept, marg, other)
 		return true, nil
 	}
 	if showPage != "" {
