@@ -267,6 +267,8 @@ func main() {
 	flag.StringVar(&gate, "gate", "", "with -marginals2, instead of rules, score each page by the first marginals or the second: types (the second on the WCXB pages of -gate-types) or page (the better of the two on each page, an oracle)")
 	flag.StringVar(&gateTypes, "gate-types", "product,collection,listing", "with -gate types, the gold page types the second marginals decide")
 	flag.BoolVar(&oracleCut, "oracle-cut", false, "instead of rules, keep on each page the prefix of its blocks, in the order of their held-out probabilities, that the alignment with the gold scores best: the ceiling of the labeller's ordering")
+	flag.StringVar(&sharedCuts, "shared-cut", "", "instead of rules, decide each page at the cut that maximises its expected F1 under a page-wide logit shift of each of these comma-separated spreads (0 is the rule; sharedcut.go), one-hot, against the rule's cut one-hot")
+	flag.Float64Var(&cutBeta, "cut-beta", 1, "with -shared-cut, the β of the F_β the cut maximises (1: F1; under 1 weighs precision more)")
 	flag.BoolVar(&oracle, "oracle", false, "instead of rules, score the blocks as the alignment with the gold labels them: the ceiling the segmentation leaves")
 	flag.BoolVar(&fallbacks, "fallbacks", false, "instead of rules, list the pages of which the labeller keeps nothing, with how the fallback and an empty output score")
 	flag.Parse()
@@ -417,10 +419,10 @@ func align(pages []*train.TrainPage, held []*train.HeldOutPage) (kept []*train.T
 	return kept, fold, marg, nil
 }
 
-// ruleNames returns the names of every rule, page and site rules alike.
+// The modes and options the flags set.
 var (
-	showSet, stackNames, showPage, calibrate, before         string
-	fallbacks, oracle, oracleCut, learnCut, calib, pageStats bool
+	showSet, stackNames, showPage, calibrate, before, sharedCuts string
+	fallbacks, oracle, oracleCut, learnCut, calib, pageStats     bool
 )
 
 func stackGroupNames() []string {
@@ -433,6 +435,7 @@ func stackGroupNames() []string {
 	})
 }
 
+// ruleNames returns the names of every rule, page and site rules alike.
 func ruleNames() []string {
 	return slices.Sorted(func(yield func(string) bool) {
 		for k := range rules {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/sluice-project/sluice/evaluate"
 	"github.com/sluice-project/sluice/label"
@@ -73,6 +75,17 @@ func study(kept []*train.TrainPage, fold []int, labs []*label.Labeller, marg [][
 		report("oracle cut", base, res)
 		printCutDirection(kept, marg, other)
 		return true, nil
+	}
+	if sharedCuts != "" {
+		var sigmas []float64
+		for _, f := range strings.Split(sharedCuts, ",") {
+			s, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || s < 0 {
+				return true, fmt.Errorf("-shared-cut %q: want spreads of 0 or more", f)
+			}
+			sigmas = append(sigmas, s)
+		}
+		return true, printSharedCuts(kept, fold, labs, marg, base, other, sigmas)
 	}
 	if showPage != "" {
 		printPage(kept, marg, showPage, other)
