@@ -151,6 +151,13 @@ func textDensity(s string, width int) float64 {
 		// a space), and without Han, kana or Thai every unit is a word.
 		return float64(textunit.Count(s))
 	}
+	if units, full, last, ok := textunit.WrapASCII(s, width); ok {
+		// wrapDensity's count, every unit a word of its bytes' columns.
+		if full == 0 {
+			return float64(units)
+		}
+		return float64(units-last) / float64(full)
+	}
 	return wrapDensity(s, width)
 }
 

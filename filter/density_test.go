@@ -70,6 +70,9 @@ func TestTextDensityShortcut(t *testing.T) {
 		"", "a", "Home", "a b c d e f g h i j k l m n o p q r s t", "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t",
 		"Über uns · Kontakt", "Главная страница", "x1 2y 3.5 4,000", "---", "l'été dernier", "e-mail: a@b.c",
 		"Αρχική σελίδα", "مرحبا بالعالم", "首页 新闻", "ข่าว", "ニュース一覧",
+		// Long ASCII texts, which wrap over many lines (WrapASCII's case).
+		strings.Repeat("The committee didn't meet on 3.14 or 1,000; see e.g. __init__ and a_b at x.org. ", 6),
+		strings.Repeat("supercalifragilisticexpialidocious ", 9) + "_ __ ... a",
 	}
 	for _, s := range texts {
 		for width := 1; width <= 100; width++ {

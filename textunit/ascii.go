@@ -109,3 +109,37 @@ func asciiUnits(s string, off int, fn func(Unit) bool) bool {
 	}
 	return true
 }
+
+// WrapASCII wraps the units of s at width columns as a text editor fills
+// a paragraph, when s is all ASCII (ok false otherwise, and nothing else
+// is said): a unit takes its bytes and, after the first on a line, a
+// space, and goes to the next line when it would take its line past
+// width. It returns the number of units, of lines that wrapped (the full
+// lines; 0 for a single line) and of units on the last line. It is the
+// ASCII case of measuring every unit one by one through Units, without a
+// call per unit.
+func WrapASCII(s string, width int) (units, full, last int, ok bool) {
+	if !isASCII(s) {
+		return 0, 0, 0, false
+	}
+	line := 0
+	for i := 0; i < len(s); {
+		if !isWordCls(asciiClass[s[i]]) {
+			i++
+			continue
+		}
+		end, k := asciiSegment(s, i)
+		if k != 0 {
+			cols := end - i
+			units++
+			last++
+			line += cols + 1
+			if line > width {
+				full++
+				line, last = cols, 1
+			}
+		}
+		i = end
+	}
+	return units, full, last, true
+}
