@@ -91,22 +91,32 @@ func (c *columns) addSplits(s []heapSplit) {
 
 // gather writes the columns of the len(g)/len(c.src) rows of x from row
 // r (width values a row, at least every column's feature) into g, row
-// after row.
+// after row. It reads x without bounds checks: the rows are checked to lie
+// in x once, and a column's feature is below the model's feature count,
+// which Margins makes sure width is not under.
 func (c *columns) gather(g, x []float32, width, r int) {
 	src := c.src
-	for off := 0; off < len(g); off += len(src) {
-		row := x[r*width : (r+1)*width]
-		out := g[off : off+len(src)]
-		for k := range src {
-			v := row[src[k].feature]
+	n := len(src)
+	if n == 0 || len(g) == 0 {
+		return
+	}
+	rows := len(g) / n
+	x = x[r*width : (r+rows)*width]
+	xp := unsafe.Pointer(unsafe.SliceData(x))
+	stride := uintptr(width) * 4
+	for off := 0; off+n <= len(g); off += n {
+		out := g[off : off+n : off+n]
+		for k := range out {
+			sk := &src[k]
+			v := *(*float32)(unsafe.Add(xp, uintptr(sk.feature)*4))
 			if v != v {
-				v = src[k].nan
-			} else if v > src[k].max {
-				v = src[k].max
+				v = sk.nan
+			} else if v > sk.max {
+				v = sk.max
 			}
 			out[k] = v
 		}
-		r++
+		xp = unsafe.Add(xp, stride)
 	}
 }
 
