@@ -147,6 +147,13 @@ func (fs *featureSet) emitRows(r *resolved, n, from, to int, w []float32, e []fl
 	rows := to - from
 	for s := from - fs.before; s < to+fs.after; s++ {
 		ids, vals := r.at(s, n)
+		if L == 5 { // addRows5 called here, without addRows' test each time
+			for k, a := range ids {
+				lo, hi := uniStart[a], uniStart[a+1]
+				addRows5(e, rows, s-from, uniOff[lo:hi], w[int(lo)*5:int(hi)*5], vals[k])
+			}
+			continue
+		}
 		for k, a := range ids {
 			lo, hi := uniStart[a], uniStart[a+1]
 			addRows(e, L, rows, s-from, uniOff[lo:hi], w[int(lo)*L:int(hi)*L], vals[k])
