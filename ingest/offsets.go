@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"errors"
 	"slices"
 	"sort"
@@ -89,6 +90,9 @@ func (m *OffsetMap) before(off int) (int, checkpoint) {
 // character that holds off (off itself when it is a boundary).
 func (m *OffsetMap) step(cp checkpoint, off int) (in, out int) {
 	in, out = cp.in, cp.out
+	if m.kind == kindSingle {
+		return m.stepSingle(in, out, off)
+	}
 	for out < off && in < len(m.src) {
 		var r rune
 		var n int
@@ -134,6 +138,24 @@ func (m *OffsetMap) refineTransform(i, off int) int {
 	dst := make([]byte, off-cp.out)
 	_, n, _ := m.enc.NewDecoder().Transform(dst, src, true)
 	return cp.in + min(max(n-pre, 0), next-cp.in)
+}
+
+// stepSingle is step for a single-byte encoding: an ASCII byte is one
+// output byte, without the decoding of the other encodings' loop.
+func (m *OffsetMap) stepSingle(in, out, off int) (int, int) {
+	src := m.src
+	for out < off && in < len(src) {
+		w := 1
+		if c := src[in]; c >= utf8.RuneSelf {
+			w = utf8.RuneLen(m.cm.DecodeByte(c))
+		}
+		if out+w > off {
+			break // off is inside this character
+		}
+		out += w
+		in++
+	}
+	return in, out
 }
 
 // decodeSingleByte decodes one byte of a single-byte encoding.
@@ -219,10 +241,15 @@ func decodeSingle(src []byte, start int, cm *charmap.Charmap) ([]byte, *OffsetMa
 		e.n = utf8.EncodeRune(e.b[:], r)
 	}
 	size := len(src) - start
-	for _, c := range src[start:] {
-		if c >= utf8.RuneSelf {
+	for i := start; i < len(src); {
+		if i+8 <= len(src) && binary.LittleEndian.Uint64(src[i:])&0x8080808080808080 == 0 {
+			i += 8 // eight ASCII bytes, one output byte each
+			continue
+		}
+		if c := src[i]; c >= utf8.RuneSelf {
 			size += high[c-0x80].n - 1
 		}
+		i++
 	}
 	out := make([]byte, size)
 	m := newMap(src, start, kindSingle)
@@ -233,10 +260,19 @@ func decodeSingle(src []byte, start int, cm *charmap.Charmap) ([]byte, *OffsetMa
 			m.cps = append(m.cps, checkpoint{o, in})
 		}
 		end := min(in+checkpointEvery, len(src))
-		for _, c := range src[in:end] {
+		for i := in; i < end; i++ {
+			c := src[i]
 			if c < utf8.RuneSelf {
-				out[o] = c
-				o++
+				// The run of ASCII bytes from here, copied at once.
+				j := i + 1
+				for j+8 <= end && binary.LittleEndian.Uint64(src[j:])&0x8080808080808080 == 0 {
+					j += 8
+				}
+				for j < end && src[j] < utf8.RuneSelf {
+					j++
+				}
+				o += copy(out[o:], src[i:j])
+				i = j - 1
 				continue
 			}
 			e := &high[c-0x80]

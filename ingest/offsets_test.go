@@ -95,6 +95,10 @@ func TestOffsetMapExact(t *testing.T) {
 		{"iso-8859-1 label", "ISO-8859-1", encodePieces(t, charmap.Windows1252, fr)},
 		{"windows-1251", "windows-1251", encodePieces(t, charmap.Windows1251, ru)},
 		{"koi8-r", "koi8-r", encodePieces(t, charmap.KOI8R, ru)},
+		// Many checkpoints, ASCII runs of every length against the eight
+		// bytes decodeSingle takes at a time.
+		{"windows-1252, long", "windows-1252", encodePieces(t, charmap.Windows1252, longSingleByte(fr))},
+		{"koi8-r, long", "koi8-r", encodePieces(t, charmap.KOI8R, longSingleByte(ru))},
 		{"shift_jis", "shift_jis", encodePieces(t, japanese.ShiftJIS, ja)},
 		{"euc-jp", "euc-jp", encodePieces(t, japanese.EUCJP, ja)},
 		{"euc-kr", "euc-kr", encodePieces(t, korean.EUCKR, ko)},
@@ -119,6 +123,17 @@ func TestOffsetMapExact(t *testing.T) {
 			checkOffsets(t, Charset{Name: tc.label}, tc.pieces, false)
 		})
 	}
+}
+
+// longSingleByte is s many times over, each time after a run of ASCII one
+// byte longer, about 3 KB in all.
+func longSingleByte(s string) string {
+	var b strings.Builder
+	for n := range 40 {
+		b.WriteString(strings.Repeat("a", n))
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // TestOffsetMapISO2022JP checks the stateful ISO-2022-JP: escape sequences
