@@ -139,15 +139,19 @@ func (m *Model) walkGathered(h heapTree, g []float32, n int, at []uint32, out []
 	lo, hi := h.splits, h.splits+1<<h.depth-1
 	col, thr := m.cols.col[lo:hi], m.cols.thr[lo:hi]
 	g = g[:len(at)*n] // stepGathered reads within it unchecked
+	out = out[:len(at)]
+	leaves := m.leaves[h.leaves : h.leaves+1<<h.depth]
+	if h.depth == 0 {
+		for k := range out {
+			out[k] += leaves[0]
+		}
+		return
+	}
 	clear(at)
-	for range h.depth {
+	for range h.depth - 1 {
 		stepGathered(col, thr[:len(col)], at, g, n)
 	}
-	leaves, ns := m.leaves[h.leaves:], uint32(len(col))
-	out = out[:len(at)]
-	for k, i := range at {
-		out[k] += leaves[i-ns]
-	}
+	lastGathered(col, thr[:len(col)], at, g, n, leaves, out)
 }
 
 // stepGathered takes one step of the walks at over the gathered rows g,
@@ -166,6 +170,27 @@ func stepGathered(col []uint32, thr []float32, at []uint32, g []float32, n int) 
 		c := *(*uint32)(unsafe.Add(cp, uintptr(i)*4))
 		v := *(*float32)(unsafe.Add(gp, uintptr(c)*4))
 		at[k] = 2*i + 1 + b2u(v > *(*float32)(unsafe.Add(tp, uintptr(i)*4)))
+		gp = unsafe.Add(gp, stride)
+	}
+}
+
+// lastGathered takes the last step of the walks at, as stepGathered, and
+// adds the leaf each reaches to its row's out: the leaves of a tree of
+// depth d follow its 2^d−1 splits, so that a walk's last step lands at
+// index 2^d−1 to 2^(d+1)−2, leaf index−(2^d−1), below len(leaves) (2^d).
+func lastGathered(col []uint32, thr []float32, at []uint32, g []float32, n int, leaves, out []float64) {
+	cp := unsafe.Pointer(unsafe.SliceData(col))
+	tp := unsafe.Pointer(unsafe.SliceData(thr))
+	gp := unsafe.Pointer(unsafe.SliceData(g))
+	lp := unsafe.Pointer(unsafe.SliceData(leaves))
+	stride := uintptr(n) * 4
+	ns := uint32(len(col))
+	out = out[:len(at)]
+	for k, i := range at {
+		c := *(*uint32)(unsafe.Add(cp, uintptr(i)*4))
+		v := *(*float32)(unsafe.Add(gp, uintptr(c)*4))
+		j := 2*i + 1 + b2u(v > *(*float32)(unsafe.Add(tp, uintptr(i)*4))) - ns
+		out[k] += *(*float64)(unsafe.Add(lp, uintptr(j)*8))
 		gp = unsafe.Add(gp, stride)
 	}
 }
