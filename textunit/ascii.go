@@ -79,33 +79,34 @@ func asciiSegment(s string, i int) (end int, k Kind) {
 	return i, k
 }
 
+// asciiSkip returns the index of the first byte of s at or after i that
+// can start a word segment (a letter, digit or underscore), or len(s).
+func asciiSkip(s string, i int) int {
+	for i < len(s) && !isWordCls(asciiClass[s[i]]) {
+		i++
+	}
+	return i
+}
+
 func asciiCount(s string) int {
 	n := 0
-	for i := 0; i < len(s); {
-		if !isWordCls(asciiClass[s[i]]) {
-			i++
-			continue
-		}
+	for i := asciiSkip(s, 0); i < len(s); {
 		end, k := asciiSegment(s, i)
 		if k != 0 {
 			n++
 		}
-		i = end
+		i = asciiSkip(s, end)
 	}
 	return n
 }
 
 func asciiUnits(s string, off int, fn func(Unit) bool) bool {
-	for i := 0; i < len(s); {
-		if !isWordCls(asciiClass[s[i]]) {
-			i++
-			continue
-		}
+	for i := asciiSkip(s, 0); i < len(s); {
 		end, k := asciiSegment(s, i)
 		if k != 0 && !fn(Unit{Text: s[i:end], Start: off + i, Kind: k}) {
 			return false
 		}
-		i = end
+		i = asciiSkip(s, end)
 	}
 	return true
 }
@@ -123,11 +124,7 @@ func WrapASCII(s string, width int) (units, full, last int, ok bool) {
 		return 0, 0, 0, false
 	}
 	line := 0
-	for i := 0; i < len(s); {
-		if !isWordCls(asciiClass[s[i]]) {
-			i++
-			continue
-		}
+	for i := asciiSkip(s, 0); i < len(s); {
 		end, k := asciiSegment(s, i)
 		if k != 0 {
 			cols := end - i
@@ -139,7 +136,7 @@ func WrapASCII(s string, width int) (units, full, last int, ok bool) {
 				line, last = cols, 1
 			}
 		}
-		i = end
+		i = asciiSkip(s, end)
 	}
 	return units, full, last, true
 }
