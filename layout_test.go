@@ -39,7 +39,7 @@ var packageRank = map[string]int{
 	"evaluate": 7, "corpus": 7, "filterset": 7, "proxy": 7, "tableset": 7,
 	"train": 8, "server": 8,
 	"projects": 9, "workbench": 9,
-	"cmd/sluice": 10, "scripts/linkgrammar/lgbench": 10, "scripts/pagetypes": 10, "scripts/metabench": 10, "scripts/langidbench": 10, "scripts/crawlbench": 10, "scripts/replay": 10, "scripts/cipher": 10,
+	"cmd/sluice": 10, "scripts/linkgrammar/lgbench": 10, "scripts/pagetypes": 10, "scripts/metabench": 10, "scripts/langidbench": 10, "scripts/crawlbench": 10, "scripts/replay": 10, "scripts/cipher": 10, "scripts/icount": 10,
 }
 
 // modulePath is the import path of the module.
