@@ -136,8 +136,11 @@ func count(bin, dir, bench string, n int, gc bool) (int64, error) {
 	if err := cmd.Run(); err != nil {
 		return 0, fmt.Errorf("valgrind %s: %v\n%s%s", filepath.Base(bin), err, tail(stdout.String()), tail(stderr.String()))
 	}
-	if !strings.Contains(stdout.String(), "\nBenchmark") && !strings.HasPrefix(stdout.String(), "Benchmark") {
-		return 0, fmt.Errorf("no benchmark matched %q (or it was skipped: is the shared data there?)\n%s", bench, tail(stdout.String()))
+	switch out := stdout.String(); {
+	case strings.Contains(out, "--- SKIP"):
+		return 0, fmt.Errorf("the benchmark was skipped (is the shared data there? SLUICE_DATA names its folder)\n%s", tail(out))
+	case !strings.Contains(out, "\nBenchmark") && !strings.HasPrefix(out, "Benchmark"):
+		return 0, fmt.Errorf("no benchmark matched %q\n%s", bench, tail(out))
 	}
 	return instructions(stderr.String())
 }
