@@ -38,11 +38,15 @@ import (
 	"strings"
 )
 
+// The flags.
+var (
+	benchFlag  = flag.String("bench", "CleanArena$", "the benchmark to count (a -test.bench pattern matching one benchmark)")
+	pkgFlag    = flag.String("pkg", ".", "the package holding it")
+	passesFlag = flag.Int("passes", 4, "passes counted, beyond the first")
+	gcFlag     = flag.Bool("gc", false, "leave the collector on")
+)
+
 func main() {
-	bench := flag.String("bench", "CleanArena$", "the benchmark to count (a -test.bench pattern matching one benchmark)")
-	pkg := flag.String("pkg", ".", "the package holding it")
-	passes := flag.Int("passes", 4, "passes counted, beyond the first")
-	gc := flag.Bool("gc", false, "leave the collector on")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: go run ./scripts/icount [flags] REV...\n\n"+
 			"Counts the instructions a pass of a benchmark takes at each git revision\n"+
@@ -51,7 +55,7 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if err := run(*bench, *pkg, *passes, *gc, flag.Args()); err != nil {
+	if err := run(*benchFlag, *pkgFlag, *passesFlag, *gcFlag, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "icount:", err)
 		os.Exit(1)
 	}
