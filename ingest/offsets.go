@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"encoding/binary"
 	"errors"
 	"slices"
 	"sort"
@@ -11,6 +10,8 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/transform"
+
+	"github.com/sluice-project/sluice/charsetguess"
 )
 
 // checkpointEvery is the distance in input bytes between two checkpoints of
@@ -96,9 +97,7 @@ func (m *OffsetMap) step(cp checkpoint, off int) (in, out int) {
 	for out < off && in < len(m.src) {
 		var r rune
 		var n int
-		switch m.kind {
-		case kindSingle:
-			r, n = decodeSingleByte(m.cm, m.src[in]), 1
+		switch m.kind { // kindSingle: stepSingle
 		case kindUTF16LE:
 			r, n = decodeUTF16(m.src, in, false)
 		case kindUTF16BE:
@@ -156,14 +155,6 @@ func (m *OffsetMap) stepSingle(in, out, off int) (int, int) {
 		in++
 	}
 	return in, out
-}
-
-// decodeSingleByte decodes one byte of a single-byte encoding.
-func decodeSingleByte(cm *charmap.Charmap, c byte) rune {
-	if c < utf8.RuneSelf {
-		return rune(c)
-	}
-	return cm.DecodeByte(c)
 }
 
 // decodeUTF16 decodes the character at b[i]: a code unit, a surrogate pair,
@@ -241,15 +232,10 @@ func decodeSingle(src []byte, start int, cm *charmap.Charmap) ([]byte, *OffsetMa
 		e.n = utf8.EncodeRune(e.b[:], r)
 	}
 	size := len(src) - start
-	for i := start; i < len(src); {
-		if i+8 <= len(src) && binary.LittleEndian.Uint64(src[i:])&0x8080808080808080 == 0 {
-			i += 8 // eight ASCII bytes, one output byte each
-			continue
-		}
-		if c := src[i]; c >= utf8.RuneSelf {
-			size += high[c-0x80].n - 1
-		}
+	for i := start + charsetguess.FirstNonASCII(src[start:]); i < len(src); {
+		size += high[src[i]-0x80].n - 1 // an ASCII byte is one output byte
 		i++
+		i += charsetguess.FirstNonASCII(src[i:])
 	}
 	out := make([]byte, size)
 	m := newMap(src, start, kindSingle)
@@ -264,13 +250,7 @@ func decodeSingle(src []byte, start int, cm *charmap.Charmap) ([]byte, *OffsetMa
 			c := src[i]
 			if c < utf8.RuneSelf {
 				// The run of ASCII bytes from here, copied at once.
-				j := i + 1
-				for j+8 <= end && binary.LittleEndian.Uint64(src[j:])&0x8080808080808080 == 0 {
-					j += 8
-				}
-				for j < end && src[j] < utf8.RuneSelf {
-					j++
-				}
+				j := i + 1 + charsetguess.FirstNonASCII(src[i+1:end])
 				o += copy(out[o:], src[i:j])
 				i = j - 1
 				continue
