@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"hash/fnv"
 	"maps"
 
 	"github.com/sluice-project/sluice/features"
@@ -45,8 +46,17 @@ func (j *job) learnCues() error {
 	if folds < 2 {
 		return nil
 	}
+	if textOn && j.cfg.BlindSites > 0 {
+		j.blind = make([]bool, len(groups))
+		for i, g := range groups {
+			j.blind[i] = blindSite(g, j.cfg.BlindSites)
+		}
+	}
 	j.cueFold = AssignFolds(groups, folds)
 	j.cueExt = make([]*features.Extractor, folds)
+	if j.blind != nil {
+		j.blindExt = make([]*features.Extractor, folds)
+	}
 	for f := range folds {
 		var rest []features.CueSample
 		for i, s := range samples {
@@ -62,8 +72,30 @@ func (j *job) learnCues() error {
 			return err
 		}
 		j.cueExt[f] = ext
+		if j.blind != nil {
+			cfg.TextCues = nil
+			if j.blindExt[f], err = features.NewExtractor(cfg); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// blindSite reports whether the pages of site g are among the share of
+// the sites (Config.BlindSites) that training reads without the text cue
+// table: those whose name hashes below share, so that a site is chosen the
+// same way in every fold and every run.
+func blindSite(g string, share float64) bool {
+	h := fnv.New64a()
+	h.Write([]byte(g))
+	x := h.Sum64()
+	// FNV's top bits hardly move with a name's last bytes
+	// ("site1", "site2"): mix them in (SplitMix64's finaliser).
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	x ^= x >> 31
+	return float64(x>>11)/(1<<53) < share
 }
 
 // learnTables learns the class/id and the text cue tables of samples, each
@@ -83,6 +115,9 @@ func learnTables(samples []features.CueSample, classOn, textOn bool) (class, tex
 func (j *job) trainingExtractor(i int) *features.Extractor {
 	if j.cueExt == nil {
 		return j.ext
+	}
+	if j.blind != nil && j.blind[i] {
+		return j.blindExt[j.cueFold[i]]
 	}
 	return j.cueExt[j.cueFold[i]]
 }

@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/sluice-project/sluice/features"
@@ -65,5 +66,66 @@ func TestTrainLearnsCues(t *testing.T) {
 	}
 	if j.fc.Cues != nil || j.fc.TextCues != nil || j.cueExt != nil {
 		t.Errorf("both off: tables %v and %v, %d extractors", j.fc.Cues, j.fc.TextCues, len(j.cueExt))
+	}
+}
+
+// With BlindSites, the pages of the chosen sites are read without the text
+// cue table (no "lt." attribute), the others with it, and a site is chosen
+// whole; the share chosen follows BlindSites.
+func TestBlindSites(t *testing.T) {
+	var ex []Example
+	for n := range 24 {
+		e := trainPage(t, n)
+		e.Group = fmt.Sprintf("site%d", n%12)
+		ex = append(ex, e)
+	}
+	j, err := newJob(context.Background(), ex, Config{MaxIterations: 5, Workers: 1, BlindSites: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(j.fc.TextCues) == 0 {
+		t.Fatal("no text cues learnt")
+	}
+	blind, seeing := 0, 0
+	for i := range ex {
+		lt := 0
+		for _, block := range j.trainingExtractor(i).Attrs(ex[i].Page) {
+			for _, a := range block {
+				if strings.HasPrefix(a.Name, "lt.") {
+					lt++
+				}
+			}
+		}
+		if j.blind[i] {
+			blind++
+			if lt != 0 {
+				t.Errorf("example %d of blind site %s has %d text cue attributes", i, ex[i].Group, lt)
+			}
+		} else if lt > 0 {
+			seeing++
+		}
+		for k := range ex {
+			if ex[i].Group == ex[k].Group && j.blind[i] != j.blind[k] {
+				t.Errorf("site %s is blind on one page and not on another", ex[i].Group)
+			}
+		}
+	}
+	if blind == 0 || seeing == 0 {
+		t.Errorf("%d pages blind, %d read with text cues; want some of each", blind, seeing)
+	}
+	n := 0
+	for s := range 10000 {
+		if blindSite(fmt.Sprintf("example%d.com", s), 0.25) {
+			n++
+		}
+	}
+	if n < 2300 || n > 2700 {
+		t.Errorf("%d of 10000 sites blind at 0.25", n)
+	}
+	if blindSite("a.com", 0) || !blindSite("a.com", 1) {
+		t.Error("share 0 must choose no site and 1 every site")
+	}
+	if _, err := newJob(context.Background(), ex, Config{BlindSites: 1.5}); err == nil {
+		t.Error("BlindSites 1.5 accepted")
 	}
 }

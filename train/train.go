@@ -79,6 +79,12 @@ type Config struct {
 	// is a small part of it (a product page's title, price and specs)
 	// loses more F1 by each block it keeps wrongly.
 	GoldShare float64
+	// BlindSites, from 0 (off) to 1, is the share of the training sites
+	// whose pages are read without the text cue table (features.TextCues),
+	// as pages in a language the table holds no word of: a model trained
+	// only on pages whose words the table knows has never seen a block
+	// judged without them (see blindSite).
+	BlindSites float64
 	// Margin, 0 (off) or more, trains with word-weighted margins
 	// (softmax-margin, see crf.Sequence.Cost): labelling a block on the
 	// wrong side of content and other costs Margin × ln(1 + its words),
@@ -184,6 +190,8 @@ type job struct {
 	ext      *features.Extractor
 	cueExt   []*features.Extractor // per cue fold (learnedcues.go)
 	cueFold  []int                 // cue fold of each example
+	blind    []bool                // each example read without text cues (Config.BlindSites)
+	blindExt []*features.Extractor // per cue fold, its table less the text cues
 	tmpl     string                // the CRF template's text
 	stages   []string
 	examples []Example
@@ -212,6 +220,9 @@ func newJob(ctx context.Context, examples []Example, cfg Config) (*job, error) {
 		return nil, err
 	}
 	j.fc = j.fc.WithStages(j.stages)
+	if !(cfg.BlindSites >= 0 && cfg.BlindSites <= 1) {
+		return nil, fmt.Errorf("train: BlindSites %v is outside 0..1", cfg.BlindSites)
+	}
 	if err := j.features(); err != nil {
 		return nil, err
 	}

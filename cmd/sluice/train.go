@@ -39,7 +39,7 @@ type trainCmd struct {
 	cvSeed                                                 uint64
 	ablate, printTmpl, verbose                             bool
 	l2, minQuality, smooth, region, pageWeight, goldShare  float64
-	margin, blend                                          float64
+	margin, blend, blindSites                              float64
 	threshold                                              thresholdFlag
 
 	cfg         train.Config // the training settings
@@ -73,6 +73,7 @@ func (c *trainCmd) flagSet() *flag.FlagSet {
 	fs.Float64Var(&c.smooth, "smooth", label.DefaultSmooth, "path smoothing `weight`, from 0 (off) to 1: how far each block's content probability moves toward the mean over the blocks at the same element path")
 	fs.Float64Var(&c.region, "region", label.DefaultRegion, "content region `factor`, from 0 (off) to 1: how much the content probability of blocks outside the element that holds the page's likely content is lowered")
 	fs.Float64Var(&c.goldShare, "gold-share-weight", 0, "gold share weighting `exponent` of the boosted trees, from 0 (off) to 1: each page counts as (mean share of its words in the gold / its share)^exponent, so that the pages whose gold is small, where each block kept wrongly costs most F1, count more")
+	fs.Float64Var(&c.blindSites, "blind-sites", 0, "`share` of the training sites, from 0 (off) to 1, whose pages are read without the learned text cues, as pages in a language the cue table knows no word of, so that the model also learns to judge blocks without them")
 	fs.Float64Var(&c.pageWeight, "page-weight", train.DefaultPageWeight, "page weighting `exponent`, from 0 (off) to 1: each page counts in training as (mean blocks per page / its blocks)^exponent, so that long pages outweigh short ones less")
 	fs.Var(&c.threshold, "threshold", "content probability at which a block is kept, or ef (per page, the blocks that maximise the expected F1), for the scores and, with -o, recorded in the model; default: with --cv, chosen per style by the cross-validation among ef and fixed thresholds (and recorded), else ef, as the embedded model")
 	fs.StringVar(&c.jsonOut, "json", "", "write the cross-validation results as JSON to `FILE`, with each page's held-out score")
@@ -137,7 +138,7 @@ func (c *trainCmd) validate(args []string) error {
 	boost.Trees, boost.Depth = c.trees, c.treeDepth
 	context := train.DefaultContext()
 	context.Trees, context.Depth = c.contextTrees, c.contextDepth
-	c.cfg = train.Config{Features: &c.fc, Stages: stages, PageWeight: c.pageWeight, GoldShare: c.goldShare, Margin: c.margin, L2: c.l2, MaxIterations: c.iters,
+	c.cfg = train.Config{Features: &c.fc, Stages: stages, PageWeight: c.pageWeight, GoldShare: c.goldShare, BlindSites: c.blindSites, Margin: c.margin, L2: c.l2, MaxIterations: c.iters,
 		MinCount: c.minCount, MinSites: c.minSites, Boost: &boost, Context: &context, Workers: runtime.GOMAXPROCS(0), FoldSeed: c.cvSeed}
 	if c.tmplFile != "" {
 		b, err := os.ReadFile(c.tmplFile)
@@ -174,7 +175,7 @@ func (c *trainCmd) checkSettings() error {
 	for _, f := range []struct {
 		name, what string
 		v          float64
-	}{{"smooth", "a weight", c.smooth}, {"region", "a factor", c.region}, {"page-weight", "an exponent", c.pageWeight}, {"gold-share-weight", "an exponent", c.goldShare}, {"blend", "a weight", c.blend}} {
+	}{{"smooth", "a weight", c.smooth}, {"region", "a factor", c.region}, {"page-weight", "an exponent", c.pageWeight}, {"gold-share-weight", "an exponent", c.goldShare}, {"blind-sites", "a share", c.blindSites}, {"blend", "a weight", c.blend}} {
 		if !(f.v >= 0 && f.v <= 1) {
 			return fmt.Errorf("--%s %g: give %s from 0 (off) to 1", f.name, f.v, f.what)
 		}
