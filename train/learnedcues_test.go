@@ -15,12 +15,7 @@ import (
 // that leaves its own cue fold's sites out; with the group off, none. The
 // text cue table likewise.
 func TestTrainLearnsCues(t *testing.T) {
-	var ex []Example
-	for n := range 12 {
-		e := trainPage(t, n)
-		e.Group = fmt.Sprintf("site%d", n%6)
-		ex = append(ex, e)
-	}
+	ex := sitePages(t, 12, 6)
 	on := label.DefaultFeatureConfig()
 	delete(on.Off, features.LearnedCues)
 	j, err := newJob(context.Background(), ex, Config{MaxIterations: 5, Workers: 1, Features: &on})
@@ -73,12 +68,7 @@ func TestTrainLearnsCues(t *testing.T) {
 // cue table (no "lt." attribute), the others with it, and a site is chosen
 // whole; the share chosen follows BlindSites.
 func TestBlindSites(t *testing.T) {
-	var ex []Example
-	for n := range 24 {
-		e := trainPage(t, n)
-		e.Group = fmt.Sprintf("site%d", n%12)
-		ex = append(ex, e)
-	}
+	ex := sitePages(t, 24, 12)
 	j, err := newJob(context.Background(), ex, Config{MaxIterations: 5, Workers: 1, BlindSites: 0.5})
 	if err != nil {
 		t.Fatal(err)

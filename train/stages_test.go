@@ -130,12 +130,7 @@ func TestStyles(t *testing.T) {
 // without context trees and two stages, and checks the stages trained, the
 // labelling, and the model file.
 func TestBoosted(t *testing.T) {
-	var ex []Example
-	for n := range 12 {
-		e := trainPage(t, n)
-		e.Group = fmt.Sprint("site", n%4)
-		ex = append(ex, e)
-	}
+	ex := sitePages(t, 12, 4)
 	small := &gbdt.Options{Trees: 10, Depth: 3, MinLeaf: 1}
 	for _, run := range []struct{ stack, context bool }{{false, false}, {false, true}, {true, false}} {
 		stack := run.stack
@@ -330,6 +325,18 @@ func TestAssignFolds(t *testing.T) {
 }
 
 // trainPage returns page n of pagetest.Article's family as an example.
+// sitePages returns n training pages (trainPage) spread over the given
+// number of sites, page k on site k mod sites.
+func sitePages(t *testing.T, n, sites int) []Example {
+	t.Helper()
+	ex := make([]Example, n)
+	for k := range ex {
+		ex[k] = trainPage(t, k)
+		ex[k].Group = fmt.Sprint("site", k%sites)
+	}
+	return ex
+}
+
 func trainPage(t *testing.T, n int) Example {
 	t.Helper()
 	p, labels := pagetest.Article(t, n)
