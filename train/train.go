@@ -83,7 +83,9 @@ type Config struct {
 	// whose pages are read without the text cue table (features.TextCues),
 	// as pages in a language the table holds no word of: a model trained
 	// only on pages whose words the table knows has never seen a block
-	// judged without them (see blindSite).
+	// judged without them (see blindSite). The table itself is still
+	// learnt from every site. It needs examples of two sites or more (the
+	// cue folds), and does nothing with one.
 	BlindSites float64
 	// Margin, 0 (off) or more, trains with word-weighted margins
 	// (softmax-margin, see crf.Sequence.Cost): labelling a block on the
