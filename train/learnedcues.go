@@ -48,9 +48,14 @@ func (j *job) learnCues() error {
 	}
 	if textOn && j.cfg.BlindSites > 0 {
 		j.blind = make([]bool, len(groups))
+		blind := map[string]bool{}
 		for i, g := range groups {
 			j.blind[i] = blindSite(g, j.cfg.BlindSites)
+			if j.blind[i] {
+				blind[g] = true
+			}
 		}
+		j.stage(fmt.Sprintf("%d of %d sites read without text cues", len(blind), distinct(groups)))
 	}
 	j.cueFold = AssignFolds(groups, folds)
 	j.cueExt = make([]*features.Extractor, folds)
