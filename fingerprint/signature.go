@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sluice-project/sluice/internal/mix"
 	"github.com/sluice-project/sluice/page"
 	"github.com/sluice-project/sluice/textunit"
 )
@@ -99,12 +100,7 @@ var sigSeeds = func() (s [sigSize]uint64) {
 	return s
 }()
 
-func splitmix(x uint64) uint64 {
-	x += 0x9E3779B97F4A7C15
-	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
-	x = (x ^ x>>27) * 0x94D049BB133111EB
-	return x ^ x>>31
-}
+func splitmix(x uint64) uint64 { return mix.Mix64(x + 0x9E3779B97F4A7C15) }
 
 // SignatureOf returns the signature of p's kept text: MinHash over the
 // shingles of 5 text units (package textunit) in lower case.

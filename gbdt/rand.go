@@ -1,5 +1,7 @@
 package gbdt
 
+import "github.com/sluice-project/sluice/internal/mix"
+
 // splitMix is the SplitMix64 generator: small, fast and fully determined by
 // its seed, so that row sampling gives the same rows on every platform and
 // Go version.
@@ -15,10 +17,7 @@ func treeRand(seed uint64, tree int) splitMix {
 // next returns the next 64 random bits.
 func (r *splitMix) next() uint64 {
 	r.s += 0x9e3779b97f4a7c15
-	z := r.s
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
+	return mix.Mix64(r.s)
 }
 
 // float64 returns a uniform number in [0, 1).

@@ -4,6 +4,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	mixpkg "github.com/sluice-project/sluice/internal/mix"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -130,12 +131,7 @@ func hashString(h uint64, s string) uint64 {
 }
 
 // mix combines two hashes (SplitMix64's finaliser over a weighted sum).
-func mix(a, b uint64) uint64 {
-	z := a + 0x9e3779b97f4a7c15*b
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
+func mix(a, b uint64) uint64 { return mixpkg.Mix64(a + 0x9e3779b97f4a7c15*b) }
 
 // tagPaths returns, for every node of p, the hash of the tags on the path
 // from the content root down to it. Parents precede their children in

@@ -6,6 +6,7 @@ import (
 	"maps"
 
 	"github.com/sluice-project/sluice/features"
+	"github.com/sluice-project/sluice/internal/mix"
 	"github.com/sluice-project/sluice/page"
 )
 
@@ -94,12 +95,9 @@ func (j *job) learnCues() error {
 func blindSite(g string, share float64) bool {
 	h := fnv.New64a()
 	h.Write([]byte(g))
-	x := h.Sum64()
 	// FNV's top bits hardly move with a name's last bytes
-	// ("site1", "site2"): mix them in (SplitMix64's finaliser).
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	x ^= x >> 31
+	// ("site1", "site2"): mix them in.
+	x := mix.Mix64(h.Sum64())
 	return float64(x>>11)/(1<<53) < share
 }
 
