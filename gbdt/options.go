@@ -16,8 +16,15 @@ type Options struct {
 	L2           float64 // L2 regularisation of leaf values, default 1
 	Subsample    float64 // fraction of rows sampled (without replacement, by Seed) for each tree; 0 means 1 (all)
 	Seed         uint64
-	Workers      int                          // goroutines for histogram building; 0 means GOMAXPROCS
-	Progress     func(tree int, loss float64) // optional, called after each tree (tree counting from 1) with the mean weighted training log loss
+	// Pairwise, when above 0, adds to the log loss a pairwise logistic
+	// term within each group of rows Groups names (the blocks of one
+	// page), of this weight against the log loss: rows of a higher
+	// target are asked to score above the rows of a lower one in their
+	// group (see ranker). Progress still reports the log loss alone.
+	Pairwise float64
+	Groups   []int32                      // the group of each row, for Pairwise; len(y) entries
+	Workers  int                          // goroutines for histogram building; 0 means GOMAXPROCS
+	Progress func(tree int, loss float64) // optional, called after each tree (tree counting from 1) with the mean weighted training log loss
 }
 
 // Defaults and limits of Options.

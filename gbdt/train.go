@@ -28,6 +28,10 @@ func Train(ctx context.Context, x []float32, cols int, y, w []float64, opt Optio
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	rk, err := newRanker(t, o.Groups, o.Pairwise)
+	if err != nil {
+		return nil, err
+	}
 	data := binFeatures(x, len(y), cols, t.active, o.Bins, o.Workers)
 
 	m := &Model{features: cols, base: t.base}
@@ -53,7 +57,7 @@ func Train(ctx context.Context, x []float32, cols int, y, w []float64, opt Optio
 		} else {
 			g.rows = append(g.rows[:0], t.active...)
 		}
-		t.gradients(g, o.Workers)
+		t.gradients(g, rk, o.Workers)
 		tree := g.grow()
 		m.appendTree(tree, data)
 		t.update(g, tree, o.Workers)
@@ -110,16 +114,25 @@ func (t *trainer) weight(r int32) float64 {
 	return t.w[r]
 }
 
-// gradients sets the gradient and hessian of the log loss at the current
-// score of each of the grower's rows, in g.gh by row and in g.ordered in
-// the order of g.rows.
-func (t *trainer) gradients(g *grower, workers int) {
+// gradients sets the gradient and hessian of the log loss (and of the
+// ranker's pairwise term, when rk is not nil) at the current score of
+// each of the grower's rows, in g.gh by row and in g.ordered in the order
+// of g.rows.
+func (t *trainer) gradients(g *grower, rk *ranker, workers int) {
+	if rk != nil {
+		rk.gradients(t, workers)
+		rk.tree++
+	}
 	parallelFor(workers, chunks(len(g.rows)), func(c int) {
 		lo, hi := chunk(c, len(g.rows))
 		for i := lo; i < hi; i++ {
 			r := g.rows[i]
 			p, w := sigmoid(t.score[r]), t.weight(r)
 			gp := gradPair{g: w * (p - t.y[r]), h: w * p * (1 - p)}
+			if rk != nil {
+				gp.g += rk.extra[r].g
+				gp.h += rk.extra[r].h
+			}
 			g.gh[r], g.ordered[i] = gp, gp
 		}
 	})

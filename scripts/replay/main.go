@@ -263,6 +263,7 @@ func main() {
 	flag.BoolVar(&learnCut, "learn-cut", false, "instead of rules, decide each page at the threshold a model of the F1 at each candidate threshold, fitted fold by fold on the other folds' pages, likes best")
 	flag.Float64Var(&cutMargin, "cut-margin", 0, "with -learn-cut, how much better (in the model's margin) a threshold must look than the expected-F1 rule's cut")
 	flag.StringVar(&before, "before", "", "comma-separated rules applied to every page's marginals (both files') before anything else, as a binary that has them would have written its marginals (for example copies, for marginals written before that rule existed)")
+	flag.Float64Var(&stackPairwise, "stack-pairwise", 0, "with -stack: the weight `W` of a pairwise term within each page in the stacker's loss (0: the log loss alone)")
 	flag.StringVar(&marg2Path, "marginals2", "", "a second cross-validation's marginals, on the same folds, for -gate and the m2 stack group")
 	flag.StringVar(&gate, "gate", "", "with -marginals2, instead of rules, score each page by the first marginals or the second: types (the second on the WCXB pages of -gate-types) or page (the better of the two on each page, an oracle)")
 	flag.StringVar(&gateTypes, "gate-types", "product,collection,listing", "with -gate types, the gold page types the second marginals decide")

@@ -121,6 +121,10 @@ func goldTypeColumns(p *page.Page, _ []float64, rows [][]float32) {
 	}
 }
 
+// stackPairwise is -stack-pairwise: the weight of a pairwise term within
+// each page in the stacker's loss (gbdt.Options.Pairwise), 0 for none.
+var stackPairwise float64
+
 // baseColumns is the width of the base stacker's row.
 const baseColumns = 18
 
@@ -192,6 +196,7 @@ func stacked(kept []*train.TrainPage, fold []int, marg [][][]float64, groups []s
 	for f := range folds {
 		var x []float32
 		var y, w []float64
+		var groups []int32
 		for i, p := range kept {
 			if fold[i] == f || p.ScoreOnly != "" || len(p.Example.Labels) == 0 {
 				continue
@@ -205,8 +210,12 @@ func stacked(kept []*train.TrainPage, fold []int, marg [][][]float64, groups []s
 					t = 1
 				}
 				y = append(y, t)
+				groups = append(groups, int32(i))
 				w = append(w, pw*(1+math.Log1p(float64(max(blocks[b].Words, 0)))))
 			}
+		}
+		if stackPairwise > 0 {
+			opt.Pairwise, opt.Groups = stackPairwise, groups
 		}
 		m, err := gbdt.Train(context.Background(), x, width, y, w, opt)
 		if err != nil {
