@@ -1,0 +1,159 @@
+package charsetguess
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"unicode/utf8"
+)
+
+// The class tables of the multi-byte candidates come from decoding every
+// byte and every pair of bytes through the encoding's decoder: about 8 ms
+// for the five, a third of what `sluice clean` of one page cost. So they
+// are built once by TestMultiByteTables, which holds the method, and
+// embedded gzipped (123,520 bytes in 3.4 KB, inflated in a fraction of a
+// millisecond). Inflated, the file holds, for each encoding of
+// multiByteNames in order, the 128 classes of a lone byte 0x80+b, then the
+// 128×192 classes of a lead 0x80+l and a trail 0x40+t, each with bit 7
+// set when the pair is one of the language's most frequent characters.
+// The test fails when the decoders (golang.org/x/text) or the method
+// change and the file was not rebuilt:
+//
+//	go test ./charsetguess -run TestMultiByteTables -update-tables
+//
+//go:embed multibyte.bin.gz
+var multiByteGzip []byte
+
+// multiByteData is multibyte.bin.gz inflated, or the error that stopped it.
+var multiByteData = sync.OnceValues(func() ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(multiByteGzip))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
+})
+
+// multiByteNames are the multi-byte candidates, in multibyte.bin.gz's order.
+var multiByteNames = []string{"gb18030", "shift_jis", "euc-kr", "big5", "euc-jp"}
+
+// multiByteSize is one encoding's part of the inflated tables.
+const multiByteSize = 128 + 128*192
+
+// topBit marks, in the embedded tables, a pair that is one of the language's
+// most frequent characters.
+const topBit = 0x80
+
+// loadMultiByte returns the embedded tables of multi-byte encoding name.
+func loadMultiByte(name string) *multiByte {
+	data, err := multiByteData()
+	k := slices.Index(multiByteNames, name)
+	if err != nil || k < 0 || len(data) != len(multiByteNames)*multiByteSize {
+		// The file is built and checked by the tests: this is a broken build.
+		panic(fmt.Sprintf("charsetguess: no embedded tables for %q (multibyte.bin.gz inflates to %d bytes, want %d; %v)", name, len(data), len(multiByteNames)*multiByteSize, err))
+	}
+	b := data[k*multiByteSize : (k+1)*multiByteSize]
+	e := &multiByte{kind: name}
+	copy(e.one[:], b[:128])
+	for l := range 128 {
+		for t, v := range b[128+l*192 : 128+(l+1)*192] {
+			e.two[l][t] = v &^ topBit
+			e.top[l][t] = v&topBit != 0
+		}
+	}
+	return e
+}
+
+// encode writes e's tables as the embedded file holds them, inflated.
+func (e *multiByte) encode() []byte {
+	b := make([]byte, 0, multiByteSize)
+	b = append(b, e.one[:]...)
+	for l := range 128 {
+		for t := range 192 {
+			v := e.two[l][t]
+			if e.top[l][t] {
+				v |= topBit
+			}
+			b = append(b, v)
+		}
+	}
+	return b
+}
+
+// Classes of characters in multi-byte encodings.
+const (
+	mbCommon  uint8 = iota // a character of the language's main planes
+	mbHan                  // a common Han character
+	mbOdd                  // a second-plane character, half-width katakana
+	mbRare                 // a character of the language's fringe
+	mbInvalid              // a sequence the encoding does not define, private use
+)
+
+// multiByte scores a CJK encoding by reading the sample.
+type multiByte struct {
+	one  [128]uint8      // class of a lone byte 0x80+b, mbInvalid if it leads a sequence
+	two  [128][192]uint8 // class of lead 0x80+l and trail 0x40+t
+	top  [128][192]bool  // the pair is one of the language's most frequent characters
+	kind string
+}
+
+func (e *multiByte) score(s []byte) (charge, top float64) {
+	var ch, chars, tops int64
+	lastHan := -2 // index after the last Han character
+	for i := FirstNonASCII(s); i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i += 1 + FirstNonASCII(s[i+1:])
+			continue
+		}
+		n, cls, isTop := e.next(s[i:])
+		chars++
+		if isTop {
+			tops++
+		}
+		switch cls {
+		case mbHan:
+			if lastHan == i-1 && s[i-1] == ' ' {
+				ch += chargeSpaced
+			}
+			lastHan = i + n
+		case mbOdd:
+			ch += chargeOdd * int64(n)
+		case mbRare:
+			ch += chargeRare * int64(n)
+		case mbInvalid:
+			ch += chargeInvalid * int64(n)
+		}
+		i += n
+	}
+	if chars > 0 {
+		top = float64(tops) / float64(chars)
+	}
+	return float64(ch), top
+}
+
+// next returns the length and class of the character at the start of s,
+// which is a non-ASCII byte, and whether it is one of the language's most
+// frequent characters. A bad sequence has length 1.
+func (e *multiByte) next(s []byte) (n int, cls uint8, top bool) {
+	l := s[0] - 0x80
+	if cls := e.one[l]; cls != mbInvalid {
+		return 1, cls, false
+	}
+	if len(s) >= 2 && s[1] >= 0x40 {
+		if cls := e.two[l][s[1]-0x40]; cls != mbInvalid {
+			return 2, cls, e.top[l][s[1]-0x40]
+		}
+	}
+	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
+	switch {
+	case e.kind == "gb18030" && len(s) >= 4 && isDigit(s[1]) && s[2] >= 0x81 && isDigit(s[3]):
+		return 4, mbRare, false // a four-byte GB 18030 sequence
+	case e.kind == "euc-jp" && s[0] == 0x8F && len(s) >= 3 && s[1] >= 0xA1 && s[2] >= 0xA1:
+		return 3, mbRare, false // JIS X 0212
+	}
+	return 1, mbInvalid, false
+}
