@@ -478,6 +478,28 @@ func scriptLanguage(script uint8) uint64 {
 	return 0
 }
 
+// alphabets are the languages' alphabets by letter: bit l of common[r]
+// when languages[l] holds r among its common letters, of rare[r] among
+// its rare ones.
+type alphabets struct {
+	common, rare map[rune]uint64
+}
+
+// alphabetMasks builds the alphabets of languages once.
+var alphabetMasks = sync.OnceValue(func() *alphabets {
+	a := &alphabets{common: map[rune]uint64{}, rare: map[rune]uint64{}}
+	for l, alphabet := range languages {
+		common, rare, _ := strings.Cut(alphabet, "|")
+		for _, r := range common {
+			a.common[r] |= 1 << l
+		}
+		for _, r := range rare {
+			a.rare[r] |= 1 << l
+		}
+	}
+	return a
+})
+
 func classify(r rune) charInfo {
 	switch {
 	case r == utf8.RuneError, r < 0x20, 0x7F <= r && r < 0xA0, 0xE000 <= r && r <= 0xF8FF:
@@ -508,16 +530,11 @@ func classify(r rune) charInfo {
 		in.langs = scriptLanguage(in.script)
 		in.final = r == 'ς'
 		lr := unicode.ToLower(r)
-		for l, alphabet := range languages {
-			common, rare, _ := strings.Cut(alphabet, "|")
-			switch {
-			case strings.ContainsRune(common, lr), strings.ContainsRune(common, r):
-				in.langs |= 1 << l
-			case strings.ContainsRune(rare, lr):
-				in.langs |= 1 << l
-				in.rare |= 1 << l
-			}
-		}
+		al := alphabetMasks()
+		common := al.common[lr] | al.common[r]
+		rare := al.rare[lr] &^ common
+		in.langs |= common | rare
+		in.rare |= rare
 		return in
 	}
 	switch r {

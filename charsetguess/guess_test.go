@@ -3,6 +3,7 @@ package charsetguess
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"golang.org/x/text/encoding/htmlindex"
 )
@@ -51,6 +52,33 @@ func TestFirstNonASCII(t *testing.T) {
 		}
 		if got := FirstNonASCII([]byte(s)); got != want {
 			t.Errorf("FirstNonASCII(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestAlphabetMasks checks the letters' language masks against a reading
+// of the alphabets letter by letter, for every rune of the planes the
+// single-byte encodings decode to.
+func TestAlphabetMasks(t *testing.T) {
+	for r := rune(0xA0); r < 0x3000; r++ {
+		if !unicode.IsLetter(r) && !unicode.IsMark(r) {
+			continue
+		}
+		var langs, rare uint64
+		lr := unicode.ToLower(r)
+		for l, alphabet := range languages {
+			common, rareLetters, _ := strings.Cut(alphabet, "|")
+			switch {
+			case strings.ContainsRune(common, lr), strings.ContainsRune(common, r):
+				langs |= 1 << l
+			case strings.ContainsRune(rareLetters, lr):
+				langs |= 1 << l
+				rare |= 1 << l
+			}
+		}
+		in := classify(r)
+		if in.langs&^scriptLanguage(in.script) != langs || in.rare != rare {
+			t.Fatalf("%q: languages %b, rare %b; want %b, %b", r, in.langs&^scriptLanguage(in.script), in.rare, langs, rare)
 		}
 	}
 }
