@@ -50,7 +50,7 @@ func TestCueTableFits(t *testing.T) {
 // cues of a node cost no allocation (they were one a class or id value).
 func TestCuesDoNotAllocate(t *testing.T) {
 	var buf tokenBuf
-	table := newHashTable(map[string]float32{"content": 1})
+	table := mustHashTable(t, map[string]float32{"content": 1})
 	if n := testing.AllocsPerRun(100, func() {
 		cues("mainContent post-body", &buf)
 		nodeCues(table, "mainContent", "post-body", &buf)

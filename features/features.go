@@ -2,7 +2,6 @@ package features
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -150,14 +149,13 @@ func NewExtractor(cfg Config) (*Extractor, error) {
 	if err := e.makeFilters(cfg); err != nil {
 		return nil, err
 	}
-	for kind, table := range map[string]map[string]float32{"learned cue": cfg.Cues, "text cue": cfg.TextCues} {
-		for tok, v := range table {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				return nil, fmt.Errorf("features: %s %q has value %v", kind, tok, v)
-			}
-		}
+	var err error
+	if e.cueH, err = newHashTable("learned cue", cfg.Cues); err != nil {
+		return nil, err
 	}
-	e.cueH, e.textCueH = newHashTable(cfg.Cues), newHashTable(cfg.TextCues)
+	if e.textCueH, err = newHashTable("text cue", cfg.TextCues); err != nil {
+		return nil, err
+	}
 	e.titleOn = e.on[groupIndex(Title)] || e.on[groupIndex(Headline)]
 	e.titleGroupOn = e.on[groupIndex(Title)]
 	for i, g := range featureGroups {

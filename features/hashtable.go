@@ -1,5 +1,10 @@
 package features
 
+import (
+	"fmt"
+	"math"
+)
+
 // hashTable is a read-only table from token hashes (tokenHash) to values,
 // the text cue table as labelling reads it: open addressing with linear
 // probing over a power-of-two array of keys at most half full, the values
@@ -17,12 +22,13 @@ type hashTable struct {
 	hasZero bool
 }
 
-// newHashTable returns table keyed by its keys' tokenHash. Two keys with
-// one hash (for a table of 100,000 tokens, about one chance in 4·10^9)
-// keep the larger value.
-func newHashTable(table map[string]float32) *hashTable {
+// newHashTable returns table keyed by its keys' tokenHash, or an error
+// naming the first key of a value that is not finite (kind says which
+// table). Two keys with one hash (for a table of 100,000 tokens, about
+// one chance in 4·10^9) keep the larger value.
+func newHashTable(kind string, table map[string]float32) (*hashTable, error) {
 	if len(table) == 0 {
-		return nil
+		return nil, nil
 	}
 	bits := uint8(1)
 	for 1<<bits < 2*len(table) {
@@ -30,9 +36,12 @@ func newHashTable(table map[string]float32) *hashTable {
 	}
 	t := &hashTable{keys: make([]uint64, 1<<bits), vals: make([]float32, 1<<bits), shift: 64 - bits}
 	for k, v := range table {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, fmt.Errorf("features: %s %q has value %v", kind, k, v)
+		}
 		t.put(tokenHash([]byte(k)), v)
 	}
-	return t
+	return t, nil
 }
 
 // slot returns the first slot to probe for key h.

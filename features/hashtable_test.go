@@ -2,6 +2,8 @@ package features
 
 import (
 	"fmt"
+	"math"
+	"strings"
 	"testing"
 )
 
@@ -14,7 +16,7 @@ func TestHashTableAgreesWithMap(t *testing.T) {
 		for i := range n {
 			table[fmt.Sprintf("tok%d", i)] = float32(i) - float32(n)/2
 		}
-		h := newHashTable(table)
+		h := mustHashTable(t, table)
 		if 2*n > len(h.keys) {
 			t.Fatalf("n=%d: %d slots, more than half full", n, len(h.keys))
 		}
@@ -41,10 +43,10 @@ func TestHashTableEdges(t *testing.T) {
 	if _, ok := nilTable.get(tokenHash([]byte("a"))); ok {
 		t.Error("a nil table has a key")
 	}
-	if newHashTable(nil) != nil || newHashTable(map[string]float32{}) != nil {
+	if mustHashTable(t, nil) != nil || mustHashTable(t, map[string]float32{}) != nil {
 		t.Error("an empty table is not nil")
 	}
-	h := newHashTable(map[string]float32{"x": 1})
+	h := mustHashTable(t, map[string]float32{"x": 1})
 	if _, ok := h.get(0); ok {
 		t.Error("key 0 found before it was put")
 	}
@@ -73,6 +75,27 @@ func TestHashTableEdges(t *testing.T) {
 	for i, c := range wrapped {
 		if v, ok := w.get(c); !ok || v != float32(i) {
 			t.Errorf("wrapped key %d = %v, %v; want %d", c, v, ok, i)
+		}
+	}
+}
+
+// mustHashTable builds a text cue table or fails the test.
+func mustHashTable(t *testing.T, table map[string]float32) *hashTable {
+	t.Helper()
+	h, err := newHashTable("text cue", table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestHashTableRefusesNonFinite: a value that is not a number names its
+// table and token.
+func TestHashTableRefusesNonFinite(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		_, err := newHashTable("learned cue", map[string]float32{"ok": 1, "bad": float32(v)})
+		if err == nil || !strings.Contains(err.Error(), `learned cue "bad"`) {
+			t.Errorf("value %v: error %v, want one naming learned cue \"bad\"", v, err)
 		}
 	}
 }
