@@ -67,22 +67,6 @@ func loadMultiByte(name string) *multiByte {
 	return e
 }
 
-// encode writes e's tables as the embedded file holds them, inflated.
-func (e *multiByte) encode() []byte {
-	b := make([]byte, 0, multiByteSize)
-	b = append(b, e.one[:]...)
-	for l := range 128 {
-		for t := range 192 {
-			v := e.two[l][t]
-			if e.top[l][t] {
-				v |= topBit
-			}
-			b = append(b, v)
-		}
-	}
-	return b
-}
-
 // Classes of characters in multi-byte encodings.
 const (
 	mbCommon  uint8 = iota // a character of the language's main planes

@@ -192,3 +192,19 @@ func firstPlane(name string, lead, trail byte) bool {
 	}
 	return false
 }
+
+// encode writes e's tables as the embedded file holds them, inflated.
+func (e *multiByte) encode() []byte {
+	b := make([]byte, 0, multiByteSize)
+	b = append(b, e.one[:]...)
+	for l := range 128 {
+		for t := range 192 {
+			v := e.two[l][t]
+			if e.top[l][t] {
+				v |= topBit
+			}
+			b = append(b, v)
+		}
+	}
+	return b
+}

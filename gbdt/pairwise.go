@@ -55,15 +55,22 @@ func newRanker(t *trainer, groups []int32, lambda float64) (*ranker, error) {
 	for _, id := range ids {
 		rows := byGroup[id]
 		slices.SortStableFunc(rows, func(a, b int32) int { return cmp.Compare(t.y[b], t.y[a]) })
-		var pairs, total float64
+		// The pairs' weight, Σ over a < b of w_a·w_b·(y_a − y_b) in the
+		// sorted order (a pair of equal targets adds 0), from the
+		// weights and weighted targets of the rows after each.
+		var pairs, total, after, afterY float64
+		for _, j := range rows {
+			total += t.weight(j)
+			afterY += t.weight(j) * t.y[j]
+		}
+		after = total
 		n, lo := 0, 0
 		for a, i := range rows {
-			total += t.weight(i)
+			after -= t.weight(i)
+			afterY -= t.weight(i) * t.y[i]
+			pairs += t.weight(i) * (t.y[i]*after - afterY)
 			lo = lower(t.y, rows, a, lo)
 			n += len(rows) - lo
-			for _, j := range rows[lo:] {
-				pairs += t.weight(i) * t.weight(j) * (t.y[i] - t.y[j])
-			}
 		}
 		if pairs > 0 {
 			k.groups = append(k.groups, rows)

@@ -324,7 +324,6 @@ func TestAssignFolds(t *testing.T) {
 	}
 }
 
-// trainPage returns page n of pagetest.Article's family as an example.
 // sitePages returns n training pages (trainPage) spread over the given
 // number of sites, page k on site k mod sites.
 func sitePages(t *testing.T, n, sites int) []Example {
@@ -337,6 +336,7 @@ func sitePages(t *testing.T, n, sites int) []Example {
 	return ex
 }
 
+// trainPage returns page n of pagetest.Article's family as an example.
 func trainPage(t *testing.T, n int) Example {
 	t.Helper()
 	p, labels := pagetest.Article(t, n)
