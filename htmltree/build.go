@@ -45,9 +45,15 @@ type Builder struct {
 	// rawNext is false once the builder has told the tokenizer that the
 	// current start tag does not open raw text (notRawText).
 	rawNext bool
-	// noRawSkip leaves all raw text to the tokenizer (tests compare).
-	noRawSkip bool
-	tok       token
+	// noRawSkip leaves all raw text to the tokenizer, and noFast all
+	// tokens (tests compare).
+	noRawSkip, noFast bool
+	// drained is true when the tokenizer holds no input past b.pos and
+	// is not about to read raw text, so that the builder may read the
+	// next tokens itself (fast.go).
+	drained bool
+	scratch []byte // text with its CRs converted, to decode (fastText)
+	tok     token
 
 	mode, origMode mode
 	templateModes  []mode
@@ -86,10 +92,21 @@ type skippedTag struct {
 func (b *Builder) Build(src []byte) *Tree {
 	b.reset(src)
 	for {
+		if b.drained {
+			if n, ok := b.fastToken(); ok {
+				b.pos += n
+				b.rawNext = true
+				b.process()
+				continue
+			}
+			b.rd.Pos = b.pos // the tokenizer reads on from here
+			b.rd.Passed(b.pos)
+		}
 		b.z.AllowCDATA(b.inForeignElement())
 		tt := b.z.Next()
 		n := len(b.z.Raw())
 		b.readToken(tt, n)
+		rawStart := b.tok.typ == html.StartTagToken && rawTextElement(b.tok.atom)
 		b.pos += n
 		b.rawNext = true
 		b.process()
@@ -97,6 +114,9 @@ func (b *Builder) Build(src []byte) *Tree {
 			break
 		}
 		b.skipRaw(tt)
+		// After a raw-text start tag the tokenizer reads the text (or,
+		// when skipRaw took it, the end tag) unless told otherwise.
+		b.drained = !b.noFast && b.rd.Pos == b.pos && !(rawStart && b.rawNext)
 	}
 	b.joinPieces()
 	for _, n := range b.stack {
@@ -121,6 +141,7 @@ func (b *Builder) reset(src []byte) {
 	b.rd.Reset(src)
 	b.z = html.NewTokenizer(&b.rd)
 	b.pos = 0
+	b.drained = !b.noFast
 	b.mode, b.origMode = initialMode, initialMode
 	b.templateModes = b.templateModes[:0]
 	b.stack = b.stack[:0]

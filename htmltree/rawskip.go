@@ -38,7 +38,11 @@ func (b *Builder) skipRaw(tt html.TokenType) {
 		case atom.Style:
 			name = "style"
 		}
-		if end, ok := rawtext.End(b.tree.src, b.pos, name); name != "" && ok && end > b.pos {
+		if name == "" {
+			b.rd.Passed(b.pos)
+			return
+		}
+		if end, ok := rawtext.End(b.tree.src, b.pos, name); ok && end > b.pos {
 			b.rd.Pos = end
 			b.rawTextToken(end)
 			b.process()

@@ -48,12 +48,13 @@ func fullWithRaw(t *htmltree.Tree) string {
 }
 
 // sameWithoutSkip fails t unless building src with the builder's own
-// reading of raw text gives the tree (and text spans) the tokenizer's
-// reading gives.
+// reading of raw text and of plain tokens (fast.go) gives the tree (and
+// text spans) the tokenizer's reading of every token gives.
 func sameWithoutSkip(t *testing.T, name string, src []byte) {
 	t.Helper()
 	var on, off htmltree.Builder
 	htmltree.SetRawSkip(&off, false)
+	htmltree.SetFast(&off, false)
 	got, want := fullWithRaw(on.Build(src)), fullWithRaw(off.Build(src))
 	if got != want {
 		k := firstByteDiff(want, got)

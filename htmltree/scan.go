@@ -13,13 +13,17 @@ import (
 // token.go), so that values are spans of the input.
 
 // scanAttrs appends the attributes of the raw start tag, from offset i
-// past its name, dropping a repeated key as the tokenizer does.
-func (b *Builder) scanAttrs(raw []byte, i int) {
+// past its name, dropping a repeated key as the tokenizer does. It returns
+// where in raw the value of the last attribute it kept ends, as the
+// tokenizer records it (past the key for an attribute without a value),
+// or −1 when it kept none.
+func (b *Builder) scanAttrs(raw []byte, i int) (lastVal int) {
 	first := len(b.tree.attrs)
+	lastVal = -1
 	for {
 		i = skipSpace(raw, i)
 		if i >= len(raw) || raw[i] == '>' {
-			return
+			return lastVal
 		}
 		ks := i
 		i = attrKeyEnd(raw, i)
@@ -28,6 +32,10 @@ func (b *Builder) scanAttrs(raw []byte, i int) {
 		i, vs, ve = attrVal(raw, i)
 		if len(key) == 0 || b.seenKey(first, key) {
 			continue
+		}
+		lastVal = ve
+		if ve == 0 {
+			lastVal = ks + len(key)
 		}
 		a := attribute{key: b.keyStr(key, ks), atom: atom.Lookup(key)}
 		if !lowerASCII(key) {

@@ -1,11 +1,12 @@
 // Package rawtext finds where the raw text of a <script> or <style>
 // element ends, and hands golang.org/x/net/html's Tokenizer its input so
-// that htmltree can read that text itself (htmltree/rawskip.go says why).
+// that htmltree can read tokens itself: that raw text (htmltree/rawskip.go
+// says why) and the plain tokens between (htmltree/fast.go).
 //
-// The tokenizer must not have read past a start tag whose text the builder
-// takes, so Reader hands over the input in pieces that end just after the
-// name of every "<script" and "<style", and after that at every '>' until
-// the tag is read.
+// The builder can read on from where the tokenizer stopped only when the
+// tokenizer holds no input past its last token, so Reader hands over the
+// input in pieces that end just after a '>', where tags, comments and
+// doctypes end.
 package rawtext
 
 import (
@@ -16,67 +17,50 @@ import (
 // Reader is the input as the tokenizer reads it.
 type Reader struct {
 	src   []byte
-	Pos   int // the next byte to hand over; the builder moves it past a raw text it has read
-	mark  int // just past the name of the next "<script" or "<style" at or after pos; len(src)+1 when none
-	stops int // pieces ended at a '>' past the mark
+	Pos   int // the next byte to hand over; the builder moves it to where the tokenizer is to read on
+	start int // where the current token starts (Passed)
+	stops int // pieces handed over since
 }
 
-// maxStops bounds the pieces the reader ends at a '>' past one mark. A
-// start tag holds a '>' only inside a quoted value, seldom; a mark inside
-// a comment or a long text would otherwise cut all the rest of it in
-// pieces, and at each piece the tokenizer may move what it holds of the
-// current token to the front of its buffer.
+// maxStops bounds the pieces of one token that end at its next '>'. A tag
+// holds a '>' only inside a quoted value, seldom; a long comment or text
+// full of them would otherwise be handed over a piece per '>', and at each
+// piece the tokenizer moves what it holds of the current token to the
+// front of its buffer. Past maxStops a piece runs on to the first '>' at
+// least as far again as the token has come, so that the moving costs no
+// more than twice the token's length.
 const maxStops = 8
+
+// minPiece is the least a piece past maxStops holds before its '>'.
+const minPiece = 4096
 
 // Reset makes r read src from its start.
 func (r *Reader) Reset(src []byte) {
-	r.src, r.Pos, r.stops = src, 0, 0
-	r.mark = nextTag(src, 0)
+	r.src, r.Pos, r.start, r.stops = src, 0, 0, 0
 }
 
-// Read hands over the input up to the mark, and past it up to each '>',
-// maxStops times at most.
+// Read hands over the input up to the next '>' (see maxStops).
 func (r *Reader) Read(p []byte) (int, error) {
 	if r.Pos >= len(r.src) {
 		return 0, io.EOF
 	}
-	end := len(r.src)
-	if r.Pos < r.mark {
-		end = min(end, r.mark)
-	} else if i := bytes.IndexByte(r.src[r.Pos:], '>'); i >= 0 && r.stops < maxStops {
-		end = r.Pos + i + 1
-		r.stops++
+	from := r.Pos
+	if r.stops >= maxStops {
+		from = min(len(r.src), r.Pos+max(minPiece, r.Pos-r.start))
 	}
+	end := len(r.src)
+	if i := bytes.IndexByte(r.src[from:], '>'); i >= 0 {
+		end = from + i + 1
+	}
+	r.stops++
 	n := copy(p, r.src[r.Pos:end])
 	r.Pos += n
 	return n, nil
 }
 
-// Passed moves the mark past a token that ends at end, once the tokenizer
-// has read past it.
-func (r *Reader) Passed(end int) {
-	if r.mark <= end {
-		r.mark = nextTag(r.src, r.Pos)
-		r.stops = 0
-	}
-}
-
-// nextTag returns the offset just past the name of the first "<script"
-// or "<style" (in any case) at or after from, or len(src)+1.
-func nextTag(src []byte, from int) int {
-	for i := from; i < len(src); {
-		j := bytes.IndexByte(src[i:], '<')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-		if rest := src[i:]; hasPrefixFold(rest, "script") {
-			return i + len("script")
-		} else if hasPrefixFold(rest, "style") {
-			return i + len("style")
-		}
-	}
-	return len(src) + 1
+// Passed tells the reader that the current token starts at start.
+func (r *Reader) Passed(start int) {
+	r.start, r.stops = start, 0
 }
 
 // hasPrefixFold reports whether s starts with name, a lower-case ASCII
