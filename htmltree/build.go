@@ -4,7 +4,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/sluice-project/sluice/internal/rawtext"
+	"github.com/sluice-project/sluice/internal/htmlscan"
 )
 
 // MaxDepth is the most elements the builder keeps open at once, as many as
@@ -39,7 +39,7 @@ func Build(src []byte) *Tree {
 // one per goroutine, or in a sync.Pool.
 type Builder struct {
 	tree Tree
-	rd   rawtext.Reader
+	rd   htmlscan.Reader
 	z    *html.Tokenizer
 	pos  int // offset in the input of the current token
 	// rawNext is false once the builder has told the tokenizer that the
@@ -106,7 +106,7 @@ func (b *Builder) Build(src []byte) *Tree {
 		tt := b.z.Next()
 		n := len(b.z.Raw())
 		b.readToken(tt, n)
-		rawStart := b.tok.typ == html.StartTagToken && rawTextElement(b.tok.atom)
+		rawStart := b.tok.typ == html.StartTagToken && htmlscan.RawTextElement(b.tok.atom)
 		b.pos += n
 		b.rawNext = true
 		b.process()

@@ -41,6 +41,15 @@
 // doctype (which decides whether <table> closes an open <p>), and foreign
 // content (<svg>, <math>) with its breakout tags and integration points.
 //
+// # Reading tokens
+//
+// The tokenizer reads comments, doctypes, raw text with escapes and
+// whatever needs decoding in a tag; the builder reads the rest itself, by
+// the tokenizer's rules (package internal/htmlscan holds them): plain text
+// and tags, which are most of a page's tokens (fast.go), and the text of
+// scripts and styles (rawskip.go). Both readings give the same tree
+// (TestRawSkipSharedPages, on every shared page; FuzzFast).
+//
 // # What it does not do
 //
 //   - Template contents are children of the <template> element (as

@@ -5,7 +5,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/internal/htmlscan"
 )
 
 // Most of a page's tokens are plain: text without a character reference
@@ -21,7 +22,7 @@ import (
 // The builder may read ahead of the tokenizer only while the tokenizer
 // holds no input past the last token it gave, and is not about to read
 // raw text (after a <script>, <style>, <title>... start tag it read). The
-// reader (rawtext.Reader) hands the tokenizer its input in pieces that end
+// reader (htmlscan.Reader) hands the tokenizer its input in pieces that end
 // at a '>', so that the tokenizer ends most of its tokens with nothing
 // left over (drained); when the builder meets a token it leaves to the
 // tokenizer, it moves the reader to that token's start, and the tokenizer
@@ -37,10 +38,10 @@ func (b *Builder) fastToken() (n int, ok bool) {
 	}
 	if src[pos] == '<' {
 		switch c := src[pos+1]; {
-		case isLetter(c):
+		case htmlscan.IsLetter(c):
 			return b.fastStartTag()
 		case c == '/':
-			if pos+2 < len(src) && isLetter(src[pos+2]) {
+			if pos+2 < len(src) && htmlscan.IsLetter(src[pos+2]) {
 				return b.fastEndTag()
 			}
 			return 0, false
@@ -58,19 +59,7 @@ func (b *Builder) fastToken() (n int, ok bool) {
 // the tokenizer's Text decodes them.
 func (b *Builder) fastText() (int, bool) {
 	src, pos := b.tree.src, b.pos
-	end := -1
-	for i := pos + 1; i < len(src); {
-		j := bytes.IndexByte(src[i:], '<')
-		if j < 0 || i+j+1 >= len(src) {
-			break
-		}
-		k := i + j
-		if c := src[k+1]; isLetter(c) || c == '/' || c == '!' || c == '?' {
-			end = k
-			break
-		}
-		i = k + 1
-	}
+	end := htmlscan.TextEnd(src, pos)
 	if end < 0 {
 		return 0, false
 	}
@@ -90,7 +79,7 @@ func (b *Builder) fastText() (int, bool) {
 		// decodes anything, which textStr only reads.
 		d := raw
 		if cr {
-			b.scratch = appendNewlines(b.scratch[:0], raw)
+			b.scratch = htmlscan.AppendNewlines(b.scratch[:0], raw)
 			d = b.scratch
 		}
 		u := html.UnescapeString(unsafe.String(unsafe.SliceData(d), len(d)))
@@ -100,44 +89,28 @@ func (b *Builder) fastText() (int, bool) {
 }
 
 // addSideNewlines copies text to the side buffer with its CRs converted
-// (appendNewlines).
+// (htmlscan.AppendNewlines).
 func (b *Builder) addSideNewlines(text []byte) str {
 	off := len(b.tree.side)
-	b.tree.side = appendNewlines(b.tree.side, text)
+	b.tree.side = htmlscan.AppendNewlines(b.tree.side, text)
 	return str{off: uint32(off) | sideBit, n: uint32(len(b.tree.side) - off)}
-}
-
-// appendNewlines appends text to dst with its CRs converted as the
-// tokenizer's Text converts them: CR LF and a lone CR to LF.
-func appendNewlines(dst, text []byte) []byte {
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if c == '\r' {
-			c = '\n'
-			if i+1 < len(text) && text[i+1] == '\n' {
-				i++
-			}
-		}
-		dst = append(dst, c)
-	}
-	return dst
 }
 
 // fastStartTag reads a start tag that needs no decoding and does not make
 // the tokenizer read raw text next.
 func (b *Builder) fastStartTag() (int, bool) {
 	src, pos := b.tree.src, b.pos
-	end := tagEnd(src, nameEnd(src, pos+1))
+	end := htmlscan.TagEnd(src, htmlscan.NameEnd(src, pos+1))
 	if end < 0 || end+1-pos > maxScanTag {
 		return 0, false
 	}
 	raw := src[pos : end+1]
-	if !plainText(raw) {
+	if !htmlscan.Plain(raw) {
 		return 0, false
 	}
 	b.tok = token{typ: html.StartTagToken, raw: Span{int32(pos), int32(end + 1)}}
 	cur := b.tagName(raw, 1)
-	if rawTextElement(b.tok.atom) {
+	if htmlscan.RawTextElement(b.tok.atom) {
 		return 0, false
 	}
 	b.tok.attr = int32(len(b.tree.attrs))
@@ -154,7 +127,7 @@ func (b *Builder) fastStartTag() (int, bool) {
 // and drops, only matter for where the tag ends.
 func (b *Builder) fastEndTag() (int, bool) {
 	src, pos := b.tree.src, b.pos
-	end := tagEnd(src, nameEnd(src, pos+2))
+	end := htmlscan.TagEnd(src, htmlscan.NameEnd(src, pos+2))
 	if end < 0 {
 		return 0, false
 	}
@@ -163,44 +136,3 @@ func (b *Builder) fastEndTag() (int, bool) {
 	b.tagName(raw, 2)
 	return len(raw), true
 }
-
-// nameEnd returns the end of the tag name starting at i: at white space,
-// '/' or '>' (readTagName), or the end of src.
-func nameEnd(src []byte, i int) int {
-	for ; i < len(src); i++ {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r', '\f', '/', '>':
-			return i
-		}
-	}
-	return i
-}
-
-// tagEnd returns the offset of the '>' that ends a tag whose name ends at
-// i, reading its attributes as readTag does, or −1 when src ends first.
-func tagEnd(src []byte, i int) int {
-	for {
-		i = skipSpace(src, i)
-		if i >= len(src) {
-			return -1
-		}
-		if src[i] == '>' {
-			return i
-		}
-		i = attrKeyEnd(src, i)
-		i, _, _ = attrVal(src, i)
-	}
-}
-
-// rawTextElement reports whether a start tag of element a makes the
-// tokenizer read raw text or RCDATA next (readStartTag's list).
-func rawTextElement(a atom.Atom) bool {
-	switch a {
-	case atom.Iframe, atom.Noembed, atom.Noframes, atom.Noscript, atom.Plaintext,
-		atom.Script, atom.Style, atom.Textarea, atom.Title, atom.Xmp:
-		return true
-	}
-	return false
-}
-
-func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

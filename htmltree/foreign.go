@@ -3,6 +3,8 @@ package htmltree
 import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/internal/htmlscan"
 )
 
 // Foreign content (12.2.6.5): <svg> and <math> subtrees. Their elements get
@@ -164,7 +166,7 @@ func (b *Builder) htmlIntegration(nd *Node) bool {
 
 func (b *Builder) allSpaceOrNUL(s str) bool {
 	for _, c := range b.tree.bytes(s) {
-		if !isSpace(c) && c != 0 {
+		if !htmlscan.IsSpace(c) && c != 0 {
 			return false
 		}
 	}

@@ -3,6 +3,8 @@ package htmltree
 import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/internal/htmlscan"
 )
 
 // The insertion modes before <body> (12.2.6.4.1 to 12.2.6.4.6).
@@ -23,7 +25,7 @@ func (b *Builder) initial() bool {
 		b.tree.Nodes[n].data = b.tok.data
 		b.tree.Nodes[n].Raw = b.tok.raw
 		b.tree.insertBefore(0, n, Nil)
-		b.quirks = quirksDoctype(b.tree.bytes(b.tok.data))
+		b.quirks = htmlscan.QuirksDoctype(b.tree.bytes(b.tok.data))
 		b.mode = beforeHTMLMode
 		return true
 	}

@@ -6,7 +6,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/sluice-project/sluice/internal/rawtext"
+	"github.com/sluice-project/sluice/internal/htmlscan"
 )
 
 // The text of a <script> or <style> element is raw: it ends at the first
@@ -18,7 +18,7 @@ import (
 // tokenizer the input from there on, as if the text had been read.
 //
 // To do that the tokenizer must not have read past the start tag, so the
-// reader it reads from (rawtext.Reader) hands over the input in pieces that
+// reader it reads from (htmlscan.Reader) hands over the input in pieces that
 // end just after the name of every "<script" and "<style", and after that
 // at every '>' until the tag is read. Where anything is not as expected
 // (the tokenizer holds bytes past the tag; the element is in foreign
@@ -42,7 +42,7 @@ func (b *Builder) skipRaw(tt html.TokenType) {
 			b.rd.Passed(b.pos)
 			return
 		}
-		if end, ok := rawtext.End(b.tree.src, b.pos, name); ok && end > b.pos {
+		if end, ok := htmlscan.RawTextEnd(b.tree.src, b.pos, name); ok && end > b.pos {
 			b.rd.Pos = end
 			b.rawTextToken(end)
 			b.process()
@@ -63,20 +63,7 @@ func (b *Builder) rawTextToken(end int) {
 		b.tok.data = str{off: uint32(b.pos), n: uint32(len(raw))}
 		return
 	}
-	d := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; c {
-		case '\r':
-			d = append(d, '\n')
-			if i+1 < len(raw) && raw[i+1] == '\n' {
-				i++
-			}
-		case 0:
-			d = append(d, "\uFFFD"...)
-		default:
-			d = append(d, c)
-		}
-	}
+	d := htmlscan.AppendRawText(make([]byte, 0, len(raw)), raw)
 	b.tok.data = b.textStr(d)
 }
 

@@ -1,6 +1,10 @@
 package htmltree
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/sluice-project/sluice/internal/htmlscan"
+)
 
 // piece is one part of a text node that the builder merged from tokens
 // that are not contiguous in the input (around a dropped tag, or foster
@@ -83,16 +87,11 @@ func (b *Builder) joinPieces() {
 	}
 }
 
-// isSpace reports whether c is HTML white space.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
-}
-
 // splitSpace splits s into its leading white space and the rest.
 func (b *Builder) splitSpace(s str) (lead, rest str) {
 	bs := b.tree.bytes(s)
 	i := 0
-	for i < len(bs) && isSpace(bs[i]) {
+	for i < len(bs) && htmlscan.IsSpace(bs[i]) {
 		i++
 	}
 	return str{off: s.off, n: uint32(i)}, str{off: s.off + uint32(i), n: s.n - uint32(i)}
@@ -128,7 +127,7 @@ func (b *Builder) onlySpace(s str) str {
 	bs := b.tree.bytes(s)
 	n := 0
 	for _, x := range bs {
-		if isSpace(x) {
+		if htmlscan.IsSpace(x) {
 			n++
 		}
 	}
@@ -137,7 +136,7 @@ func (b *Builder) onlySpace(s str) str {
 	}
 	off := len(b.tree.side)
 	for _, x := range bs {
-		if isSpace(x) {
+		if htmlscan.IsSpace(x) {
 			b.tree.side = append(b.tree.side, x)
 		}
 	}

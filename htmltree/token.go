@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/sluice-project/sluice/internal/htmlscan"
 )
 
 // token is the token being processed: the tokenizer's, with its strings as
@@ -31,8 +33,11 @@ func (b *Builder) readToken(tt html.TokenType, n int) {
 	b.tok = token{typ: tt, raw: Span{int32(b.pos), int32(b.pos + n)}}
 	switch tt {
 	case html.TextToken:
-		if plainText(raw) {
-			// What Text would give: the raw bytes, which are the token's
+		if htmlscan.Plain(raw) {
+			// Taking the bytes where they are saves Text's two loops
+			// over every text of the page and the comparison of its
+			// result with the input: about 0.5% of Clean's
+			// instructions. What Text would give: the raw bytes, which are the token's
 			// data, with no carriage return to convert, no character
 			// reference to decode and no NUL to replace.
 			b.tok.data = str{off: uint32(b.pos), n: uint32(n)}
@@ -51,20 +56,6 @@ func (b *Builder) readToken(tt html.TokenType, n int) {
 	case html.EndTagToken:
 		b.tagName(raw, 2)
 	}
-}
-
-// plainText reports whether a text token's raw bytes are its text as the
-// tokenizer's Text gives it: Text converts carriage returns, decodes
-// character references and may replace NULs, each byte by byte, and
-// without any of the three it returns the bytes as they are. Looking for
-// the three with IndexByte and taking the bytes where they are saves
-// Text's two loops over every text of the page and the comparison of its
-// result with the input: about 0.5% of Clean's instructions. The same
-// three bytes are the only ones that change an attribute's value when
-// decoded, so a raw start tag without them has its attributes read from
-// the tag itself (scanAttrs).
-func plainText(raw []byte) bool {
-	return bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 && bytes.IndexByte(raw, 0) < 0
 }
 
 // textStr returns the str of a text token's decoded data d: a span of the
@@ -159,7 +150,7 @@ const maxScanTag = 2048
 func (b *Builder) readAttrs(raw []byte, cur int) {
 	t := &b.tree
 	b.tok.attr = int32(len(t.attrs))
-	if len(raw) <= maxScanTag && plainText(raw) {
+	if len(raw) <= maxScanTag && htmlscan.Plain(raw) {
 		b.scanAttrs(raw, cur)
 		b.tok.nattr = int32(len(t.attrs)) - b.tok.attr
 		return

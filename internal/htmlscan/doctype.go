@@ -1,4 +1,4 @@
-package htmltree
+package htmlscan
 
 import "bytes"
 
@@ -15,11 +15,11 @@ var quirkyPublic = []string{
 	"-//webtechs//dtd mozilla html",
 }
 
-// quirksDoctype reports whether a doctype (the tokenizer's text of it:
+// QuirksDoctype reports whether a doctype (the tokenizer's text of it:
 // name, then PUBLIC and SYSTEM identifiers) puts the document in quirks
 // mode, which matters to the tree only in that <table> then does not close
 // an open <p>.
-func quirksDoctype(d []byte) bool {
+func QuirksDoctype(d []byte) bool {
 	i := bytes.IndexAny(d, " \t\r\n\f")
 	if i < 0 {
 		i = len(d)

@@ -1,4 +1,4 @@
-package rawtext
+package htmlscan
 
 import (
 	"io"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestEnd(t *testing.T) {
+func TestRawTextEnd(t *testing.T) {
 	for _, c := range []struct {
 		src, name string
 		end       int
@@ -22,9 +22,9 @@ func TestEnd(t *testing.T) {
 		{"<!-- p{} --></style>", "style", 12, true}, // a style's text has none
 		{"", "style", 0, false},
 	} {
-		end, ok := End([]byte(c.src), 0, c.name)
+		end, ok := RawTextEnd([]byte(c.src), 0, c.name)
 		if end != c.end || ok != c.ok {
-			t.Errorf("End(%q, %q) = %d, %v; want %d, %v", c.src, c.name, end, ok, c.end, c.ok)
+			t.Errorf("RawTextEnd(%q, %q) = %d, %v; want %d, %v", c.src, c.name, end, ok, c.end, c.ok)
 		}
 	}
 }

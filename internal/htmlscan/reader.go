@@ -1,13 +1,15 @@
-// Package rawtext finds where the raw text of a <script> or <style>
-// element ends, and hands golang.org/x/net/html's Tokenizer its input so
-// that htmltree can read tokens itself: that raw text (htmltree/rawskip.go
-// says why) and the plain tokens between (htmltree/fast.go).
+// Package htmlscan reads HTML tokens' bytes by the rules of
+// golang.org/x/net/html's Tokenizer (its token.go), so that htmltree can
+// read most tokens itself: where a text or a tag ends and what an
+// attribute's key and value are (tag.go, text.go), where the raw text of a
+// <script> or <style> ends (rawtext.go), and the reader that hands the
+// tokenizer its input so that it can read the rest (Reader).
 //
 // The builder can read on from where the tokenizer stopped only when the
 // tokenizer holds no input past its last token, so Reader hands over the
 // input in pieces that end just after a '>', where tags, comments and
 // doctypes end.
-package rawtext
+package htmlscan
 
 import (
 	"bytes"
@@ -61,44 +63,4 @@ func (r *Reader) Read(p []byte) (int, error) {
 // Passed tells the reader that the current token starts at start.
 func (r *Reader) Passed(start int) {
 	r.start, r.stops = start, 0
-}
-
-// hasPrefixFold reports whether s starts with name, a lower-case ASCII
-// name, in any case.
-func hasPrefixFold(s []byte, name string) bool {
-	if len(s) < len(name) {
-		return false
-	}
-	for i := range len(name) {
-		if s[i]|0x20 != name[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// End returns where the raw text of a <name> element that starts
-// at from ends: the offset of its end tag, which the tokenizer matches as
-// "</" and name in any case followed by white space, '/' or '>'. ok is
-// false when the text has no such end, or is a script's and holds "<!--"
-// before it (a style's text has no escapes).
-func End(src []byte, from int, name string) (end int, ok bool) {
-	for i := from; ; {
-		j := bytes.Index(src[i:], []byte("</"))
-		if j < 0 {
-			return 0, false
-		}
-		k := i + j
-		i = k + 2
-		if !hasPrefixFold(src[i:], name) || i+len(name) >= len(src) {
-			continue
-		}
-		switch src[i+len(name)] {
-		case ' ', '\n', '\r', '\t', '\f', '/', '>':
-			if name == "script" && bytes.Contains(src[from:k], []byte("<!--")) {
-				return 0, false
-			}
-			return k, true
-		}
-	}
 }
