@@ -134,12 +134,9 @@ func (c *columns) buffer(rows int) (*[]float32, []float32) {
 }
 
 // walkGathered adds the leaf values of tree h for the gathered rows g (n
-// columns a row, len(at) rows) to out.
-func (m *Model) walkGathered(h heapTree, g []float32, n int, at []uint32, out []float64) {
-	lo, hi := h.splits, h.splits+1<<h.depth-1
-	col, thr := m.cols.col[lo:hi], m.cols.thr[lo:hi]
-	g = g[:len(at)*n] // stepGathered reads within it unchecked
-	out = out[:len(at)]
+// columns a row, len(out) rows) to out.
+func (m *Model) walkGathered(h heapTree, g []float32, n int, out []float64) {
+	g = g[:len(out)*n] // walkRows reads within it unchecked
 	leaves := m.leaves[h.leaves : h.leaves+1<<h.depth]
 	if h.depth == 0 {
 		for k := range out {
@@ -147,50 +144,65 @@ func (m *Model) walkGathered(h heapTree, g []float32, n int, at []uint32, out []
 		}
 		return
 	}
-	clear(at)
-	for range h.depth - 1 {
-		stepGathered(col, thr[:len(col)], at, g, n)
-	}
-	lastGathered(col, thr[:len(col)], at, g, n, leaves, out)
+	lo, hi := h.splits, h.splits+1<<h.depth-1
+	col, thr := m.cols.col[lo:hi], m.cols.thr[lo:hi]
+	walkRows(col, thr[:len(col)], leaves, g, n, int(h.depth), out)
 }
 
-// stepGathered takes one step of the walks at over the gathered rows g,
-// n values a row. It reads the splits and the values without bounds
-// checks, which were a fifth of a step's instructions: a walk of a tree
-// of depth d starts at split 0 and takes d steps, so before each step its
-// index is below 2^d−1, the tree's number of splits (len(col), and
-// len(thr) is the same); a split's column is below n, by addSplits; and g
-// holds len(at) rows of n values, which walkGathered makes sure of.
-func stepGathered(col []uint32, thr []float32, at []uint32, g []float32, n int) {
+// walkRows walks a tree of depth d (its splits' columns col and
+// thresholds thr, its leaves) for each of the gathered rows g, n values a
+// row, and adds the leaf each reaches to its row's out. It walks several
+// rows side by side, each split's index in a register, so that the walks
+// do not wait on each other's loads: four at a time in assembly where
+// there is (walk4), then two at a time in Go.
+//
+// It reads without bounds checks, which were a fifth of a step's
+// instructions: a walk starts at split 0 and takes d steps, so before each
+// step its index is below 2^d−1, the tree's number of splits (len(col),
+// and len(thr) is the same), and after the last it is 2^d−1 to
+// 2^(d+1)−2, leaf index−(2^d−1), below len(leaves) (2^d); a split's column
+// is below n, by addSplits; and g holds len(out) rows of n values, which
+// walkGathered makes sure of.
+func walkRows(col []uint32, thr []float32, leaves []float64, g []float32, n, d int, out []float64) {
 	cp := unsafe.Pointer(unsafe.SliceData(col))
 	tp := unsafe.Pointer(unsafe.SliceData(thr))
-	gp := unsafe.Pointer(unsafe.SliceData(g))
-	stride := uintptr(n) * 4
-	for k, i := range at {
-		c := *(*uint32)(unsafe.Add(cp, uintptr(i)*4))
-		v := *(*float32)(unsafe.Add(gp, uintptr(c)*4))
-		at[k] = 2*i + 1 + b2u(v > *(*float32)(unsafe.Add(tp, uintptr(i)*4)))
-		gp = unsafe.Add(gp, stride)
-	}
-}
-
-// lastGathered takes the last step of the walks at, as stepGathered, and
-// adds the leaf each reaches to its row's out: the leaves of a tree of
-// depth d follow its 2^d−1 splits, so that a walk's last step lands at
-// index 2^d−1 to 2^(d+1)−2, leaf index−(2^d−1), below len(leaves) (2^d).
-func lastGathered(col []uint32, thr []float32, at []uint32, g []float32, n int, leaves, out []float64) {
-	cp := unsafe.Pointer(unsafe.SliceData(col))
-	tp := unsafe.Pointer(unsafe.SliceData(thr))
-	gp := unsafe.Pointer(unsafe.SliceData(g))
 	lp := unsafe.Pointer(unsafe.SliceData(leaves))
+	gp := unsafe.Pointer(unsafe.SliceData(g))
 	stride := uintptr(n) * 4
-	ns := uint32(len(col))
-	out = out[:len(at)]
-	for k, i := range at {
-		c := *(*uint32)(unsafe.Add(cp, uintptr(i)*4))
-		v := *(*float32)(unsafe.Add(gp, uintptr(c)*4))
-		j := 2*i + 1 + b2u(v > *(*float32)(unsafe.Add(tp, uintptr(i)*4))) - ns
-		out[k] += *(*float64)(unsafe.Add(lp, uintptr(j)*8))
+	ns := uintptr(len(col))
+	k := 0
+	if haveWalk4 && len(out) >= 4 {
+		groups := len(out) / 4
+		walk4(&col[0], &thr[0], &g[0], stride, uintptr(d), uintptr(groups), &leaves[0], ns, &out[0])
+		k = 4 * groups
+		gp = unsafe.Add(gp, uintptr(k)*stride)
+	}
+	for ; k+2 <= len(out); k += 2 {
+		g1 := unsafe.Add(gp, stride)
+		var i0, i1 uintptr
+		for range d {
+			i0 = step(cp, tp, gp, i0)
+			i1 = step(cp, tp, g1, i1)
+		}
+		o := out[k : k+2 : k+2]
+		o[0] += *(*float64)(unsafe.Add(lp, (i0-ns)*8))
+		o[1] += *(*float64)(unsafe.Add(lp, (i1-ns)*8))
+		gp = unsafe.Add(g1, stride)
+	}
+	for ; k < len(out); k++ {
+		var i uintptr
+		for range d {
+			i = step(cp, tp, gp, i)
+		}
+		out[k] += *(*float64)(unsafe.Add(lp, (i-ns)*8))
 		gp = unsafe.Add(gp, stride)
 	}
+}
+
+// step takes one step of a walk at split i over the gathered row at gp:
+// right when the row's value in the split's column is above its threshold.
+func step(cp, tp, gp unsafe.Pointer, i uintptr) uintptr {
+	c := *(*uint32)(unsafe.Add(cp, i*4))
+	v := *(*float32)(unsafe.Add(gp, uintptr(c)*4))
+	return 2*i + 1 + uintptr(b2u(v > *(*float32)(unsafe.Add(tp, i*4))))
 }

@@ -110,5 +110,5 @@ func (m *Model) leaf(h heapTree, row []float32) float64 {
 	return m.leaves[int(h.leaves)+int(i)-len(s)]
 }
 
-// chunkRows is how many rows Margins walks side by side (walkGathered).
+// chunkRows is how many rows Margins gathers at a time (columns.gather).
 const chunkRows = 32

@@ -49,7 +49,7 @@ func (m *Model) Margin(row []float32) float64 {
 // Margins sets out[r] to Margin of row r of x, rows of width values laid
 // end to end, for the len(out) rows. It takes the rows chunkRows at a
 // time, gathers the columns the splits test (columns.go) and walks each
-// tree over the chunk's rows level by level (walkGathered); each row's
+// tree over the chunk's rows, four side by side (walkGathered); each row's
 // trees are summed in the same order as Margin's, so the results are the
 // same to the bit. Its scratch is pooled, so it allocates only when the
 // pool is empty; x must hold len(out) rows.
@@ -65,14 +65,13 @@ func (m *Model) Margins(x []float32, width int, out []float64) {
 		}
 		return
 	}
-	var at [chunkRows]uint32
 	buf, g := m.cols.buffer(min(chunkRows, len(out)))
 	n := len(m.cols.src)
 	for r := 0; r < len(out); r += chunkRows {
 		k := min(chunkRows, len(out)-r)
 		m.cols.gather(g[:k*n], x, width, r)
 		for _, h := range m.heap {
-			m.walkGathered(h, g[:k*n], n, at[:k], out[r:r+k])
+			m.walkGathered(h, g[:k*n], n, out[r:r+k])
 		}
 	}
 	m.cols.scratch.Put(buf)
