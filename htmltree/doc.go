@@ -48,7 +48,7 @@
 // the tokenizer's rules (package internal/htmlscan holds them): plain text
 // and tags, which are most of a page's tokens (fast.go), and the text of
 // scripts and styles (rawskip.go). Both readings give the same tree
-// (TestRawSkipSharedPages, on every shared page; FuzzFast).
+// (TestRawSkipSharedPages, on every shared page; FuzzRawSkip).
 //
 // # What it does not do
 //

@@ -43,15 +43,6 @@ func TestFastSameTree(t *testing.T) {
 	}
 }
 
-func FuzzFast(f *testing.F) {
-	for _, c := range fastCases {
-		f.Add([]byte(c))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		sameWithoutSkip(t, "input", data)
-	})
-}
-
 // TestFastReadsMost checks that the builder reads the plain tokens of a
 // page itself: a page of plain tags and text builds with none of the
 // tokenizer's allocations per attribute.

@@ -95,8 +95,10 @@ func TestRawSkipSharedPages(t *testing.T) {
 	t.Logf("%d pages", n)
 }
 
+// FuzzRawSkip holds the builder's own reading of raw text and of plain
+// tokens to the tokenizer's.
 func FuzzRawSkip(f *testing.F) {
-	for _, c := range rawCases {
+	for _, c := range append(rawCases, fastCases...) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
