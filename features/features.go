@@ -45,6 +45,21 @@ type Config struct {
 	// TextCues is the table of learned text cues (see TextCues and
 	// LearnTextCues): text token to log-odds of content. Training fills it.
 	TextCues map[string]float32 `json:"text_cues,omitempty"`
+	// CueSource and TextCueSource give the two tables without a map, for
+	// a model file that holds them encoded (package label reads them in
+	// place): NewExtractor reads a table from its source when its map is
+	// nil. They are not written to JSON.
+	CueSource, TextCueSource *CueSource `json:"-"`
+}
+
+// CueEntries yields a cue table's entries: a token, only valid during the
+// call, and its log-odds.
+type CueEntries = func(yield func(token []byte, v float32) bool)
+
+// CueSource is a cue table as its number of entries and the entries.
+type CueSource struct {
+	Len     int
+	Entries CueEntries
 }
 
 // DefaultFilters are the filters whose scores the default configuration
@@ -150,10 +165,10 @@ func NewExtractor(cfg Config) (*Extractor, error) {
 		return nil, err
 	}
 	var err error
-	if e.cueH, err = newHashTable("learned cue", cfg.Cues); err != nil {
+	if e.cueH, err = cueHashes("learned cue", cfg.Cues, cfg.CueSource); err != nil {
 		return nil, err
 	}
-	if e.textCueH, err = newHashTable("text cue", cfg.TextCues); err != nil {
+	if e.textCueH, err = cueHashes("text cue", cfg.TextCues, cfg.TextCueSource); err != nil {
 		return nil, err
 	}
 	e.titleOn = e.on[groupIndex(Title)] || e.on[groupIndex(Headline)]

@@ -5,16 +5,16 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"strings"
+
+	"github.com/sluice-project/sluice/features"
 )
 
 // The cue tables' part of a model file: each table (the class/id cues,
 // then the text cues) as its number of entries, a little-endian uint32,
 // then its entries in key order, each the key's length (a uvarint), the
-// key, and the value's float32 bits (a little-endian uint32). Reading it makes one string of
-// all of a table's keys and a map of the table's size, where decoding the
-// same tables from JSON made a string per key and grew each map entry by
-// entry.
+// key, and the value's float32 bits (a little-endian uint32). A model
+// file's labeller reads the tables from it in place (cueSources); maps are
+// made only when asked for (Labeller.Features).
 
 // appendCueTables appends the part of tables to dst.
 func appendCueTables(dst []byte, tables ...map[string]float32) []byte {
@@ -37,11 +37,15 @@ func appendCueTables(dst []byte, tables ...map[string]float32) []byte {
 // errCueTables is the error of a damaged cue tables' part.
 var errCueTables = errors.New("label: model file: its cue tables are damaged")
 
-// readCueTables reads the part appendCueTables wrote for two tables; an
-// empty table reads as nil.
-func readCueTables(b []byte) (cues, text map[string]float32, err error) {
-	var tables [2]map[string]float32
-	for i := range tables {
+// cueSources checks the part appendCueTables wrote for two tables and
+// returns a source for each (nil for an empty table) that reads b in
+// place: the tables go from the file's bytes into the extractor's hash
+// tables without a map between (27,655 keys in the embedded model, whose
+// map was about 15 M instructions of starting up, and scanned by every
+// collection after).
+func cueSources(b []byte) (cues, text *features.CueSource, err error) {
+	var srcs [2]*features.CueSource
+	for i := range srcs {
 		if len(b) < 4 {
 			return nil, nil, errCueTables
 		}
@@ -50,52 +54,61 @@ func readCueTables(b []byte) (cues, text map[string]float32, err error) {
 		if n > len(b)/5 { // an entry takes 5 bytes at least
 			return nil, nil, errCueTables
 		}
-		tables[i], b, err = readCueTable(b, n)
+		rest, err := checkCueTable(b, n)
 		if err != nil {
 			return nil, nil, err
 		}
+		if n > 0 {
+			srcs[i] = &features.CueSource{Len: n, Entries: cueEntries(b[:len(b)-len(rest)])}
+		}
+		b = rest
 	}
 	if len(b) != 0 {
 		return nil, nil, errCueTables
 	}
-	return tables[0], tables[1], nil
+	return srcs[0], srcs[1], nil
 }
 
-// readCueTable reads n entries from b and returns what follows them.
-func readCueTable(b []byte, n int) (map[string]float32, []byte, error) {
-	if n == 0 {
-		return nil, b, nil
-	}
-	// First pass: the keys' total length, so that they share one string.
-	size, rest := 0, b
-	for range n {
-		k, w := binary.Uvarint(rest)
-		if w <= 0 || k > uint64(len(rest)-w) || uint64(len(rest)-w)-k < 4 {
-			return nil, nil, errCueTables
-		}
-		size += int(k)
-		rest = rest[w+int(k)+4:]
-	}
-	var all strings.Builder
-	all.Grow(size)
-	for at := b; len(at) > len(rest); {
-		k, w := binary.Uvarint(at)
-		all.Write(at[w : w+int(k)])
-		at = at[w+int(k)+4:]
-	}
-	keys := all.String()
-	t := make(map[string]float32, n)
-	off := 0
+// checkCueTable checks n entries of b (well formed, values finite) and
+// returns what follows them.
+func checkCueTable(b []byte, n int) ([]byte, error) {
 	for range n {
 		k, w := binary.Uvarint(b)
-		key := keys[off : off+int(k)]
+		if w <= 0 || k > uint64(len(b)-w) || uint64(len(b)-w)-k < 4 {
+			return nil, errCueTables
+		}
 		v := math.Float32frombits(binary.LittleEndian.Uint32(b[w+int(k):]))
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, nil, errCueTables
+			return nil, errCueTables
 		}
-		t[key] = v
-		off += int(k)
 		b = b[w+int(k)+4:]
 	}
-	return t, rest, nil
+	return b, nil
+}
+
+// cueEntries yields the entries of b, checked by checkCueTable.
+func cueEntries(b []byte) features.CueEntries {
+	return func(yield func([]byte, float32) bool) {
+		for at := b; len(at) > 0; {
+			k, w := binary.Uvarint(at)
+			key := at[w : w+int(k)]
+			v := math.Float32frombits(binary.LittleEndian.Uint32(at[w+int(k):]))
+			if !yield(key, v) {
+				return
+			}
+			at = at[w+int(k)+4:]
+		}
+	}
+}
+
+// sourceMap returns the table of src as a map; nil for none.
+func sourceMap(src *features.CueSource) map[string]float32 {
+	if src == nil {
+		return nil
+	}
+	m := make(map[string]float32, src.Len)
+	for k, v := range src.Entries {
+		m[string(k)] = v
+	}
+	return m
 }

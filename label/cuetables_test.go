@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"slices"
 	"testing"
 )
 
@@ -27,8 +28,24 @@ func TestCueTablesInModelFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !maps.Equal(back.cfg.Cues, cfg.Cues) || !maps.Equal(back.cfg.TextCues, cfg.TextCues) {
-		t.Errorf("tables read back: %v %v", back.cfg.Cues, back.cfg.TextCues)
+	if back.cfg.Cues != nil || back.cfg.TextCues != nil {
+		t.Errorf("the tables were read into maps at loading")
+	}
+	if f := back.Features(); !maps.Equal(f.Cues, cfg.Cues) || !maps.Equal(f.TextCues, cfg.TextCues) {
+		t.Errorf("tables read back: %v %v", f.Cues, f.TextCues)
+	}
+	// Read in place, they give the labeller the values of the maps.
+	p := trainPage(t, 2).Page
+	want, err := lab.Marginals(p, MainStyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := back.Marginals(p, MainStyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("marginals of the loaded labeller differ from the trained one's")
 	}
 	again, err := back.MarshalBinary()
 	if err != nil || !bytes.Equal(again, data) {
@@ -50,15 +67,15 @@ func TestCueTablesInModelFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !maps.Equal(legacy.cfg.Cues, cfg.Cues) || !maps.Equal(legacy.cfg.TextCues, cfg.TextCues) {
-		t.Errorf("tables of a %s file: %v %v", modelMagic5, legacy.cfg.Cues, legacy.cfg.TextCues)
+	if f := legacy.Features(); !maps.Equal(f.Cues, cfg.Cues) || !maps.Equal(f.TextCues, cfg.TextCues) {
+		t.Errorf("tables of a %s file: %v %v", modelMagic5, f.Cues, f.TextCues)
 	}
 
 	// Without tables: nil maps, as the JSON's omitempty gave.
 	plain := trainCRF(t, []example{trainPage(t, 0), trainPage(t, 1)}, DefaultFeatureConfig(), 5)
 	pd, _ := plain.MarshalBinary()
-	if pl, err := Load(pd); err != nil || pl.cfg.Cues != nil || pl.cfg.TextCues != nil {
-		t.Errorf("no tables: %v, %v %v", err, pl.cfg.Cues, pl.cfg.TextCues)
+	if pl, err := Load(pd); err != nil || pl.Features().Cues != nil || pl.Features().TextCues != nil {
+		t.Errorf("no tables: %v, %v %v", err, pl.Features().Cues, pl.Features().TextCues)
 	}
 
 	for _, part := range [][]byte{nil, {1, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0, 3, 'a', 'b'}, {0, 0, 0, 0, 0, 0, 0, 0, 9},
@@ -70,6 +87,16 @@ func TestCueTablesInModelFile(t *testing.T) {
 	for n := len(modelMagic6); n < len(data); n += 7 {
 		Load(data[:n]) // must not panic
 	}
+}
+
+// readCueTables reads the part appendCueTables wrote into maps, as a
+// loaded labeller's Features gives them.
+func readCueTables(b []byte) (cues, text map[string]float32, err error) {
+	c, tx, err := cueSources(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sourceMap(c), sourceMap(tx), nil
 }
 
 // FuzzReadCueTables: any bytes give tables or an error, never a panic, and

@@ -142,7 +142,17 @@ func (l *Labeller) setLabels() error {
 }
 
 // Features returns the feature configuration of the model.
-func (l *Labeller) Features() FeatureConfig { return l.cfg }
+func (l *Labeller) Features() FeatureConfig {
+	c := l.cfg
+	if c.Cues == nil {
+		c.Cues = sourceMap(c.CueSource)
+	}
+	if c.TextCues == nil {
+		c.TextCues = sourceMap(c.TextCueSource)
+	}
+	c.CueSource, c.TextCueSource = nil, nil
+	return c
+}
 
 // CRF returns the model of the last CRF stage (stack, else crf).
 func (l *Labeller) CRF() *crf.Model {

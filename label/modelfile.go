@@ -52,7 +52,8 @@ func (l *Labeller) MarshalBinary() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(modelMagic6)
 	writePrefixed(&buf, cfg)
-	writePrefixed(&buf, appendCueTables(nil, l.cfg.Cues, l.cfg.TextCues))
+	f := l.Features()
+	writePrefixed(&buf, appendCueTables(nil, f.Cues, f.TextCues))
 	for _, st := range l.stages {
 		m, ok := st.(marshaler)
 		if !ok {
@@ -109,7 +110,9 @@ func Load(data []byte) (*Labeller, error) {
 		if !ok {
 			return nil, errors.New("label: model file truncated in its cue tables")
 		}
-		if cfg.Cues, cfg.TextCues, err = readCueTables(part); err != nil {
+		// A copy: the labeller keeps reading it (Features), and the
+		// caller may reuse data.
+		if cfg.CueSource, cfg.TextCueSource, err = cueSources(bytes.Clone(part)); err != nil {
 			return nil, err
 		}
 		data = rest
