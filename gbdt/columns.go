@@ -58,11 +58,15 @@ func source(feature int32, kind colKind) colSource {
 
 // columns is a Model's gathered layout, filled as its trees are added.
 type columns struct {
-	src     []colSource
-	index   map[colSource]uint32 // src → column
-	col     []uint32             // each of Model.splits' column
-	thr     []float32            // and threshold
-	scratch sync.Pool            // *[]float32, a chunk's gathered rows
+	src []colSource
+	// feat, nan and max are src's fields as arrays of their own, as
+	// gather4 reads them four at a time.
+	feat     []int32
+	nan, max []float32
+	index    map[colSource]uint32 // src → column
+	col      []uint32             // each of Model.splits' column
+	thr      []float32            // and threshold
+	scratch  sync.Pool            // *[]float32, a chunk's gathered rows
 }
 
 // addSplits appends the gathered form of heap splits s.
@@ -80,13 +84,21 @@ func (c *columns) addSplits(s []heapSplit) {
 		}
 		col, ok := c.index[src]
 		if !ok {
-			col = uint32(len(c.src))
+			col = c.add(src)
 			c.index[src] = col
-			c.src = append(c.src, src)
 		}
 		c.col = append(c.col, col)
 		c.thr = append(c.thr, thr)
 	}
+}
+
+// add appends a column of source src and returns its index.
+func (c *columns) add(src colSource) uint32 {
+	c.src = append(c.src, src)
+	c.feat = append(c.feat, src.feature)
+	c.nan = append(c.nan, src.nan)
+	c.max = append(c.max, src.max)
+	return uint32(len(c.src) - 1)
 }
 
 // gather writes the columns of the len(g)/len(c.src) rows of x from row
@@ -106,7 +118,12 @@ func (c *columns) gather(g, x []float32, width, r int) {
 	stride := uintptr(width) * 4
 	for off := 0; off+n <= len(g); off += n {
 		out := g[off : off+n : off+n]
-		for k := range out {
+		k0 := 0
+		if haveAsm && n >= 4 {
+			gather4(&c.feat[0], &c.nan[0], &c.max[0], uintptr(n/4), (*float32)(xp), &out[0])
+			k0 = n / 4 * 4
+		}
+		for k := k0; k < n; k++ {
 			sk := &src[k]
 			v := *(*float32)(unsafe.Add(xp, uintptr(sk.feature)*4))
 			if v != v {
@@ -171,7 +188,7 @@ func walkRows(col []uint32, thr []float32, leaves []float64, g []float32, n, d i
 	stride := uintptr(n) * 4
 	ns := uintptr(len(col))
 	k := 0
-	if haveWalk4 && len(out) >= 4 {
+	if haveAsm && len(out) >= 4 {
 		groups := len(out) / 4
 		walk4(&col[0], &thr[0], &g[0], stride, uintptr(d), uintptr(groups), &leaves[0], ns, &out[0])
 		k = 4 * groups

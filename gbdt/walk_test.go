@@ -55,3 +55,40 @@ func TestWalkRowsEqualsSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestGatherEqualsLoop checks gather (four columns at a time in assembly
+// where there is) against its definition, on rows of NaN, ±Inf,
+// MaxFloat32 and numbers, for columns of every kind and every column
+// count up to 11.
+func TestGatherEqualsLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	nan := float32(math.NaN())
+	picks := []float32{nan, float32(math.Inf(1)), float32(math.Inf(-1)), math.MaxFloat32, -2, 0, 1.5}
+	const width, rows = 9, 5
+	x := make([]float32, width*rows)
+	for i := range x {
+		x[i] = picks[rng.IntN(len(picks))]
+	}
+	for n := range 12 {
+		var c columns
+		for range n {
+			c.add(source(int32(rng.IntN(width)), colKind(rng.IntN(3))))
+		}
+		g := make([]float32, rows*n)
+		c.gather(g, x, width, 0)
+		for r := range rows {
+			for k, sk := range c.src {
+				v := x[r*width+int(sk.feature)]
+				switch {
+				case v != v:
+					v = sk.nan
+				case v > sk.max:
+					v = sk.max
+				}
+				if got := g[r*n+k]; math.Float32bits(got) != math.Float32bits(v) {
+					t.Fatalf("%d columns, row %d, column %d (%+v): %v, want %v", n, r, k, sk, got, v)
+				}
+			}
+		}
+	}
+}
