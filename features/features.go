@@ -52,11 +52,11 @@ type Config struct {
 	CueSource, TextCueSource *CueSource `json:"-"`
 }
 
-// CueEntries yields a cue table's entries: a token, only valid during the
-// call, and its log-odds.
+// CueEntries yields a cue table's entries: a token, valid during the call,
+// and its log-odds.
 type CueEntries = func(yield func(token []byte, v float32) bool)
 
-// CueSource is a cue table as its number of entries and the entries.
+// CueSource is a cue table as its size and its entries.
 type CueSource struct {
 	Len     int
 	Entries CueEntries
@@ -165,10 +165,10 @@ func NewExtractor(cfg Config) (*Extractor, error) {
 		return nil, err
 	}
 	var err error
-	if e.cueH, err = cueHashes("learned cue", cfg.Cues, cfg.CueSource); err != nil {
+	if e.cueH, err = newHashTable("learned cue", cfg.Cues, cfg.CueSource); err != nil {
 		return nil, err
 	}
-	if e.textCueH, err = cueHashes("text cue", cfg.TextCues, cfg.TextCueSource); err != nil {
+	if e.textCueH, err = newHashTable("text cue", cfg.TextCues, cfg.TextCueSource); err != nil {
 		return nil, err
 	}
 	e.titleOn = e.on[groupIndex(Title)] || e.on[groupIndex(Headline)]

@@ -22,23 +22,22 @@ type hashTable struct {
 	hasZero bool
 }
 
-// newHashTable returns table keyed by its keys' tokenHash, or an error
+// newHashTable returns the table of a cue table given as a map, or, when
+// the map is nil, by its source, keyed by its keys' tokenHash; or an error
 // naming the first key of a value that is not finite (kind says which
 // table). Two keys with one hash (for a table of 100,000 tokens, about
 // one chance in 4·10^9) keep the larger value.
-func newHashTable(kind string, table map[string]float32) (*hashTable, error) {
-	return hashEntries(kind, len(table), func(yield func([]byte, float32) bool) {
+func newHashTable(kind string, table map[string]float32, src ...*CueSource) (*hashTable, error) {
+	n, entries := len(table), CueEntries(func(yield func([]byte, float32) bool) {
 		for k, v := range table {
 			if !yield([]byte(k), v) {
 				return
 			}
 		}
 	})
-}
-
-// hashEntries is newHashTable for a table of n entries given by entries
-// (a CueSource, or a map's).
-func hashEntries(kind string, n int, entries CueEntries) (*hashTable, error) {
+	if table == nil && len(src) > 0 && src[0] != nil {
+		n, entries = src[0].Len, src[0].Entries
+	}
 	if n == 0 {
 		return nil, nil
 	}
@@ -47,27 +46,13 @@ func hashEntries(kind string, n int, entries CueEntries) (*hashTable, error) {
 		bits++
 	}
 	t := &hashTable{keys: make([]uint64, 1<<bits), vals: make([]float32, 1<<bits), shift: 64 - bits}
-	var err error
 	for k, v := range entries {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			err = fmt.Errorf("features: %s %q has value %v", kind, k, v)
-			break
+			return nil, fmt.Errorf("features: %s %q has value %v", kind, k, v)
 		}
 		t.put(tokenHash(k), v)
 	}
-	if err != nil {
-		return nil, err
-	}
 	return t, nil
-}
-
-// cueHashes is the hash table of a cue table given as a map, or, when the
-// map is nil, by its source.
-func cueHashes(kind string, table map[string]float32, src *CueSource) (*hashTable, error) {
-	if table == nil && src != nil {
-		return hashEntries(kind, src.Len, src.Entries)
-	}
-	return newHashTable(kind, table)
 }
 
 // slot returns the first slot to probe for key h.
