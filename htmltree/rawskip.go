@@ -17,10 +17,10 @@ import (
 // The builder finds the end itself, with bytes.Index, and hands the
 // tokenizer the input from there on, as if the text had been read.
 //
-// To do that the tokenizer must not have read past the start tag, so the
-// reader it reads from (htmlscan.Reader) hands over the input in pieces that
-// end just after the name of every "<script" and "<style", and after that
-// at every '>' until the tag is read. Where anything is not as expected
+// To do that the tokenizer must not have read past the start tag, which
+// the reader it reads from (htmlscan.Reader) sees to: it hands over the
+// input in pieces that end just after a '>'. Where anything is not as
+// expected
 // (the tokenizer holds bytes past the tag; the element is in foreign
 // content, where its text is not raw; the text holds "<!--", where the
 // end of a script's text follows the HTML standard's escape states; no end
