@@ -27,7 +27,7 @@ type hashTable struct {
 // naming the first key of a value that is not finite (kind says which
 // table). Two keys with one hash (for a table of 100,000 tokens, about
 // one chance in 4·10^9) keep the larger value.
-func newHashTable(kind string, table map[string]float32, src ...*CueSource) (*hashTable, error) {
+func newHashTable(kind string, table map[string]float32, src *CueSource) (*hashTable, error) {
 	n, entries := len(table), CueEntries(func(yield func([]byte, float32) bool) {
 		for k, v := range table {
 			if !yield([]byte(k), v) {
@@ -35,8 +35,8 @@ func newHashTable(kind string, table map[string]float32, src ...*CueSource) (*ha
 			}
 		}
 	})
-	if table == nil && len(src) > 0 && src[0] != nil {
-		n, entries = src[0].Len, src[0].Entries
+	if table == nil && src != nil {
+		n, entries = src.Len, src.Entries
 	}
 	if n == 0 {
 		return nil, nil

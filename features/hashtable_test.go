@@ -82,7 +82,7 @@ func TestHashTableEdges(t *testing.T) {
 // mustHashTable builds a text cue table or fails the test.
 func mustHashTable(t *testing.T, table map[string]float32) *hashTable {
 	t.Helper()
-	h, err := newHashTable("text cue", table)
+	h, err := newHashTable("text cue", table, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func mustHashTable(t *testing.T, table map[string]float32) *hashTable {
 // table and token.
 func TestHashTableRefusesNonFinite(t *testing.T) {
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		_, err := newHashTable("learned cue", map[string]float32{"ok": 1, "bad": float32(v)})
+		_, err := newHashTable("learned cue", map[string]float32{"ok": 1, "bad": float32(v)}, nil)
 		if err == nil || !strings.Contains(err.Error(), `learned cue "bad"`) {
 			t.Errorf("value %v: error %v, want one naming learned cue \"bad\"", v, err)
 		}

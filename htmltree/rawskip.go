@@ -38,15 +38,15 @@ func (b *Builder) skipRaw(tt html.TokenType) {
 		case atom.Style:
 			name = "style"
 		}
-		if name == "" {
-			b.rd.Passed(b.pos)
-			return
-		}
-		if end, ok := htmlscan.RawTextEnd(b.tree.src, b.pos, name); ok && end > b.pos {
-			b.rd.Pos = end
-			b.rawTextToken(end)
-			b.process()
-			b.pos = end
+		if name != "" {
+			// (Only then: RawTextEnd with no name would search the rest
+			// of the page after every tag.)
+			if end, ok := htmlscan.RawTextEnd(b.tree.src, b.pos, name); ok && end > b.pos {
+				b.rd.Pos = end
+				b.rawTextToken(end)
+				b.process()
+				b.pos = end
+			}
 		}
 	}
 	b.rd.Passed(b.pos)
