@@ -2,6 +2,8 @@
 
 package gbdt
 
+import "golang.org/x/sys/cpu"
+
 // haveAsm is whether walk4 and gather4 are in assembly (walk_amd64.s,
 // gather_amd64.s).
 const haveAsm = true
@@ -25,3 +27,27 @@ func walk4(col *uint32, thr *float32, x *float32, stride, d, groups uintptr, lea
 //
 //go:noescape
 func gather4(feat *int32, nan, max *float32, groups uintptr, x, out *float32)
+
+// haveWide is whether the machine has the wide walk's instructions
+// (AVX-512 F and BW, and the system keeps their registers).
+var haveWide = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+
+// gather64 gathers, for 64 rows of x (row r from x[rowOff[r]]), the n
+// columns of feat, nan and max (see columns.gather) into vals column by
+// column, 64 values a column.
+//
+//go:noescape
+func gather64(feat *int32, nan, max *float32, n uintptr, x *float32, rowOff *int32, vals *float32)
+
+// splitMasks64 sets masks[i], for the ns splits of col and thr, to the
+// rows of vals (gather64's) going right: bit r when thr[i] is below the
+// row's value in column col[i].
+//
+//go:noescape
+func splitMasks64(col *uint32, thr *float32, ns uintptr, vals *float32, masks *uint64)
+
+// leaves64 adds to out[r], for the 64 rows, the leaf of a tree of depth d
+// that row r's ways (bit r of bits[0] to bits[d−1]) lead to.
+//
+//go:noescape
+func leaves64(bits *uint64, d uintptr, leaves *float64, out *float64)

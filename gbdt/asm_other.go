@@ -13,3 +13,18 @@ func walk4(col *uint32, thr *float32, x *float32, stride, d, groups uintptr, lea
 func gather4(feat *int32, nan, max *float32, groups uintptr, x, out *float32) {
 	panic("gbdt: gather4 without assembly")
 }
+
+// haveWide is false where there is no assembly: Margins walks the trees.
+const haveWide = false
+
+func gather64(feat *int32, nan, max *float32, n uintptr, x *float32, rowOff *int32, vals *float32) {
+	panic("gbdt: gather64 without assembly")
+}
+
+func splitMasks64(col *uint32, thr *float32, ns uintptr, vals *float32, masks *uint64) {
+	panic("gbdt: splitMasks64 without assembly")
+}
+
+func leaves64(bits *uint64, d uintptr, leaves *float64, out *float64) {
+	panic("gbdt: leaves64 without assembly")
+}

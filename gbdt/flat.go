@@ -37,6 +37,7 @@ var everyLeft = heapSplit{feature: ^0, threshold: float32(math.Inf(1))}
 func (m *Model) addHeap(t []node, depth int32) {
 	h := heapTree{splits: int32(len(m.splits)), leaves: int32(len(m.leaves)), depth: depth}
 	m.heap = append(m.heap, h)
+	m.deepest = max(m.deepest, depth)
 	m.splits = append(m.splits, make([]heapSplit, 1<<depth-1)...)
 	m.leaves = append(m.leaves, make([]float64, 1<<depth)...)
 	splits, leaves := m.splits[h.splits:], m.leaves[h.leaves:]

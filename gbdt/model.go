@@ -12,10 +12,11 @@ type Model struct {
 	nodes    []node  // the trees as trained and encoded
 
 	// The trees as scored (flat.go).
-	heap   []heapTree
-	splits []heapSplit
-	leaves []float64
-	cols   columns // the splits as Margins walks them (columns.go)
+	heap    []heapTree
+	deepest int32 // the deepest tree's depth
+	splits  []heapSplit
+	leaves  []float64
+	cols    columns // the splits as Margins walks them (columns.go)
 }
 
 // node is a node of a Model: a split (feature >= 0) sending values <=
@@ -63,6 +64,10 @@ func (m *Model) Margins(x []float32, width int, out []float64) {
 				out[r] += m.leaf(h, x[r*width:(r+1)*width])
 			}
 		}
+		return
+	}
+	if m.walksWide(width) {
+		m.marginsWide(x, width, out)
 		return
 	}
 	buf, g := m.cols.buffer(min(chunkRows, len(out)))

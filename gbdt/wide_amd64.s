@@ -1,0 +1,182 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// The wide walk's kernels (wide.go), in AVX-512 (F and BW): 64 rows at a
+// time, a column's 64 values in four registers of sixteen.
+
+// func gather64(feat *int32, nan, max *float32, n uintptr, x *float32, rowOff *int32, vals *float32)
+//
+// For each of the n columns k: g[64k+r] = x[rowOff[r]+feat[k]], nan[k]
+// when that is NaN, max[k] when it is above max[k], for r in 0..63.
+// VMINPS(v, max) is v when v < max and max otherwise (also when v is
+// NaN, which then takes nan).
+TEXT ·gather64(SB), NOSPLIT, $0-56
+	MOVQ feat+0(FP), SI
+	MOVQ nan+8(FP), DI
+	MOVQ max+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ x+32(FP), R9
+	MOVQ rowOff+40(FP), AX
+	MOVQ vals+48(FP), R10
+	VMOVDQU32 0(AX), Z20
+	VMOVDQU32 64(AX), Z21
+	VMOVDQU32 128(AX), Z22
+	VMOVDQU32 192(AX), Z23
+	TESTQ CX, CX
+	JZ gdone
+
+gcol:
+	VPBROADCASTD (SI), Z0
+	VBROADCASTSS (DI), Z1 // nan
+	VBROADCASTSS (R8), Z2 // max
+	VPADDD Z20, Z0, Z4
+	VPADDD Z21, Z0, Z5
+	VPADDD Z22, Z0, Z6
+	VPADDD Z23, Z0, Z7
+	KXNORW K1, K1, K1
+	VGATHERDPS (R9)(Z4*4), K1, Z8
+	KXNORW K2, K2, K2
+	VGATHERDPS (R9)(Z5*4), K2, Z9
+	KXNORW K3, K3, K3
+	VGATHERDPS (R9)(Z6*4), K3, Z10
+	KXNORW K4, K4, K4
+	VGATHERDPS (R9)(Z7*4), K4, Z11
+	VCMPPS $3, Z8, Z8, K1 // unordered: NaN
+	VCMPPS $3, Z9, Z9, K2
+	VCMPPS $3, Z10, Z10, K3
+	VCMPPS $3, Z11, Z11, K4
+	VMINPS Z2, Z8, Z8
+	VMINPS Z2, Z9, Z9
+	VMINPS Z2, Z10, Z10
+	VMINPS Z2, Z11, Z11
+	VMOVAPS Z1, K1, Z8
+	VMOVAPS Z1, K2, Z9
+	VMOVAPS Z1, K3, Z10
+	VMOVAPS Z1, K4, Z11
+	VMOVUPS Z8, 0(R10)
+	VMOVUPS Z9, 64(R10)
+	VMOVUPS Z10, 128(R10)
+	VMOVUPS Z11, 192(R10)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	ADDQ $4, R8
+	ADDQ $256, R10
+	DECQ CX
+	JNZ gcol
+
+gdone:
+	VZEROUPPER
+	RET
+
+// func splitMasks64(col *uint32, thr *float32, ns uintptr, vals *float32, masks *uint64)
+//
+// For each of the ns splits i: bit r of masks[i] is set when thr[i] <
+// g[64·col[i]+r], the row going right (LT_OQ: never for NaN, which the
+// gathered values are not).
+TEXT ·splitMasks64(SB), NOSPLIT, $0-40
+	MOVQ col+0(FP), SI
+	MOVQ thr+8(FP), DI
+	MOVQ ns+16(FP), CX
+	MOVQ vals+24(FP), R8
+	MOVQ masks+32(FP), R9
+	TESTQ CX, CX
+	JZ mdone
+
+msplit:
+	MOVL (SI), AX
+	SHLQ $8, AX // 64 values of 4 bytes a column
+	ADDQ R8, AX
+	VBROADCASTSS (DI), Z0
+	VCMPPS $0x11, 0(AX), Z0, K1
+	VCMPPS $0x11, 64(AX), Z0, K2
+	VCMPPS $0x11, 128(AX), Z0, K3
+	VCMPPS $0x11, 192(AX), Z0, K4
+	KUNPCKWD K1, K2, K1 // K1 = K2<<16 | K1
+	KUNPCKWD K3, K4, K3
+	KUNPCKDQ K1, K3, K1 // K1 = K3<<32 | K1
+	KMOVQ K1, (R9)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	ADDQ $8, R9
+	DECQ CX
+	JNZ msplit
+
+mdone:
+	VZEROUPPER
+	RET
+
+// func leaves64(bits *uint64, d uintptr, leaves *float64, out *float64)
+//
+// For each of the 64 rows r: out[r] += leaves[i], where bit d−1−L of i
+// is bit r of bits[L] (the row's way at level L, the first level the
+// leaf index's highest bit). d is at least 1.
+TEXT ·leaves64(SB), NOSPLIT, $0-32
+	MOVQ bits+0(FP), SI
+	MOVQ d+8(FP), BX
+	MOVQ leaves+16(FP), DI
+	MOVQ out+24(FP), R10
+	MOVL $1, AX
+	VPBROADCASTD AX, Z31 // ones
+	VPXORD Z0, Z0, Z0 // rows 0-15's leaf indices
+	VPXORD Z1, Z1, Z1 // 16-31
+	VPXORD Z2, Z2, Z2 // 32-47
+	VPXORD Z3, Z3, Z3 // 48-63
+
+llevel:
+	MOVQ (SI), AX
+	KMOVQ AX, K1
+	KSHIFTRQ $16, K1, K2
+	KSHIFTRQ $32, K1, K3
+	KSHIFTRQ $48, K1, K4
+	VPADDD Z0, Z0, Z0
+	VPADDD Z1, Z1, Z1
+	VPADDD Z2, Z2, Z2
+	VPADDD Z3, Z3, Z3
+	VPADDD Z31, Z0, K1, Z0
+	VPADDD Z31, Z1, K2, Z1
+	VPADDD Z31, Z2, K3, Z2
+	VPADDD Z31, Z3, K4, Z3
+	ADDQ $8, SI
+	DECQ BX
+	JNZ llevel
+
+	// Rows 0-15: indices Y0 and the upper half of Z0.
+	VEXTRACTI64X4 $1, Z0, Y4
+	VEXTRACTI64X4 $1, Z1, Y5
+	VEXTRACTI64X4 $1, Z2, Y6
+	VEXTRACTI64X4 $1, Z3, Y7
+	KXNORW K1, K1, K1
+	VGATHERDPD (DI)(Y0*8), K1, Z8
+	KXNORW K2, K2, K2
+	VGATHERDPD (DI)(Y4*8), K2, Z9
+	KXNORW K3, K3, K3
+	VGATHERDPD (DI)(Y1*8), K3, Z10
+	KXNORW K4, K4, K4
+	VGATHERDPD (DI)(Y5*8), K4, Z11
+	KXNORW K1, K1, K1
+	VGATHERDPD (DI)(Y2*8), K1, Z12
+	KXNORW K2, K2, K2
+	VGATHERDPD (DI)(Y6*8), K2, Z13
+	KXNORW K3, K3, K3
+	VGATHERDPD (DI)(Y3*8), K3, Z14
+	KXNORW K4, K4, K4
+	VGATHERDPD (DI)(Y7*8), K4, Z15
+	VADDPD 0(R10), Z8, Z8
+	VADDPD 64(R10), Z9, Z9
+	VADDPD 128(R10), Z10, Z10
+	VADDPD 192(R10), Z11, Z11
+	VADDPD 256(R10), Z12, Z12
+	VADDPD 320(R10), Z13, Z13
+	VADDPD 384(R10), Z14, Z14
+	VADDPD 448(R10), Z15, Z15
+	VMOVUPD Z8, 0(R10)
+	VMOVUPD Z9, 64(R10)
+	VMOVUPD Z10, 128(R10)
+	VMOVUPD Z11, 192(R10)
+	VMOVUPD Z12, 256(R10)
+	VMOVUPD Z13, 320(R10)
+	VMOVUPD Z14, 384(R10)
+	VMOVUPD Z15, 448(R10)
+	VZEROUPPER
+	RET
