@@ -29,8 +29,8 @@ func walk4(col *uint32, thr *float32, x *float32, stride, d, groups uintptr, lea
 func gather4(feat *int32, nan, max *float32, groups uintptr, x, out *float32)
 
 // haveWide is whether the machine has the wide walk's instructions
-// (AVX-512 F and BW, and the system keeps their registers).
-var haveWide = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+// (AVX-512 F and BW, and the system keeps their registers; BMI1's ANDN).
+var haveWide = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasBMI1
 
 // gather64 gathers, for 64 rows of x (row r from x[rowOff[r]]), the n
 // columns of feat, nan and max (see columns.gather) into vals column by
@@ -39,12 +39,14 @@ var haveWide = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 //go:noescape
 func gather64(feat *int32, nan, max *float32, n uintptr, x *float32, rowOff *int32, vals *float32)
 
-// splitMasks64 sets masks[i], for the ns splits of col and thr, to the
-// rows of vals (gather64's) going right: bit r when thr[i] is below the
-// row's value in column col[i].
+// ways64 sets ways[L], for each level L of a tree of depth d (col and
+// thr its splits in heap order), to the rows of vals (gather64's) going
+// right at that level: bit r when row r's value in the column of the
+// split it is at is above the split's threshold. at is scratch of
+// 2^(d+1)+1 values.
 //
 //go:noescape
-func splitMasks64(col *uint32, thr *float32, ns uintptr, vals *float32, masks *uint64)
+func ways64(col *uint32, thr *float32, d uintptr, vals *float32, ways, at *uint64)
 
 // leaves64 adds to out[r], for the 64 rows, the leaf of a tree of depth d
 // that row r's ways (bit r of bits[0] to bits[d−1]) lead to.

@@ -21,8 +21,8 @@ func gather64(feat *int32, nan, max *float32, n uintptr, x *float32, rowOff *int
 	panic("gbdt: gather64 without assembly")
 }
 
-func splitMasks64(col *uint32, thr *float32, ns uintptr, vals *float32, masks *uint64) {
-	panic("gbdt: splitMasks64 without assembly")
+func ways64(col *uint32, thr *float32, d uintptr, vals *float32, ways, at *uint64) {
+	panic("gbdt: ways64 without assembly")
 }
 
 func leaves64(bits *uint64, d uintptr, leaves *float64, out *float64) {

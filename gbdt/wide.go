@@ -6,13 +6,14 @@ package gbdt
 // four walks side by side (walk4) still leave the core idle most of the
 // time. The wide walk does not walk: for 64 rows at a time, gathered
 // column by column (64 values a column), it tests every split of a tree
-// against all 64 rows (a comparison of sixteen values at once, no load
-// waiting on another) and keeps a 64-bit mask per split of the rows it
-// sends right. A row's way at level L is then the mask of the split it
-// is at, which pathBits picks, level after level, with bitwise selects
-// on the masks; the ways make each row's leaf index, and leaves64 adds
-// the 64 leaves to the rows' sums. A tree of depth d has 2^d−1 splits,
-// all tested, against d looked at by a walk: for the labeller's trees of
+// against all 64 rows at once (sixteen values a comparison, no load
+// waiting on another) into a 64-bit mask of the rows it sends right. The
+// rows at a split are a mask too (all of them at the root): of those,
+// the ones in the split's mask go right at its level and on to its right
+// child, the others to its left child. The ways of a row, level by
+// level, are the bits of its leaf's index, and leaves64 adds the 64
+// leaves to the rows' sums. A tree of depth d has 2^d−1 splits, all
+// tested, where a walk looks at d of them: for the labeller's trees of
 // depth 5 that is 31 against 5, and still about twice as fast.
 //
 // The results are Margins' to the bit: each row's leaves, the same as a
@@ -21,8 +22,8 @@ package gbdt
 // wideRows is how many rows the wide walk takes at a time.
 const wideRows = 64
 
-// wideDepth is the deepest tree the wide walk takes: 2^6−1 splits fill
-// the masks' array. A model with a deeper tree is walked.
+// wideDepth is the deepest tree the wide walk takes (a bound on its
+// scratch); a model with a deeper tree is walked.
 const wideDepth = 6
 
 // walksWide reports whether Margins takes the wide walk over rows of
@@ -40,8 +41,8 @@ func (m *Model) marginsWide(x []float32, width int, out []float64) {
 	var (
 		rowOff [wideRows]int32   // where each row starts in x, from the chunk's first
 		sums   [wideRows]float64 // the chunk's margins
-		masks  [1 << wideDepth]uint64
 		ways   [wideDepth]uint64
+		at     [2<<wideDepth + 1]uint64
 	)
 	for r := 0; r < len(out); r += wideRows {
 		k := min(wideRows, len(out)-r)
@@ -62,35 +63,10 @@ func (m *Model) marginsWide(x []float32, width int, out []float64) {
 				}
 				continue
 			}
-			ns := 1<<h.depth - 1
-			splitMasks64(&c.col[h.splits], &c.thr[h.splits], uintptr(ns), &g[0], &masks[0])
-			pathBits(&masks, int(h.depth), &ways)
+			ways64(&c.col[h.splits], &c.thr[h.splits], uintptr(h.depth), &g[0], &ways[0], &at[0])
 			leaves64(&ways[0], uintptr(h.depth), &m.leaves[h.leaves], &sums[0])
 		}
 		copy(out[r:r+k], sums[:k])
 	}
 	c.scratch.Put(buf)
-}
-
-// pathBits sets ways[L], for each level L of a tree of depth d, to the
-// rows going right at level L: bit r is bit r of the mask of the split
-// row r is at (masks, the tree's splits' masks in heap order, reused as
-// scratch). The splits of level L are 2^L−1 to 2^(L+1)−2, in the order of
-// the ways that lead to them (the first level's the highest bit), so the
-// mask of a row's split is picked from them by its ways so far: the last
-// way first chooses between neighbours, then the one before between the
-// pairs chosen, and so on.
-func pathBits(masks *[1 << wideDepth]uint64, d int, ways *[wideDepth]uint64) {
-	for l := range d {
-		lv := masks[1<<l-1 : 1<<(l+1)-1]
-		for j := l - 1; j >= 0; j-- {
-			s := ways[j]
-			half := len(lv) / 2
-			for q := range half {
-				lv[q] = lv[2*q]&^s | lv[2*q+1]&s
-			}
-			lv = lv[:half]
-		}
-		ways[l] = lv[0]
-	}
 }

@@ -7,7 +7,7 @@
 
 // func gather64(feat *int32, nan, max *float32, n uintptr, x *float32, rowOff *int32, vals *float32)
 //
-// For each of the n columns k: g[64k+r] = x[rowOff[r]+feat[k]], nan[k]
+// For each of the n columns k: vals[64k+r] = x[rowOff[r]+feat[k]], nan[k]
 // when that is NaN, max[k] when it is above max[k], for r in 0..63.
 // VMINPS(v, max) is v when v < max and max otherwise (also when v is
 // NaN, which then takes nan).
@@ -69,25 +69,35 @@ gdone:
 	VZEROUPPER
 	RET
 
-// func splitMasks64(col *uint32, thr *float32, ns uintptr, vals *float32, masks *uint64)
+// func ways64(col *uint32, thr *float32, d uintptr, vals *float32, ways, at *uint64)
 //
-// For each of the ns splits i: bit r of masks[i] is set when thr[i] <
-// g[64·col[i]+r], the row going right (LT_OQ: never for NaN, which the
-// gathered values are not).
-TEXT ·splitMasks64(SB), NOSPLIT, $0-40
+// For a tree of depth d (at least 1) whose splits are col and thr: bit r
+// of ways[L] is set when row r of vals (gather64's) goes right at level
+// L. A split i sends right the rows whose value in column col[i] is above
+// thr[i] (LT_OQ: thr < value, never for NaN, which the gathered values
+// are not), its mask m; of the rows at i (at[i], all rows at the root),
+// those in m go right at its level and to split 2i+2, the others to
+// 2i+1. at is scratch of 2^(d+1)+1 entries.
+TEXT ·ways64(SB), NOSPLIT, $0-48
 	MOVQ col+0(FP), SI
 	MOVQ thr+8(FP), DI
-	MOVQ ns+16(FP), CX
+	MOVQ d+16(FP), CX
 	MOVQ vals+24(FP), R8
-	MOVQ masks+32(FP), R9
-	TESTQ CX, CX
-	JZ mdone
+	MOVQ ways+32(FP), R9
+	MOVQ at+40(FP), R10
+	MOVQ $-1, AX
+	MOVQ AX, (R10) // every row is at the root
+	XORQ R11, R11  // the split
+	MOVQ $1, BX    // where the level's splits end
 
-msplit:
-	MOVL (SI), AX
+wlevel:
+	XORQ R13, R13 // the level's ways
+
+wsplit:
+	MOVL (SI)(R11*4), AX
 	SHLQ $8, AX // 64 values of 4 bytes a column
 	ADDQ R8, AX
-	VBROADCASTSS (DI), Z0
+	VBROADCASTSS (DI)(R11*4), Z0
 	VCMPPS $0x11, 0(AX), Z0, K1
 	VCMPPS $0x11, 64(AX), Z0, K2
 	VCMPPS $0x11, 128(AX), Z0, K3
@@ -95,14 +105,23 @@ msplit:
 	KUNPCKWD K1, K2, K1 // K1 = K2<<16 | K1
 	KUNPCKWD K3, K4, K3
 	KUNPCKDQ K1, K3, K1 // K1 = K3<<32 | K1
-	KMOVQ K1, (R9)
-	ADDQ $4, SI
-	ADDQ $4, DI
-	ADDQ $8, R9
-	DECQ CX
-	JNZ msplit
+	KMOVQ K1, DX           // m
+	MOVQ (R10)(R11*8), AX  // the rows at the split
+	ANDNQ AX, DX, R12      // going left: ^m & at
+	ANDQ DX, AX            // going right
+	ORQ AX, R13
+	LEAQ (R11)(R11*1), DX
+	MOVQ R12, 8(R10)(DX*8) // at[2i+1]
+	MOVQ AX, 16(R10)(DX*8) // at[2i+2]
+	INCQ R11
+	CMPQ R11, BX
+	JLT wsplit
 
-mdone:
+	MOVQ R13, (R9)
+	ADDQ $8, R9
+	LEAQ 1(BX)(BX*1), BX
+	DECQ CX
+	JNZ wlevel
 	VZEROUPPER
 	RET
 

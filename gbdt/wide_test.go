@@ -57,30 +57,3 @@ func TestWideEqualsWalk(t *testing.T) {
 		}
 	}
 }
-
-// TestPathBits checks pathBits against walking each row's masks.
-func TestPathBits(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	for d := 1; d <= wideDepth; d++ {
-		var masks, kept [1 << wideDepth]uint64
-		for i := range 1<<d - 1 {
-			masks[i] = rng.Uint64()
-		}
-		kept = masks
-		var ways [wideDepth]uint64
-		pathBits(&masks, d, &ways)
-		for r := range 64 {
-			i := 0
-			for l := range d {
-				right := kept[i]>>r&1 == 1
-				if got := ways[l]>>r&1 == 1; got != right {
-					t.Fatalf("depth %d, row %d, level %d: way %v, want %v", d, r, l, got, right)
-				}
-				i = 2*i + 1
-				if right {
-					i++
-				}
-			}
-		}
-	}
-}
