@@ -185,6 +185,57 @@ func TextTokens(text string, limit int, buf []byte, fn func(tok []byte, unit int
 	return buf
 }
 
+// TextTokenHashes calls fn with the hash (TokenHash) and the place of
+// each of TextTokens' tokens of text, the first limit ones. It reads an
+// ASCII text in one loop, each token lower-cased and hashed as it is
+// read, where TextTokens calls through the units and copies each token;
+// buf is scratch for other texts, returned for reuse.
+func TextTokenHashes(text string, limit int, buf []byte, fn func(h uint64, unit int)) []byte {
+	if !textunit.IsASCII(text) {
+		return TextTokens(text, limit, buf, func(tok []byte, unit int) { fn(TokenHash(tok), unit) })
+	}
+	n := 0
+	for i := 0; ; {
+		start, end, k := textunit.NextASCII(text, i)
+		if start == len(text) {
+			break
+		}
+		i = end
+		n++
+		if k != textunit.Number && end-start >= 2 { // as TextTokens skips them
+			h := uint64(fnvOffset)
+			for j := start; j < end; j++ {
+				c := text[j]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				h = (h ^ uint64(c)) * fnvPrime
+			}
+			fn(h, n)
+		}
+		if n >= limit {
+			break
+		}
+	}
+	return buf
+}
+
+// The FNV-1a hash's constants (64 bits).
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// TokenHash is tok's FNV-1a hash, the key by which the extractor looks a
+// token up in its cue tables.
+func TokenHash(tok []byte) uint64 {
+	v := uint64(fnvOffset)
+	for _, c := range tok {
+		v = (v ^ uint64(c)) * fnvPrime
+	}
+	return v
+}
+
 // lowerInto appends s lower-cased to buf.
 func lowerInto(buf []byte, s string) []byte {
 	for i := 0; i < len(s); {

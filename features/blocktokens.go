@@ -7,7 +7,7 @@ import "github.com/sluice-project/sluice/cuetable"
 // (cuetable.TextTokens); each read them on its own before, the text cues
 // once per block and the title again for every short block. readTokens
 // reads each block once, as far as the farthest of them reads it, and
-// keeps the tokens as 64-bit hashes (tokenHash) with their place among the
+// keeps the tokens as 64-bit hashes (cuetable.TokenHash) with their place among the
 // block's units, so that the text cue table is looked up by number
 // (Extractor.textCueH) rather than by string.
 
@@ -42,22 +42,13 @@ func (s *scratch) readTokens() {
 		if title && b.Words > 0 && b.Words <= titleTokens {
 			limit = titleTokens
 		}
-		s.low = cuetable.TextTokens(b.Text, limit, s.low, func(tok []byte, unit int) {
-			t.hash = append(t.hash, tokenHash(tok))
+		s.low = cuetable.TextTokenHashes(b.Text, limit, s.low, func(h uint64, unit int) {
+			t.hash = append(t.hash, h)
 			t.unit = append(t.unit, uint8(unit))
 		})
 		t.at = append(t.at, int32(len(t.hash)))
 	}
 	t.done = true
-}
-
-// tokenHash is tok's FNV-1a hash.
-func tokenHash(tok []byte) uint64 {
-	v := uint64(14695981039346656037)
-	for _, c := range tok {
-		v = (v ^ uint64(c)) * 1099511628211
-	}
-	return v
 }
 
 // textCueValues returns the text cue values of block i's first

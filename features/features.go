@@ -122,7 +122,7 @@ type Extractor struct {
 	buckets [][]*Bucket // per featureGroups entry, as its buckets declare
 	filters []extFilter
 	// cueH and textCueH are Config.Cues and Config.TextCues keyed by
-	// tokenHash, as labelling reads them; nil when the table is empty.
+	// cuetable.TokenHash, as labelling reads them; nil when the table is empty.
 	cueH     *hashTable
 	textCueH *hashTable
 	titleOn  bool // the Title or the Headline group is on: the headline is found

@@ -124,8 +124,8 @@ var h1Bit = containerIndex[atom.H1]
 // hashTokens appends to dst the hashes of text's distinct tokens (of its
 // first titleTokens units).
 func (s *scratch) hashTokens(text string, dst []uint64) []uint64 {
-	s.low = cuetable.TextTokens(text, titleTokens, s.low, func(tok []byte, _ int) {
-		if h := tokenHash(tok); !slices.Contains(dst, h) {
+	s.low = cuetable.TextTokenHashes(text, titleTokens, s.low, func(h uint64, _ int) {
+		if !slices.Contains(dst, h) {
 			dst = append(dst, h)
 		}
 	})

@@ -3,15 +3,17 @@ package features
 import (
 	"fmt"
 	"math"
+
+	"github.com/sluice-project/sluice/cuetable"
 )
 
-// hashTable is a read-only table from token hashes (tokenHash) to values,
-// the text cue table as labelling reads it: open addressing with linear
-// probing over a power-of-two array of keys at most half full, the values
-// in an array of their own. A lookup reads one cache line of keys in the
-// common case and the value only on a hit, where a Go map reads a group's
-// control word and then its slot (the map lookups of the text cues were
-// 2% of Clean's time, mostly waiting on memory).
+// hashTable is a read-only table from token hashes (cuetable.TokenHash)
+// to values, the text cue table as labelling reads it: open addressing
+// with linear probing over a power-of-two array of keys at most half
+// full, the values in an array of their own. A lookup reads one cache
+// line of keys in the common case and the value only on a hit, where a
+// Go map reads a group's control word and then its slot (the map lookups
+// of the text cues were 2% of Clean's time, mostly waiting on memory).
 type hashTable struct {
 	keys  []uint64 // 0 for an empty slot
 	vals  []float32
@@ -23,8 +25,8 @@ type hashTable struct {
 }
 
 // newHashTable returns the table of a cue table given as a map, or, when
-// the map is nil, by its source, keyed by its keys' tokenHash; or an error
-// naming the first key of a value that is not finite (kind says which
+// the map is nil, by its source, keyed by its keys' cuetable.TokenHash; or
+// an error naming the first key of a value that is not finite (kind says which
 // table). Two keys with one hash (for a table of 100,000 tokens, about
 // one chance in 4·10^9) keep the larger value.
 func newHashTable(kind string, table map[string]float32, src *CueSource) (*hashTable, error) {
@@ -50,7 +52,7 @@ func newHashTable(kind string, table map[string]float32, src *CueSource) (*hashT
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			return nil, fmt.Errorf("features: %s %q has value %v", kind, k, v)
 		}
-		t.put(tokenHash(k), v)
+		t.put(cuetable.TokenHash(k), v)
 	}
 	return t, nil
 }

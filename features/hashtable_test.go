@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/sluice-project/sluice/cuetable"
 )
 
 // TestHashTableAgreesWithMap checks the table against a map of the same
@@ -21,14 +23,14 @@ func TestHashTableAgreesWithMap(t *testing.T) {
 			t.Fatalf("n=%d: %d slots, more than half full", n, len(h.keys))
 		}
 		for k, v := range table {
-			got, ok := h.get(tokenHash([]byte(k)))
+			got, ok := h.get(cuetable.TokenHash([]byte(k)))
 			if !ok || got != v {
 				t.Fatalf("n=%d: %q = %v, %v; want %v", n, k, got, ok, v)
 			}
 		}
 		for i := range 2 * n {
 			k := fmt.Sprintf("absent%d", i)
-			if got, ok := h.get(tokenHash([]byte(k))); ok {
+			if got, ok := h.get(cuetable.TokenHash([]byte(k))); ok {
 				t.Fatalf("n=%d: absent %q found with %v", n, k, got)
 			}
 		}
@@ -40,7 +42,7 @@ func TestHashTableAgreesWithMap(t *testing.T) {
 // larger value stays) and probes that wrap around the end of the array.
 func TestHashTableEdges(t *testing.T) {
 	var nilTable *hashTable
-	if _, ok := nilTable.get(tokenHash([]byte("a"))); ok {
+	if _, ok := nilTable.get(cuetable.TokenHash([]byte("a"))); ok {
 		t.Error("a nil table has a key")
 	}
 	if mustHashTable(t, nil) != nil || mustHashTable(t, map[string]float32{}) != nil {
@@ -55,7 +57,7 @@ func TestHashTableEdges(t *testing.T) {
 	if v, ok := h.get(0); !ok || v != -2 {
 		t.Errorf("key 0 = %v, %v; want -2, true", v, ok)
 	}
-	k := tokenHash([]byte("x"))
+	k := cuetable.TokenHash([]byte("x"))
 	h.put(k, 0.5)
 	h.put(k, 4)
 	if v, ok := h.get(k); !ok || v != 4 {

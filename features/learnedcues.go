@@ -87,14 +87,14 @@ func (v *cueValues) add(x float32) {
 }
 
 // nodeCues returns the learned values of the tokens of class and id (buf
-// is classTokens'), read from the table by their tokenHash.
+// is classTokens'), read from the table by their cuetable.TokenHash.
 func nodeCues(table *hashTable, class, id string, buf *tokenBuf) cueValues {
 	var v cueValues
 	add := func(tok []byte) {
 		if len(tok) < 2 {
 			return
 		}
-		if x, ok := table.get(tokenHash(tok)); ok {
+		if x, ok := table.get(cuetable.TokenHash(tok)); ok {
 			v.add(x)
 		}
 	}

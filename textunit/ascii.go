@@ -88,6 +88,19 @@ func asciiSkip(s string, i int) int {
 	return i
 }
 
+// NextASCII returns the first unit of s at or after byte i, for an s that
+// is all ASCII (IsASCII): its start, end and kind, as Units gives it;
+// start is len(s) when there is none. It is Units' ASCII case for a loop
+// that reads units without a call for each.
+func NextASCII(s string, i int) (start, end int, k Kind) {
+	for i = asciiSkip(s, i); i < len(s); i = asciiSkip(s, end) {
+		if end, k = asciiSegment(s, i); k != 0 {
+			return i, end, k
+		}
+	}
+	return len(s), len(s), 0
+}
+
 func asciiCount(s string) int {
 	n := 0
 	for i := asciiSkip(s, 0); i < len(s); {

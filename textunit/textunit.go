@@ -202,6 +202,9 @@ func chunks(s string, fn func(c string, off int, char bool) bool) {
 
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
+// IsASCII reports whether s is all ASCII, the texts NextASCII reads.
+func IsASCII(s string) bool { return isASCII(s) }
+
 // isASCII reports whether s is all ASCII. Such a text is segmented whole
 // (asciiUnits, asciiCount) rather than piece by piece (chunks): white space
 // is no letter, digit or joiner, so no segment crosses it, and the two give
