@@ -58,8 +58,8 @@ func TestGatheredSplitKinds(t *testing.T) {
 				{feature: 1, threshold: thr, defLeft: defLeft, left: 1, right: 2},
 				{feature: -1, value: -1},
 				{feature: -1, value: 1},
-			})
-			m.addTree([]node{{feature: -1, value: 0.25}})
+			}, 1)
+			m.addTree([]node{{feature: -1, value: 0.25}}, 0)
 			x := make([]float32, 0, 2*len(values))
 			for _, v := range values {
 				x = append(x, 3, v)

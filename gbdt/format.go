@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 )
 
 // The model file format, version 1, all numbers little-endian:
@@ -110,6 +111,13 @@ func Unmarshal(data []byte) (*Model, error) {
 		return nil, fmt.Errorf("gbdt: model file has %d trees, but room for at most %d", trees, room)
 	}
 	m := &Model{features: int(features), base: base}
+	// Every tree is a full binary tree (checked), of 2k+1 nodes in
+	// 26k+13 bytes and its count: the nodes are at most a thirteenth of
+	// the bytes left, and one more a tree. Sized so, the model's arrays
+	// do not grow tree by tree.
+	m.nodes = make([]node, 0, d.left()/13+int(trees))
+	m.roots = make([]int32, 0, trees)
+	m.heap = make([]heapTree, 0, trees)
 	for t := range int(trees) {
 		if err := d.tree(m, t); err != nil {
 			return nil, err
@@ -125,6 +133,11 @@ func Unmarshal(data []byte) (*Model, error) {
 type decoder struct {
 	b   []byte
 	off int
+	// A tree's nodes, which of them are children and their depths,
+	// reused from tree to tree.
+	nodes   []node
+	parents []uint8
+	depth   []int32
 }
 
 // left returns the number of bytes not yet read.
@@ -161,8 +174,11 @@ func (d *decoder) tree(m *Model, t int) error {
 	if count > uint32(d.left()/leafSize) || len(m.nodes)+int(count) > math.MaxInt32 {
 		return fmt.Errorf("gbdt: model file tree %d has %d nodes, but room for at most %d", t, count, d.left()/leafSize)
 	}
-	nodes := make([]node, 0, count)
-	parents := make([]uint8, count)
+	nodes := slices.Grow(d.nodes[:0], int(count))
+	parents := slices.Grow(d.parents[:0], int(count))[:count]
+	clear(parents)
+	d.depth = slices.Grow(d.depth[:0], int(count))[:count]
+	defer func() { d.nodes, d.parents = nodes, parents }()
 	for i := range int(count) {
 		where := func() string { return fmt.Sprintf("gbdt: model file tree %d node %d", t, i) }
 		if d.left() < 1 {
@@ -209,9 +225,10 @@ func (d *decoder) tree(m *Model, t int) error {
 			return fmt.Errorf("gbdt: model file tree %d node %d is nobody's child", t, i)
 		}
 	}
-	if d := depthOf(nodes); d > MaxDepth {
-		return fmt.Errorf("gbdt: model file tree %d is %d deep, want at most %d", t, d, MaxDepth)
+	depth := depthInto(nodes, d.depth)
+	if depth > MaxDepth {
+		return fmt.Errorf("gbdt: model file tree %d is %d deep, want at most %d", t, depth, MaxDepth)
 	}
-	m.addTree(nodes)
+	m.addTree(nodes, depth)
 	return nil
 }

@@ -40,7 +40,7 @@ func tinyModel() *Model {
 func modelOf(features int, base float64, trees ...[]node) *Model {
 	m := &Model{features: features, base: base}
 	for _, t := range trees {
-		m.addTree(t)
+		m.addTree(t, depthOf(t))
 	}
 	return m
 }

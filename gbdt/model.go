@@ -114,13 +114,13 @@ func (m *Model) appendTree(t []treeNode, data *binned) {
 		}
 		nodes[i] = node{threshold: thr, feature: n.feature, defLeft: n.defLeft, left: n.left, right: n.right}
 	}
-	m.addTree(nodes)
+	m.addTree(nodes, depthOf(nodes))
 }
 
 // addTree adds a tree whose nodes, the root first, have children at later
 // indices in the tree, and lays it out for scoring (addHeap). The tree
-// must be at most MaxDepth deep.
-func (m *Model) addTree(t []node) {
+// must be at most MaxDepth deep; depth is its depth (depthOf).
+func (m *Model) addTree(t []node, depth int32) {
 	off := int32(len(m.nodes))
 	for _, n := range t {
 		if n.feature >= 0 {
@@ -130,14 +130,18 @@ func (m *Model) addTree(t []node) {
 		m.nodes = append(m.nodes, n)
 	}
 	m.roots = append(m.roots, off)
-	m.addHeap(t, depthOf(t))
+	m.addHeap(t, depth)
 }
 
 // depthOf returns the depth of a tree whose nodes, the root first, have
 // children at later indices in the tree: the most splits from its root to
 // a leaf.
-func depthOf(t []node) int32 {
-	depth := make([]int32, len(t))
+func depthOf(t []node) int32 { return depthInto(t, make([]int32, len(t))) }
+
+// depthInto is depthOf with depth, at least as long as t, for scratch.
+func depthInto(t []node, depth []int32) int32 {
+	depth = depth[:len(t)]
+	depth[0] = 0
 	var most int32
 	for i, n := range t {
 		if n.feature < 0 {

@@ -34,7 +34,7 @@ func TestWideEqualsWalk(t *testing.T) {
 		if wide := m.walksWide(width); wide != (depth <= wideDepth) {
 			t.Fatalf("depth %d: walksWide %v", depth, wide)
 		}
-		m.addTree([]node{{feature: -1, value: 0.125}}) // a tree of one leaf
+		m.addTree([]node{{feature: -1, value: 0.125}}, 0) // a tree of one leaf
 		rows := 2*wideRows + wideRows/2
 		x := make([]float32, rows*width)
 		for i := range x {
