@@ -11,7 +11,9 @@
 // two counts, over passes, is the cost of one pass, without the test
 // binary's start, the model's loading and the first pass. The collector is
 // off (GOGC=off) unless -gc: its share varies from run to run by about
-// ±0.5% of the count.
+// ±0.5% of the count. valgrind has no AVX-512, so code that takes another
+// path where the machine has it (gbdt's wide walk) is counted on the path
+// it takes without: time such a change instead.
 //
 // Usage, from the repository root:
 //
