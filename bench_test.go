@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/sluice-project/sluice/label"
 )
 
 // benchPages loads the cleaneval-dev pages (the benchmark corpus named by
@@ -114,4 +116,15 @@ func BenchmarkHTMLParse(b *testing.B) {
 		_, err := html.Parse(bytes.NewReader(d))
 		return err
 	})
+}
+
+// BenchmarkLoadEmbedded is loading the embedded labeller, a cost every
+// process that cleans pays once before its first page.
+func BenchmarkLoadEmbedded(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := label.Load(defaultModel); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
