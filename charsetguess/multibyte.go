@@ -1,13 +1,9 @@
 package charsetguess
 
 import (
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"fmt"
-	"io"
 	"slices"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -15,29 +11,20 @@ import (
 // byte and every pair of bytes through the encoding's decoder: about 8 ms
 // for the five, a third of what `sluice clean` of one page cost. So they
 // are built once by TestMultiByteTables, which holds the method, and
-// embedded gzipped (123,520 bytes in 3.4 KB, inflated in a fraction of a
-// millisecond). Inflated, the file holds, for each encoding of
-// multiByteNames in order, the 128 classes of a lone byte 0x80+b, then the
-// 128×192 classes of a lead 0x80+l and a trail 0x40+t, each with bit 7
-// set when the pair is one of the language's most frequent characters.
-// The test fails when the decoders (golang.org/x/text) or the method
-// change and the file was not rebuilt:
+// embedded as they are used (123,520 bytes): a guess reads them in place,
+// with nothing inflated or copied before the first page. The file holds,
+// for each encoding of multiByteNames in order, the 128 classes of a lone
+// byte 0x80+b, then the 128×192 classes of a lead 0x80+l and a trail
+// 0x40+t, each with bit 7 set when the pair is one of the language's most
+// frequent characters. The test fails when the decoders
+// (golang.org/x/text) or the method change and the file was not rebuilt:
 //
 //	go test ./charsetguess -run TestMultiByteTables -update-tables
 //
-//go:embed multibyte.bin.gz
-var multiByteGzip []byte
+//go:embed multibyte.bin
+var multiByteData []byte
 
-// multiByteData is multibyte.bin.gz inflated, or the error that stopped it.
-var multiByteData = sync.OnceValues(func() ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(multiByteGzip))
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(zr)
-})
-
-// multiByteNames are the multi-byte candidates, in multibyte.bin.gz's order.
+// multiByteNames are the multi-byte candidates, in multibyte.bin's order.
 var multiByteNames = []string{"gb18030", "shift_jis", "euc-kr", "big5", "euc-jp"}
 
 // multiByteSize is one encoding's part of the inflated tables.
@@ -49,22 +36,14 @@ const topBit = 0x80
 
 // loadMultiByte returns the embedded tables of multi-byte encoding name.
 func loadMultiByte(name string) *multiByte {
-	data, err := multiByteData()
+	data := multiByteData
 	k := slices.Index(multiByteNames, name)
-	if err != nil || k < 0 || len(data) != len(multiByteNames)*multiByteSize {
+	if k < 0 || len(data) != len(multiByteNames)*multiByteSize {
 		// The file is built and checked by the tests: this is a broken build.
-		panic(fmt.Sprintf("charsetguess: no embedded tables for %q (multibyte.bin.gz inflates to %d bytes, want %d; %v)", name, len(data), len(multiByteNames)*multiByteSize, err))
+		panic(fmt.Sprintf("charsetguess: no embedded tables for %q (multibyte.bin holds %d bytes, want %d)", name, len(data), len(multiByteNames)*multiByteSize))
 	}
-	b := data[k*multiByteSize : (k+1)*multiByteSize]
-	e := &multiByte{kind: name}
-	copy(e.one[:], b[:128])
-	for l := range 128 {
-		for t, v := range b[128+l*192 : 128+(l+1)*192] {
-			e.two[l][t] = v &^ topBit
-			e.top[l][t] = v&topBit != 0
-		}
-	}
-	return e
+	b := data[k*multiByteSize : (k+1)*multiByteSize : (k+1)*multiByteSize]
+	return &multiByte{kind: name, one: b[:128:128], pairs: b[128:]}
 }
 
 // Classes of characters in multi-byte encodings.
@@ -78,10 +57,9 @@ const (
 
 // multiByte scores a CJK encoding by reading the sample.
 type multiByte struct {
-	one  [128]uint8      // class of a lone byte 0x80+b, mbInvalid if it leads a sequence
-	two  [128][192]uint8 // class of lead 0x80+l and trail 0x40+t
-	top  [128][192]bool  // the pair is one of the language's most frequent characters
-	kind string
+	one   []uint8 // 128: the class of a lone byte 0x80+b, mbInvalid if it leads a sequence
+	pairs []uint8 // 128×192: the class of lead 0x80+l and trail 0x40+t, topBit set when the pair is one of the language's most frequent characters
+	kind  string
 }
 
 func (e *multiByte) score(s []byte) (charge, top float64) {
@@ -128,8 +106,9 @@ func (e *multiByte) next(s []byte) (n int, cls uint8, top bool) {
 		return 1, cls, false
 	}
 	if len(s) >= 2 && s[1] >= 0x40 {
-		if cls := e.two[l][s[1]-0x40]; cls != mbInvalid {
-			return 2, cls, e.top[l][s[1]-0x40]
+		v := e.pairs[int(l)*192+int(s[1]-0x40)]
+		if cls := v &^ topBit; cls != mbInvalid {
+			return 2, cls, v&topBit != 0
 		}
 	}
 	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }

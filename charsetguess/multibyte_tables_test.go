@@ -2,7 +2,6 @@ package charsetguess
 
 import (
 	"bytes"
-	"compress/gzip"
 	"flag"
 	"os"
 	"slices"
@@ -13,37 +12,27 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 )
 
-var updateTables = flag.Bool("update-tables", false, "rewrite multibyte.bin.gz from the decoders")
+var updateTables = flag.Bool("update-tables", false, "rewrite multibyte.bin from the decoders")
 
 // TestMultiByteTables builds the multi-byte candidates' tables from their
 // decoders and checks them against the embedded ones (multibyte.go), or
-// with -update-tables rewrites multibyte.bin.gz.
+// with -update-tables rewrites multibyte.bin.
 func TestMultiByteTables(t *testing.T) {
 	var all []byte
 	for _, name := range multiByteNames {
 		all = append(all, newMultiByte(name).encode()...)
 	}
 	if *updateTables {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		zw.Write(all)
-		if err := zw.Close(); err != nil {
+		if err := os.WriteFile("multibyte.bin", all, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile("multibyte.bin.gz", buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Skip("multibyte.bin.gz rewritten; run the test again (the embedded copy is the old one until the package is rebuilt)")
+		t.Skip("multibyte.bin rewritten; run the test again (the embedded copy is the old one until the package is rebuilt)")
 	}
-	data, err := multiByteData()
-	if err != nil {
-		t.Fatalf("multibyte.bin.gz: %v", err)
-	}
-	if !bytes.Equal(all, data) {
-		t.Fatalf("multibyte.bin.gz (%d bytes inflated) is not what the decoders give (%d bytes): rebuild it with go test ./charsetguess -run TestMultiByteTables -update-tables", len(data), len(all))
+	if !bytes.Equal(all, multiByteData) {
+		t.Fatalf("multibyte.bin (%d bytes) is not what the decoders give (%d bytes): rebuild it with go test ./charsetguess -run TestMultiByteTables -update-tables", len(multiByteData), len(all))
 	}
 	for _, name := range multiByteNames {
-		if got, want := loadMultiByte(name), newMultiByte(name); *got != *want {
+		if got, want := loadMultiByte(name), newMultiByte(name); !bytes.Equal(got.one, want.one) || !bytes.Equal(got.pairs, want.pairs) || got.kind != want.kind {
 			t.Errorf("%s: the embedded tables load differently from the built ones", name)
 		}
 	}
@@ -75,7 +64,7 @@ func newMultiByte(name string) *multiByte {
 		panic(err)
 	}
 	dec := enc.NewDecoder()
-	e := &multiByte{kind: name}
+	e := &multiByte{kind: name, one: make([]uint8, 128), pairs: make([]uint8, 128*192)}
 	var top string
 	switch name {
 	case "gb18030":
@@ -119,15 +108,18 @@ func newMultiByte(name string) *multiByte {
 		for t := range 192 {
 			lead, trail := byte(0x80+l), byte(0x40+t)
 			r, ok := decode([]byte{lead, trail})
+			p := &e.pairs[l*192+t]
 			if !ok {
-				e.two[l][t] = mbInvalid
+				*p = mbInvalid
 				continue
 			}
-			e.two[l][t] = classifyCJK(name, r, lead, trail)
+			*p = classifyCJK(name, r, lead, trail)
+			frequent := frequent[r]
 			if 0x3040 <= r && r <= 0x30FF {
-				e.top[l][t] = name == "shift_jis" || name == "euc-jp"
-			} else {
-				e.top[l][t] = frequent[r]
+				frequent = name == "shift_jis" || name == "euc-jp"
+			}
+			if frequent {
+				*p |= topBit
 			}
 		}
 	}
@@ -193,18 +185,5 @@ func firstPlane(name string, lead, trail byte) bool {
 	return false
 }
 
-// encode writes e's tables as the embedded file holds them, inflated.
-func (e *multiByte) encode() []byte {
-	b := make([]byte, 0, multiByteSize)
-	b = append(b, e.one[:]...)
-	for l := range 128 {
-		for t := range 192 {
-			v := e.two[l][t]
-			if e.top[l][t] {
-				v |= topBit
-			}
-			b = append(b, v)
-		}
-	}
-	return b
-}
+// encode writes e's tables as the embedded file holds them.
+func (e *multiByte) encode() []byte { return append(slices.Clip(e.one), e.pairs...) }
