@@ -303,7 +303,7 @@ var ErrTooLarge = errors.New("too large")
 // exhaust memory. A truncated gzip stream gives what was decompressed
 // before the damage, with an error that says so.
 func Read(path string, stdin io.Reader, max int64) ([]byte, error) {
-	r := stdin
+	r, size := stdin, int64(0)
 	if path != "" {
 		f, err := os.Open(path)
 		if err != nil {
@@ -311,8 +311,11 @@ func Read(path string, stdin io.Reader, max int64) ([]byte, error) {
 		}
 		defer f.Close()
 		r = f
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
 	}
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	data, err := readAll(r, size, max)
 	if err != nil {
 		return nil, err
 	}
@@ -355,6 +358,21 @@ func Gunzip(data []byte, max int64) ([]byte, error) {
 		return nil, ErrTooLarge
 	}
 	return data, nil
+}
+
+// readAll reads r to its end or to max+1 bytes, whichever comes first, into
+// one buffer made room for size bytes (a regular file's length) and the
+// read that finds the end, so that a file is read without the copies of a
+// buffer grown as it fills. A size of 0, or a wrong one (a file that grew),
+// still reads everything, growing the buffer as io.ReadAll does.
+func readAll(r io.Reader, size, max int64) ([]byte, error) {
+	if size <= 0 || size > max {
+		return io.ReadAll(io.LimitReader(r, max+1))
+	}
+	var b bytes.Buffer
+	b.Grow(int(size) + bytes.MinRead)
+	_, err := b.ReadFrom(io.LimitReader(r, max+1))
+	return b.Bytes(), err
 }
 
 // gunzippedSize is the room to make for gzip data decompressed: the size

@@ -82,6 +82,33 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// A file is read whole and in one buffer from its length; a wrong length
+// (a file that grew or shrank after its Stat) still reads all of it, and a
+// file over the cap is refused.
+func TestReadSized(t *testing.T) {
+	page := bytes.Repeat([]byte("<p>the mill wheel turns</p>\n"), 3000)
+	path := filepath.Join(t.TempDir(), "page.html")
+	if err := os.WriteFile(path, page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path, nil, 1<<20)
+	if err != nil || !bytes.Equal(got, page) {
+		t.Fatalf("file: %d bytes, %v", len(got), err)
+	}
+	if allocs := testing.AllocsPerRun(10, func() { Read(path, nil, 1<<20) }); allocs > 6 {
+		t.Errorf("reading a %d-byte file: %v allocations, want the buffer made once", len(page), allocs)
+	}
+	for _, size := range []int64{1, int64(len(page)) / 2, int64(len(page)) * 2} {
+		got, err := readAll(bytes.NewReader(page), size, 1<<20)
+		if err != nil || !bytes.Equal(got, page) {
+			t.Errorf("size %d for %d bytes: %d read, %v", size, len(page), len(got), err)
+		}
+	}
+	if _, err := Read(path, nil, int64(len(page))-1); err == nil || !strings.HasPrefix(err.Error(), "larger than") {
+		t.Errorf("over the cap: %v", err)
+	}
+}
+
 // Walk leaves out the directory to skip and stops when told.
 func TestWalk(t *testing.T) {
 	dir := t.TempDir()

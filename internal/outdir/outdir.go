@@ -65,8 +65,20 @@ func Plan(out string, srcs []inputs.Source, ext string) (*Dir, []error) {
 }
 
 // checkInputs refuses outputs that would replace an input (the file, or
-// the link that names it).
+// the link that names it). Only outputs that exist already can, so the
+// inputs' real paths are looked up only when there are some: a new
+// directory costs a Stat an output.
 func (d *Dir) checkInputs(srcs []inputs.Source) []error {
+	var existing []string
+	for _, name := range d.names {
+		path := filepath.Join(d.path, name)
+		if _, err := os.Lstat(path); err == nil {
+			existing = append(existing, path)
+		}
+	}
+	if len(existing) == 0 {
+		return nil
+	}
 	taken := map[string]string{} // real paths of the inputs' entries and files: their names
 	for _, s := range srcs {
 		if s.Path == "" {
@@ -82,11 +94,7 @@ func (d *Dir) checkInputs(srcs []inputs.Source) []error {
 		}
 	}
 	var errs []error
-	for _, name := range d.names {
-		path := filepath.Join(d.path, name)
-		if _, err := os.Lstat(path); err != nil {
-			continue
-		}
+	for _, path := range existing {
 		p, err := inputs.EntryPath(path)
 		if input, ok := taken[p]; err == nil && ok {
 			errs = append(errs, fmt.Errorf("the output %s would replace the input %s; choose another output directory", path, input))
