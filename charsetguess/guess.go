@@ -46,6 +46,8 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
+
+	"github.com/sluice-project/sluice/internal/ascii"
 )
 
 // Charges per non-ASCII byte.
@@ -587,19 +589,4 @@ func newSingleByte(cm *charmap.Charmap) *singleByte {
 }
 
 // FirstNonASCII returns the index of the first byte >= 0x80 in b, or len(b).
-func FirstNonASCII(b []byte) int {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		if (uint64(b[i])|uint64(b[i+1])<<8|uint64(b[i+2])<<16|uint64(b[i+3])<<24|
-			uint64(b[i+4])<<32|uint64(b[i+5])<<40|uint64(b[i+6])<<48|uint64(b[i+7])<<56)&
-			0x8080808080808080 != 0 {
-			break
-		}
-	}
-	for ; i < len(b); i++ {
-		if b[i] >= utf8.RuneSelf {
-			return i
-		}
-	}
-	return i
-}
+func FirstNonASCII(b []byte) int { return ascii.Prefix(b) }

@@ -25,6 +25,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
+
+	"github.com/sluice-project/sluice/internal/ascii"
 )
 
 // Kind says what a unit is.
@@ -209,24 +211,7 @@ func IsASCII(s string) bool { return isASCII(s) }
 // (asciiUnits, asciiCount) rather than piece by piece (chunks): white space
 // is no letter, digit or joiner, so no segment crosses it, and the two give
 // the same units.
-func isASCII(s string) bool {
-	// Eight bytes at a time: the high bit of any of them is a byte
-	// outside ASCII. (The compiler makes the eight loads one.)
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&0x8080808080808080 != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
+func isASCII(s string) bool { return ascii.Is(s) }
 
 // unisegUnits emits the word segments of c (no ASCII white space, no
 // character of IsChar) that hold a letter or a digit.

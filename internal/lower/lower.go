@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/sluice-project/sluice/internal/ascii"
 )
 
 // Into returns strings.ToLower(s): for an ASCII s that fits buf, written
@@ -53,11 +55,4 @@ func Byte(c byte) byte {
 
 // IsASCII reports whether s is ASCII, where HasPrefix and Byte are what
 // strings.ToLower does.
-func IsASCII(s string) bool {
-	for i := range len(s) {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
+func IsASCII(s string) bool { return ascii.Is(s) }
