@@ -6,22 +6,99 @@ import (
 	"github.com/abadojack/whatlanggo"
 )
 
-// codes maps whatlanggo's languages to their codes: ISO 639-1, or
-// ISO 639-3 for the few that have no two-letter code. whatlanggo names
+// codes are whatlanggo's languages' codes, indexed by its Lang: ISO 639-1,
+// or ISO 639-3 for the few that have no two-letter code. whatlanggo names
 // Persian and Yiddish by a variety (pes, ydd) that has none; their
-// macrolanguages' codes are what pages declare. Built once and only read.
-var codes = func() map[whatlanggo.Lang]string {
-	m := make(map[whatlanggo.Lang]string, len(whatlanggo.Langs))
-	for l := range whatlanggo.Langs {
-		c := l.Iso6391()
-		if c == "" {
-			c = l.Iso6393()
-		}
-		m[l] = c
-	}
-	m[whatlanggo.Pes], m[whatlanggo.Ydd] = "fa", "yi"
-	return m
-}()
+// macrolanguages' codes are what pages declare. The table is written out,
+// not built from Lang.Iso6391 at start-up, because that method makes a map
+// of every language each time it is called (300 KB and 0.3 ms for the 84);
+// TestCodesAsWhatlanggo holds the two equal.
+var codes = [...]string{
+	whatlanggo.Afr: "af",
+	whatlanggo.Aka: "ak",
+	whatlanggo.Amh: "am",
+	whatlanggo.Arb: "ar",
+	whatlanggo.Azj: "az",
+	whatlanggo.Bel: "be",
+	whatlanggo.Ben: "bn",
+	whatlanggo.Bho: "bh",
+	whatlanggo.Bul: "bg",
+	whatlanggo.Ceb: "ceb",
+	whatlanggo.Ces: "cs",
+	whatlanggo.Cmn: "zh",
+	whatlanggo.Dan: "da",
+	whatlanggo.Deu: "de",
+	whatlanggo.Ell: "el",
+	whatlanggo.Eng: "en",
+	whatlanggo.Epo: "eo",
+	whatlanggo.Est: "et",
+	whatlanggo.Fin: "fi",
+	whatlanggo.Fra: "fr",
+	whatlanggo.Guj: "gu",
+	whatlanggo.Hat: "ht",
+	whatlanggo.Hau: "ha",
+	whatlanggo.Heb: "he",
+	whatlanggo.Hin: "hi",
+	whatlanggo.Hrv: "hr",
+	whatlanggo.Hun: "hu",
+	whatlanggo.Ibo: "ig",
+	whatlanggo.Ilo: "ilo",
+	whatlanggo.Ind: "id",
+	whatlanggo.Ita: "it",
+	whatlanggo.Jav: "jv",
+	whatlanggo.Jpn: "ja",
+	whatlanggo.Kan: "kn",
+	whatlanggo.Kat: "ka",
+	whatlanggo.Khm: "km",
+	whatlanggo.Kin: "rw",
+	whatlanggo.Kor: "ko",
+	whatlanggo.Kur: "ku",
+	whatlanggo.Lav: "lv",
+	whatlanggo.Lit: "lt",
+	whatlanggo.Mai: "mai",
+	whatlanggo.Mal: "ml",
+	whatlanggo.Mar: "mr",
+	whatlanggo.Mkd: "mk",
+	whatlanggo.Mlg: "mg",
+	whatlanggo.Mya: "my",
+	whatlanggo.Nep: "ne",
+	whatlanggo.Nld: "nl",
+	whatlanggo.Nno: "nn",
+	whatlanggo.Nob: "nb",
+	whatlanggo.Nya: "ny",
+	whatlanggo.Ori: "or",
+	whatlanggo.Orm: "om",
+	whatlanggo.Pan: "pa",
+	whatlanggo.Pes: "fa",
+	whatlanggo.Pol: "pl",
+	whatlanggo.Por: "pt",
+	whatlanggo.Ron: "ro",
+	whatlanggo.Run: "rn",
+	whatlanggo.Rus: "ru",
+	whatlanggo.Sin: "si",
+	whatlanggo.Skr: "skr",
+	whatlanggo.Slv: "sl",
+	whatlanggo.Sna: "sn",
+	whatlanggo.Som: "so",
+	whatlanggo.Spa: "es",
+	whatlanggo.Srp: "sr",
+	whatlanggo.Swe: "sv",
+	whatlanggo.Tam: "ta",
+	whatlanggo.Tel: "te",
+	whatlanggo.Tgl: "tl",
+	whatlanggo.Tha: "th",
+	whatlanggo.Tir: "ti",
+	whatlanggo.Tuk: "tk",
+	whatlanggo.Tur: "tr",
+	whatlanggo.Uig: "ug",
+	whatlanggo.Ukr: "uk",
+	whatlanggo.Urd: "ur",
+	whatlanggo.Uzb: "uz",
+	whatlanggo.Vie: "vi",
+	whatlanggo.Ydd: "yi",
+	whatlanggo.Yor: "yo",
+	whatlanggo.Zul: "zu",
+}
 
 // webLanguages are the languages Detect chooses among where a script is
 // shared: of whatlanggo's 84, those with a place among the languages of
@@ -49,7 +126,12 @@ var webLanguages = func() whatlanggo.Options {
 	return whatlanggo.Options{Whitelist: m}
 }()
 
-func code(l whatlanggo.Lang) string { return codes[l] }
+func code(l whatlanggo.Lang) string {
+	if l < 0 || int(l) >= len(codes) {
+		return ""
+	}
+	return codes[l]
+}
 
 // renamed are the ISO 639-1 codes withdrawn for another, which old pages
 // still declare.
@@ -84,7 +166,7 @@ func Declared(tag string) string {
 		return tag
 	}
 	if l := whatlanggo.CodeToLang(tag); l >= 0 {
-		return codes[l]
+		return code(l)
 	}
 	return ""
 }
