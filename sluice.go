@@ -19,11 +19,11 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/sluice-project/sluice/filter"
 	"github.com/sluice-project/sluice/htmltree"
 	"github.com/sluice-project/sluice/ingest"
+	"github.com/sluice-project/sluice/internal/freelist"
 	"github.com/sluice-project/sluice/label"
 	"github.com/sluice-project/sluice/metadata"
 	"github.com/sluice-project/sluice/page"
@@ -185,8 +185,10 @@ type Cleaner struct {
 	filterThreshold float64
 	// builders are htmltree Builders for the arena parser, reused from
 	// page to page (their trees die with Segment; the page copies what it
-	// keeps): scratch, not state.
-	builders sync.Pool
+	// keeps): scratch, not state. A free list keeps them across garbage
+	// collections, which emptied a sync.Pool every few dozen pages and
+	// had the next pages grow a tree's arrays again.
+	builders *freelist.List[htmltree.Builder]
 }
 
 // New builds a Cleaner; it fails on an unknown filter expression.
@@ -233,7 +235,8 @@ func New(opts Options) (*Cleaner, error) {
 		return nil, fmt.Errorf("sluice: threshold %g: must be between 0 and 1, or ExpectedF1", opts.Threshold)
 	}
 	c := &Cleaner{labeller: lab, filter: f, fallback: fb, segment: segment.DefaultOptions(),
-		threshold: opts.Threshold, filterThreshold: opts.Threshold, style: opts.Style, keepFallback: opts.KeepFallback}
+		threshold: opts.Threshold, filterThreshold: opts.Threshold, style: opts.Style, keepFallback: opts.KeepFallback,
+		builders: freelist.New[htmltree.Builder](0)}
 	switch {
 	case opts.Style != "" && lab == nil:
 		return nil, fmt.Errorf("sluice: style %q: styles are for the trained model, not filter pipelines", opts.Style)
@@ -407,11 +410,12 @@ func (c *Cleaner) Segment(ctx context.Context, in Input) (*Result, error) {
 	}
 	opts := c.ingestOptions(in)
 	if opts.Parser == ingest.ParserArena {
-		b, _ := c.builders.Get().(*htmltree.Builder)
-		if b == nil {
-			b = new(htmltree.Builder)
-		}
-		defer c.builders.Put(b)
+		b := c.builders.Get()
+		defer func() {
+			if b.Pooled() {
+				c.builders.Put(b)
+			}
+		}()
 		opts.Builder = b
 	}
 	doc, err := ingest.Parse(in.Data, opts)

@@ -2,8 +2,9 @@ package gbdt
 
 import (
 	"math"
-	"sync"
 	"unsafe"
+
+	"github.com/sluice-project/sluice/internal/freelist"
 )
 
 // The gathered layout, the one Margins walks. A split of the heap layout
@@ -66,13 +67,14 @@ type columns struct {
 	index    map[colSource]uint32 // src → column
 	col      []uint32             // each of Model.splits' column
 	thr      []float32            // and threshold
-	scratch  sync.Pool            // *[]float32, a chunk's gathered rows
+	scratch  *freelist.List[[]float32] // a chunk's gathered rows, kept across collections
 }
 
 // addSplits appends the gathered form of heap splits s.
 func (c *columns) addSplits(s []heapSplit) {
 	if c.index == nil {
 		c.index = map[colSource]uint32{}
+		c.scratch = freelist.New[[]float32](0)
 	}
 	for _, sp := range s {
 		src, thr := source(sp.feature, missRight), sp.threshold
@@ -140,14 +142,21 @@ func (c *columns) gather(g, x []float32, width, r int) {
 // buffer returns a scratch slice for rows gathered rows, and the pointer
 // to give back to c.scratch.
 func (c *columns) buffer(rows int) (*[]float32, []float32) {
-	p, _ := c.scratch.Get().(*[]float32)
-	if p == nil {
-		p = new([]float32)
+	p := new([]float32)
+	if c.scratch != nil {
+		p = c.scratch.Get()
 	}
 	if need := rows * len(c.src); cap(*p) < need {
 		*p = make([]float32, need)
 	}
 	return p, (*p)[:rows*len(c.src)]
+}
+
+// release gives back a buffer's pointer for the next chunk.
+func (c *columns) release(p *[]float32) {
+	if c.scratch != nil {
+		c.scratch.Put(p)
+	}
 }
 
 // walkGathered adds the leaf values of tree h for the gathered rows g (n

@@ -79,7 +79,7 @@ func (m *Model) Margins(x []float32, width int, out []float64) {
 			m.walkGathered(h, g[:k*n], n, out[r:r+k])
 		}
 	}
-	m.cols.scratch.Put(buf)
+	m.cols.release(buf)
 }
 
 // Probs sets out[r] to Prob of row r of x, as Margins lays them out.

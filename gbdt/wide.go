@@ -68,5 +68,5 @@ func (m *Model) marginsWide(x []float32, width int, out []float64) {
 		}
 		copy(out[r:r+k], sums[:k])
 	}
-	c.scratch.Put(buf)
+	c.release(buf)
 }

@@ -229,3 +229,19 @@ func voidElement(a atom.Atom) bool {
 	}
 	return false
 }
+
+// Most a pooled Builder holds: the nodes, attributes and bytes of a large
+// page. A Builder that grew past them (a page of millions of nodes) is
+// better left to the garbage collector than kept for the next page.
+const (
+	pooledNodes = 1 << 16
+	pooledBytes = 4 << 20
+)
+
+// Pooled reports whether b's memory is small enough to keep for the next
+// page: a caller that keeps Builders in a free list puts back only those.
+func (b *Builder) Pooled() bool {
+	t := &b.tree
+	return cap(t.Nodes) <= pooledNodes && cap(t.attrs) <= pooledNodes && cap(t.side) <= pooledBytes &&
+		cap(b.scratch) <= pooledBytes && cap(b.pieces) <= pooledNodes && cap(b.stack) <= pooledNodes
+}
