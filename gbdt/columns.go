@@ -64,9 +64,9 @@ type columns struct {
 	// gather4 reads them four at a time.
 	feat     []int32
 	nan, max []float32
-	index    map[colSource]uint32 // src → column
-	col      []uint32             // each of Model.splits' column
-	thr      []float32            // and threshold
+	index    map[colSource]uint32      // src → column
+	col      []uint32                  // each of Model.splits' column
+	thr      []float32                 // and threshold
 	scratch  *freelist.List[[]float32] // a chunk's gathered rows, kept across collections
 }
 
