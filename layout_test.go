@@ -29,7 +29,7 @@ const (
 // structures and algorithms first, then the stages in the order a page
 // goes through them, evaluation, training and the tools last.
 var packageRank = map[string]int{
-	"internal/htmlscan": -2, "internal/mix": -2, "htmltree": -1, "page": 0, "dom": 0, "textunit": 0, "internal/atomicfile": 0, "internal/freelist": 0, "internal/grow": 0, "internal/lower": 0, "internal/expectf1": 0, "internal/progress": 0, "parallel": 0, "gbdt": 0, "warc": 0, "crf/lbfgs": 0,
+	"internal/htmlscan": -2, "internal/mix": -2, "internal/ascii": -2, "internal/freelist": -2, "htmltree": -1, "page": 0, "dom": 0, "textunit": 0, "internal/atomicfile": 0, "internal/grow": 0, "internal/lower": 0, "internal/expectf1": 0, "internal/progress": 0, "parallel": 0, "gbdt": 0, "warc": 0, "crf/lbfgs": 0,
 	"bullet": 0, "textpattern": 0, "charsetguess": 0, "crf": 1, "cuetable": 1, "langid": 1, "fingerprint": 1, "ingest": 1, "inputs": 1, "store": 1,
 	"segment": 2, "internal/outdir": 2, "crawlsort": 2, "metadata": 2, "filter": 2, "structure": 2, "jobs": 2, "xhtml": 2,
 	"features": 3, "site": 3, "internal/pagetest": 3, "internal/annotation": 3, "tables": 3,
