@@ -64,32 +64,36 @@ type columns struct {
 	// gather4 reads them four at a time.
 	feat     []int32
 	nan, max []float32
-	index    map[colSource]uint32      // src → column
-	col      []uint32                  // each of Model.splits' column
-	thr      []float32                 // and threshold
-	scratch  *freelist.List[[]float32] // a chunk's gathered rows, kept across collections
+	// index holds, at 3·feature+kind, one more than the column of that
+	// source, 0 for none yet (a slice, not a map: the model's thousands
+	// of splits were a fifth of loading it as map lookups).
+	index   []uint32
+	col     []uint32                  // each of Model.splits' column
+	thr     []float32                 // and threshold
+	scratch *freelist.List[[]float32] // a chunk's gathered rows, kept across collections
 }
 
 // addSplits appends the gathered form of heap splits s.
 func (c *columns) addSplits(s []heapSplit) {
-	if c.index == nil {
-		c.index = map[colSource]uint32{}
+	if c.scratch == nil {
 		c.scratch = freelist.New[[]float32](0)
 	}
 	for _, sp := range s {
-		src, thr := source(sp.feature, missRight), sp.threshold
+		f, kind, thr := sp.feature, missRight, sp.threshold
 		switch {
-		case sp.feature < 0:
-			src = source(^sp.feature, missLeft)
+		case f < 0:
+			f, kind = ^f, missLeft
 		case !(thr < float32(math.Inf(1))):
-			src, thr = source(sp.feature, missRightOnly), math.MaxFloat32
+			kind, thr = missRightOnly, math.MaxFloat32
 		}
-		col, ok := c.index[src]
-		if !ok {
-			col = c.add(src)
-			c.index[src] = col
+		at := 3*int(f) + int(kind)
+		if at >= len(c.index) {
+			c.index = append(c.index, make([]uint32, at+1-len(c.index))...)
 		}
-		c.col = append(c.col, col)
+		if c.index[at] == 0 {
+			c.index[at] = c.add(source(f, kind)) + 1
+		}
+		c.col = append(c.col, c.index[at]-1)
 		c.thr = append(c.thr, thr)
 	}
 }
