@@ -367,7 +367,8 @@ type Result struct {
 }
 
 // Clean cleans one page. It fails only when the input is empty, binary or
-// the context is done; broken HTML gives a best-effort result.
+// the context is done; broken HTML gives a best-effort result. The Result
+// keeps nothing of in.Data: the caller may reuse it once Clean returns.
 func (c *Cleaner) Clean(ctx context.Context, in Input) (*Result, error) {
 	res, err := c.Segment(ctx, in)
 	if err != nil {

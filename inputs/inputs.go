@@ -303,6 +303,14 @@ var ErrTooLarge = errors.New("too large")
 // exhaust memory. A truncated gzip stream gives what was decompressed
 // before the damage, with an error that says so.
 func Read(path string, stdin io.Reader, max int64) ([]byte, error) {
+	return ReadInto(nil, path, stdin, max)
+}
+
+// ReadInto is Read into buf's memory, when it holds the file: a caller
+// reading many files reuses one buffer for all of them. Plain regular
+// files are read into buf; stdin, other files and decompressed data may
+// take new memory, which the caller may then keep for the next call.
+func ReadInto(buf []byte, path string, stdin io.Reader, max int64) ([]byte, error) {
 	r, size := stdin, int64(0)
 	if path != "" {
 		f, err := os.Open(path)
@@ -315,7 +323,7 @@ func Read(path string, stdin io.Reader, max int64) ([]byte, error) {
 			size = fi.Size()
 		}
 	}
-	data, err := readAll(r, size, max)
+	data, err := readAll(r, size, max, buf)
 	if err != nil {
 		return nil, err
 	}
@@ -365,11 +373,11 @@ func Gunzip(data []byte, max int64) ([]byte, error) {
 // read that finds the end, so that a file is read without the copies of a
 // buffer grown as it fills. A size of 0, or a wrong one (a file that grew),
 // still reads everything, growing the buffer as io.ReadAll does.
-func readAll(r io.Reader, size, max int64) ([]byte, error) {
+func readAll(r io.Reader, size, max int64, buf []byte) ([]byte, error) {
 	if size <= 0 || size > max {
 		return io.ReadAll(io.LimitReader(r, max+1))
 	}
-	var b bytes.Buffer
+	b := bytes.NewBuffer(buf[:0])
 	b.Grow(int(size) + bytes.MinRead)
 	_, err := b.ReadFrom(io.LimitReader(r, max+1))
 	return b.Bytes(), err

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -99,13 +100,32 @@ func TestReadSized(t *testing.T) {
 		t.Errorf("reading a %d-byte file: %v allocations, want the buffer made once", len(page), allocs)
 	}
 	for _, size := range []int64{1, int64(len(page)) / 2, int64(len(page)) * 2} {
-		got, err := readAll(bytes.NewReader(page), size, 1<<20)
+		got, err := readAll(bytes.NewReader(page), size, 1<<20, nil)
 		if err != nil || !bytes.Equal(got, page) {
 			t.Errorf("size %d for %d bytes: %d read, %v", size, len(page), len(got), err)
 		}
 	}
 	if _, err := Read(path, nil, int64(len(page))-1); err == nil || !strings.HasPrefix(err.Error(), "larger than") {
 		t.Errorf("over the cap: %v", err)
+	}
+	// ReadInto reads into the buffer it is given when it has the room,
+	// whatever the buffer held before.
+	buf := bytes.Repeat([]byte("x"), len(page)+bytes.MinRead)
+	got, err = ReadInto(buf, path, nil, 1<<20)
+	if err != nil || !bytes.Equal(got, page) || &got[0] != &buf[0] {
+		t.Errorf("into a buffer of %d bytes: %d read, %v, in the buffer %v", len(buf), len(got), err, len(got) > 0 && &got[0] == &buf[0])
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 10 {
+		ReadInto(buf, path, nil, 1<<20)
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > uint64(len(page)) {
+		t.Errorf("reading a %d-byte file 10 times into a buffer with room allocated %d bytes, want no room for the bytes", len(page), n)
+	}
+	if got, err = ReadInto(make([]byte, 10), path, nil, 1<<20); err != nil || !bytes.Equal(got, page) {
+		t.Errorf("into a small buffer: %d read, %v", len(got), err)
 	}
 }
 

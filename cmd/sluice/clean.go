@@ -15,6 +15,7 @@ import (
 	"github.com/sluice-project/sluice"
 	"github.com/sluice-project/sluice/inputs"
 	"github.com/sluice-project/sluice/internal/atomicfile"
+	"github.com/sluice-project/sluice/internal/freelist"
 	"github.com/sluice-project/sluice/internal/outdir"
 	"github.com/sluice-project/sluice/internal/progress"
 	"github.com/sluice-project/sluice/parallel"
@@ -47,9 +48,10 @@ type cleanCmd struct {
 	fetch    *http.Client    // for addresses
 	removed  *parsertext.Log // with --log-removed
 	renderer render.Renderer
-	out      *outdir.Dir // with -o
-	skipped  int         // files left out below the input directories
-	emptied  int         // inputs cleaned to nothing (no main content)
+	out      *outdir.Dir            // with -o
+	skipped  int                    // files left out below the input directories
+	emptied  int                    // inputs cleaned to nothing (no main content)
+	inBufs   *freelist.List[[]byte] // files' bytes, read into again (see clean)
 }
 
 func cmdClean(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -231,6 +233,7 @@ func (c *cleanCmd) run(ctx context.Context) int {
 // code is the exit code when nothing can be done, else -1.
 func (c *cleanCmd) start() (srcs []inputs.Source, failed, code int) {
 	srcs, errs := c.expand()
+	c.inBufs = freelist.New[[]byte](0)
 	if slices.ContainsFunc(srcs, func(s inputs.Source) bool { return s.URL != "" }) {
 		c.fetch = proxy.NewFetchClient(proxy.FetchOptions{AllowPrivate: c.allowPrivate, MaxBody: 16 << 20, EnvProxy: true})
 	}
@@ -355,10 +358,17 @@ type cleaned struct {
 // the run fails, as sluice corpus does for it.
 func (c *cleanCmd) clean(ctx context.Context, s inputs.Source) (cleaned, error) {
 	var o cleaned
-	in, damaged, err := c.input(ctx, s)
+	buf := c.inBufs.Get()
+	in, damaged, err := c.input(ctx, s, *buf)
 	o.damaged = damaged
 	if err == nil {
 		o.res, err = c.cleaner.Clean(ctx, in)
+	}
+	// Clean keeps nothing of in.Data, so a file's buffer reads a later
+	// one (about a tenth of a run's allocation), unless it is large.
+	if s.URL == "" && cap(in.Data) <= maxKeptInput {
+		*buf = in.Data[:0]
+		c.inBufs.Put(buf)
 	}
 	if err == nil {
 		c.finishPage(s, o.res)
@@ -369,9 +379,14 @@ func (c *cleanCmd) clean(ctx context.Context, s inputs.Source) (cleaned, error) 
 	return o, err
 }
 
-// input reads source s, a file or an address, as the page to clean; a
-// damaged file that still gave bytes is read with damaged set.
-func (c *cleanCmd) input(ctx context.Context, s inputs.Source) (in sluice.Input, damaged, err error) {
+// maxKeptInput is the largest file buffer clean keeps for the next file;
+// the free list keeps a few, so that some MiB stay held at most.
+const maxKeptInput = 1 << 20
+
+// input reads source s, a file (into buf's memory, see inputs.ReadInto) or
+// an address, as the page to clean; a damaged file that still gave bytes
+// is read with damaged set.
+func (c *cleanCmd) input(ctx context.Context, s inputs.Source, buf []byte) (in sluice.Input, damaged, err error) {
 	in = sluice.Input{ContentType: c.contentType, URL: c.url}
 	if s.URL != "" {
 		var pg *proxy.Page
@@ -380,7 +395,7 @@ func (c *cleanCmd) input(ctx context.Context, s inputs.Source) (in sluice.Input,
 		}
 		return in, nil, fetchHint(err)
 	}
-	if in.Data, err = inputs.Read(s.Path, c.stdin, maxRead); err != nil && len(in.Data) > 0 {
+	if in.Data, err = inputs.ReadInto(buf, s.Path, c.stdin, maxRead); err != nil && len(in.Data) > 0 {
 		damaged, err = err, nil
 	}
 	return in, damaged, err

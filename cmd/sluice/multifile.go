@@ -98,7 +98,7 @@ func (c *cleanCmd) runSite(ctx context.Context) int {
 	var read []int // the index in srcs of each input read
 	damaged := map[int]error{}
 	for i, s := range srcs {
-		in, dmg, err := c.input(ctx, s)
+		in, dmg, err := c.input(ctx, s, nil)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "sluice clean: %s: %v\n", s.Name, err)
 			failed++
